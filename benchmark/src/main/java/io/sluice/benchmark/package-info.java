@@ -1,0 +1,2 @@
+/** JMH benchmarks and the end-to-end load harness. */
+package io.sluice.benchmark;

@@ -1,0 +1,2 @@
+/** The Sluice Java client. */
+package io.sluice.client;

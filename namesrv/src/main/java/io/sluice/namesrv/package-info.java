@@ -1,0 +1,2 @@
+/** The name server: broker registration and topic routes. */
+package io.sluice.namesrv;

@@ -1,0 +1,2 @@
+/** Netty transport and the RocketMQ-compatible remoting protocol. */
+package io.sluice.remoting;
