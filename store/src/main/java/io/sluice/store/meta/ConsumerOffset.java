@@ -1,0 +1,15 @@
+package io.sluice.store.meta;
+
+/**
+ * One committed consumer offset: the next offset {@code group} will consume from queue {@code queueId} of
+ * {@code topic}.
+ *
+ * <p>Immutable; thread-safe.
+ *
+ * @param group   consumer group
+ * @param topic   topic
+ * @param queueId queue id within the topic
+ * @param offset  logical offset in the queue (the next message to consume)
+ */
+public record ConsumerOffset(String group, String topic, int queueId, long offset) {
+}

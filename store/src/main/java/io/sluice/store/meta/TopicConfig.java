@@ -1,0 +1,155 @@
+package io.sluice.store.meta;
+
+import io.sluice.store.QueueType;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The configuration of one topic on this broker, with Apache RocketMQ's fields and meanings.
+ *
+ * <p>The queue type lives in two places that are kept equal by the constructor: the typed {@code queueType}
+ * component and the {@value QueueType#ATTRIBUTE_KEY} attribute (the form the wire and the stored JSON carry).
+ * A {@code null} {@code queueType} means "take it from the attribute, default SimpleCQ"; a {@code BATCH}
+ * queue type without the attribute adds {@code queue.type=BatchCQ}; a SimpleCQ topic created without the
+ * attribute keeps an attribute map without it, as Apache does. The attribute value is normalised to its
+ * canonical spelling ({@code BatchCQ}/{@code SimpleCQ}).
+ *
+ * <p>Validation: the name follows {@link TopicNames#validate}; both queue counts are in
+ * {@code 1..}{@value #MAX_QUEUE_NUMS}; {@code perm} uses only the bits of {@link TopicPerm}; attribute keys are
+ * non-empty and values non-null. Which attribute keys are known and changeable is checked when a request
+ * changes them ({@link TopicAttributes}), not here, so that configs written by newer versions still load.
+ *
+ * <p>Immutable; thread-safe.
+ *
+ * @param topicName       topic name
+ * @param readQueueNums   number of queues consumers read (queue ids {@code 0..readQueueNums-1})
+ * @param writeQueueNums  number of queues producers write
+ * @param perm            permission bits, see {@link TopicPerm}
+ * @param topicFilterType single or multi tag
+ * @param topicSysFlag    Apache's topic sysflag bits (unit flags); 0 normally
+ * @param order           whether the topic is declared ordered
+ * @param queueType       SimpleCQ or BatchCQ indexing
+ * @param attributes      topic attributes without the {@code +} prefix, sorted, unmodifiable
+ */
+public record TopicConfig(String topicName, int readQueueNums, int writeQueueNums, int perm,
+                          TopicFilterType topicFilterType, int topicSysFlag, boolean order, QueueType queueType,
+                          Map<String, String> attributes) {
+
+    /**
+     * Largest number of read or write queues of one topic. Apache imposes no cap; Sluice keeps one so that a
+     * typing mistake cannot create a million queue directories, while leaving room for topics with tens of
+     * thousands of partitions (65,535 = the largest unsigned 16-bit number).
+     */
+    public static final int MAX_QUEUE_NUMS = 65_535;
+
+    /** Validates and normalises the components; see the class comment. */
+    public TopicConfig {
+        TopicNames.validate(topicName);
+        checkQueueNums("readQueueNums", readQueueNums, topicName);
+        checkQueueNums("writeQueueNums", writeQueueNums, topicName);
+        TopicPerm.validate(perm);
+        if (topicFilterType == null) {
+            throw new IllegalArgumentException("topicFilterType must not be null (topic " + topicName + ")");
+        }
+        if (attributes == null) {
+            throw new IllegalArgumentException("attributes must not be null (topic " + topicName + ")");
+        }
+        TreeMap<String, String> copy = new TreeMap<>();
+        for (Map.Entry<String, String> e : attributes.entrySet()) {
+            if (e.getKey() == null || e.getKey().isEmpty() || e.getValue() == null) {
+                throw new IllegalArgumentException("attribute " + e.getKey() + "=" + e.getValue()
+                        + " of topic " + topicName + " needs a non-empty key and a value");
+            }
+            copy.put(e.getKey(), e.getValue());
+        }
+        String declared = copy.get(QueueType.ATTRIBUTE_KEY);
+        if (declared != null) {
+            QueueType fromAttribute = QueueType.fromAttribute(declared);
+            if (queueType != null && queueType != fromAttribute) {
+                throw new IllegalArgumentException("topic " + topicName + ": queueType " + queueType
+                        + " contradicts attribute queue.type=" + declared);
+            }
+            queueType = fromAttribute;
+            copy.put(QueueType.ATTRIBUTE_KEY, fromAttribute.attributeValue());
+        } else if (queueType == QueueType.BATCH) {
+            copy.put(QueueType.ATTRIBUTE_KEY, QueueType.BATCH.attributeValue());
+        } else {
+            queueType = QueueType.SIMPLE;
+        }
+        attributes = Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * An ordinary read-write topic: {@code queueNums} read and write queues, perm 6, SINGLE_TAG, not ordered.
+     */
+    public static TopicConfig of(String topicName, int queueNums, QueueType queueType) {
+        return new TopicConfig(topicName, queueNums, queueNums, TopicPerm.READ_WRITE, TopicFilterType.SINGLE_TAG, 0,
+                false, queueType, Map.of());
+    }
+
+    /** This config with different queue counts. */
+    public TopicConfig withQueueNums(int newReadQueueNums, int newWriteQueueNums) {
+        return new TopicConfig(topicName, newReadQueueNums, newWriteQueueNums, perm, topicFilterType, topicSysFlag,
+                order, queueType, attributes);
+    }
+
+    /** This config with a different permission. */
+    public TopicConfig withPerm(int newPerm) {
+        return new TopicConfig(topicName, readQueueNums, writeQueueNums, newPerm, topicFilterType, topicSysFlag,
+                order, queueType, attributes);
+    }
+
+    /**
+     * This config with a new attribute map. The queue type follows the map; a map without {@code queue.type}
+     * makes the topic SimpleCQ.
+     */
+    public TopicConfig withAttributes(Map<String, String> newAttributes) {
+        return new TopicConfig(topicName, readQueueNums, writeQueueNums, perm, topicFilterType, topicSysFlag, order,
+                null, newAttributes);
+    }
+
+    /** Number of queues that exist: {@code max(readQueueNums, writeQueueNums)}. */
+    public int queueCount() {
+        return Math.max(readQueueNums, writeQueueNums);
+    }
+
+    /**
+     * True when {@code queueId} names an existing queue: {@code 0 <= queueId < max(read, write)}. A send or pull
+     * to any other id is INVALID_PARAMETER.
+     */
+    public boolean isValidQueueId(int queueId) {
+        return queueId >= 0 && queueId < queueCount();
+    }
+
+    /**
+     * Checks a queue id.
+     *
+     * @return {@code queueId}, for chaining
+     * @throws IllegalArgumentException naming the id, the topic and the valid range
+     */
+    public int checkQueueId(int queueId) {
+        if (!isValidQueueId(queueId)) {
+            throw new IllegalArgumentException("request queueId[" + queueId + "] is illegal, topic " + topicName
+                    + " has queue ids 0.." + (queueCount() - 1));
+        }
+        return queueId;
+    }
+
+    /** True when the READ permission bit is set. */
+    public boolean isReadable() {
+        return TopicPerm.isReadable(perm);
+    }
+
+    /** True when the WRITE permission bit is set. */
+    public boolean isWriteable() {
+        return TopicPerm.isWriteable(perm);
+    }
+
+    private static void checkQueueNums(String field, int value, String topicName) {
+        if (value < 1 || value > MAX_QUEUE_NUMS) {
+            throw new IllegalArgumentException(field + " " + value + " of topic " + topicName
+                    + " is out of range 1.." + MAX_QUEUE_NUMS);
+        }
+    }
+}
