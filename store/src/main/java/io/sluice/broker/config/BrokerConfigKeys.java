@@ -1,0 +1,448 @@
+package io.sluice.broker.config;
+
+import io.sluice.store.meta.TopicConfig;
+import io.sluice.store.meta.TopicNames;
+import io.sluice.store.meta.TopicPerm;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * Every broker configuration key, defined once: name, type, default, unit, validation and documentation. Keys that
+ * Apache RocketMQ also has keep Apache's name, meaning and default (except where the doc says otherwise), so an
+ * Apache {@code broker.conf} that uses only supported features loads unchanged. {@link #describe()} renders the
+ * reference table.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class BrokerConfigKeys {
+
+    private static final int KIB = 1024;
+    private static final int MIB = 1024 * KIB;
+
+    // ------------------------------------------------------------------ identity and network
+
+    /** Cluster the broker belongs to. */
+    public static final ConfigKey<String> BROKER_CLUSTER_NAME = name("brokerClusterName", "DefaultCluster",
+            "Cluster name registered with the name server.");
+    /** Broker name: the masters and slaves of one broker group share it. */
+    public static final ConfigKey<String> BROKER_NAME = name("brokerName", "broker-a",
+            "Broker name registered with the name server and shown in routes. Apache defaults to the host name.");
+    /** Broker id; Sluice runs masters only. */
+    public static final ConfigKey<Long> BROKER_ID = ConfigKey.of("brokerId", "long", 0L, null, "",
+            "0 = master. Sluice has no replication, so only 0 is accepted.", BrokerConfigKeys::parseBrokerId,
+            String::valueOf);
+    /** Accepted for Apache compatibility; only ASYNC_MASTER. */
+    public static final ConfigKey<String> BROKER_ROLE = ConfigKey.of("brokerRole", "enum", "ASYNC_MASTER", null, "",
+            "Apache's replication role. Sluice has no replication: only ASYNC_MASTER is accepted.",
+            BrokerConfigKeys::parseBrokerRole, s -> s);
+    /** Name server addresses. */
+    public static final ConfigKey<List<String>> NAMESRV_ADDR = ConfigKey.of("namesrvAddr", "host:port list",
+            List.of(), "(none)", "",
+            "Name servers, ';'-separated (e.g. 10.0.0.1:9876;10.0.0.2:9876). Empty = standalone, no registration.",
+            BrokerConfigKeys::parseAddressList, list -> String.join(";", list));
+    /** Main listen port. */
+    public static final ConfigKey<Integer> LISTEN_PORT = ConfigKey.ofInt("listenPort", 10911, 0, 65535, "",
+            "TCP port for clients (0 = any free port, for tests).");
+    /** Advertised IP. */
+    public static final ConfigKey<String> BROKER_IP1 = ConfigKey.of("brokerIP1", "IP address", "", "(auto)", "",
+            "IP the broker advertises to the name server and stores as STOREHOST. Empty = the first non-loopback"
+                    + " address of the host, as Apache picks it.",
+            BrokerConfigKeys::parseIpLiteral, s -> s);
+    /** Largest accepted frame. */
+    public static final ConfigKey<Integer> SERVER_MAX_FRAME_BYTES = ConfigKey.ofInt("serverMaxFrameBytes", 16 * MIB,
+            64 * KIB, 1024 * MIB, "bytes",
+            "Largest request frame accepted; a larger frame closes the connection. Must exceed maxMessageSize.");
+    /** Netty pipeline threads. */
+    public static final ConfigKey<Integer> SERVER_WORKER_THREADS = ConfigKey.ofInt("serverWorkerThreads", 8, 1, 256, "",
+            "Threads that decode and encode commands.");
+    /** Send handler threads. */
+    public static final ConfigKey<Integer> SEND_MESSAGE_THREAD_POOL_NUMS = ConfigKey.ofInt("sendMessageThreadPoolNums",
+            4, 1, 256, "", "Threads that process send requests (Apache: min(cores, 4)).");
+    /** Pull handler threads. */
+    public static final ConfigKey<Integer> PULL_MESSAGE_THREAD_POOL_NUMS = ConfigKey.ofInt("pullMessageThreadPoolNums",
+            16, 1, 1024, "", "Threads that process pull requests (Apache: 16 + 2 x cores).");
+    /** Send queue bound. */
+    public static final ConfigKey<Integer> SEND_THREAD_POOL_QUEUE_CAPACITY = ConfigKey.ofInt(
+            "sendThreadPoolQueueCapacity", 10_000, 1, 10_000_000, "requests",
+            "Queued send requests before new ones get SYSTEM_BUSY.");
+    /** Pull queue bound. */
+    public static final ConfigKey<Integer> PULL_THREAD_POOL_QUEUE_CAPACITY = ConfigKey.ofInt(
+            "pullThreadPoolQueueCapacity", 100_000, 1, 10_000_000, "requests",
+            "Queued pull requests before new ones get SYSTEM_BUSY.");
+    /** Registration period. */
+    public static final ConfigKey<Integer> REGISTER_BROKER_INTERVAL_MS = ConfigKey.ofInt("registerBrokerIntervalMs",
+            30_000, 1_000, 60_000, "ms",
+            "Period of the full REGISTER_BROKER to every name server (Apache: registerNameServerPeriod).");
+    /** Registration timeout. */
+    public static final ConfigKey<Integer> REGISTER_BROKER_TIMEOUT_MS = ConfigKey.ofInt("registerBrokerTimeoutMs",
+            24_000, 100, 120_000, "ms", "Timeout of one REGISTER_BROKER call (Apache: registerBrokerTimeoutMills).");
+    /** Client channel expiry. */
+    public static final ConfigKey<Integer> CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS = ConfigKey.ofInt(
+            "clientChannelExpiredTimeoutMs", 120_000, 1_000, 3_600_000, "ms",
+            "A producer or consumer connection without heartbeat for this long is dropped from its groups.");
+    /** Broker-wide permission. */
+    public static final ConfigKey<Integer> BROKER_PERMISSION = ConfigKey.of("brokerPermission", "int",
+            TopicPerm.READ_WRITE, null, "bits", "Broker-wide permission bits: 4 READ, 2 WRITE (6 = read-write).",
+            raw -> TopicPerm.validate(parseIntValue(raw)), String::valueOf);
+
+    // ------------------------------------------------------------------ storage
+
+    /** Store root. */
+    public static final ConfigKey<Path> STORE_PATH_ROOT_DIR = ConfigKey.of("storePathRootDir", "path", null,
+            "${user.home}/store", "", "Root of the store: commitlog/, consumequeue/, config/ and the abort,"
+                    + " lock and checkpoint files.",
+            BrokerConfigKeys::parsePath, Path::toString);
+    /** CommitLog directory. */
+    public static final ConfigKey<Path> STORE_PATH_COMMIT_LOG = ConfigKey.of("storePathCommitLog", "path", null,
+            "${storePathRootDir}/commitlog", "",
+            "CommitLog directory. Apache's comma-separated multi-disk list is not supported.",
+            BrokerConfigKeys::parseSinglePath, Path::toString);
+    /** CommitLog segment size. */
+    public static final ConfigKey<Integer> MAPPED_FILE_SIZE_COMMIT_LOG = ConfigKey.ofInt("mappedFileSizeCommitLog",
+            1024 * MIB, 4 * KIB, Integer.MAX_VALUE, "bytes",
+            "Size of one CommitLog file. Must exceed maxMessageSize + 64 KiB (the largest record).");
+    /** SimpleCQ file size. */
+    public static final ConfigKey<Integer> MAPPED_FILE_SIZE_CONSUME_QUEUE = ConfigKey.of("mappedFileSizeConsumeQueue",
+            "int", 6_000_000, null, "bytes", "Size of one SimpleCQ file (300,000 slots of 20 bytes); a multiple of 20.",
+            raw -> multipleOf(parseIntValue(raw), 20), String::valueOf);
+    /** BatchCQ file size (Apache's spelling). */
+    public static final ConfigKey<Integer> MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE = ConfigKey.of(
+            "mapperFileSizeBatchConsumeQueue", "int", 13_800_000, null, "bytes",
+            "Size of one BatchCQ file (300,000 slots of 46 bytes); a multiple of 46. Apache's spelling.",
+            raw -> multipleOf(parseIntValue(raw), 46), String::valueOf);
+    /** Largest message body. */
+    public static final ConfigKey<Integer> MAX_MESSAGE_SIZE = ConfigKey.ofInt("maxMessageSize", 4 * MIB, 1, 1024 * MIB,
+            "bytes", "Largest message body (a batch body for batch sends); larger sends get MESSAGE_ILLEGAL.");
+    /** Flush policy. */
+    public static final ConfigKey<FlushDiskType> FLUSH_DISK_TYPE = ConfigKey.ofEnum("flushDiskType",
+            FlushDiskType.class, FlushDiskType.ASYNC_FLUSH,
+            "ASYNC_FLUSH: acknowledge after the append, flush in the background. SYNC_FLUSH: acknowledge after"
+                    + " fsync (group commit).");
+    /** Async flush period. */
+    public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = ConfigKey.ofInt("flushIntervalCommitLog", 500, 1,
+            60_000, "ms", "Period of the background CommitLog flush under ASYNC_FLUSH.");
+    /** Index flush period. */
+    public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = ConfigKey.ofInt("flushIntervalConsumeQueue",
+            1_000, 1, 60_000, "ms", "Period of the consume-queue flush.");
+    /** Sync flush deadline. */
+    public static final ConfigKey<Long> SYNC_FLUSH_TIMEOUT = ConfigKey.ofLong("syncFlushTimeout", 5_000, 1, 600_000,
+            "ms", "Under SYNC_FLUSH, a put not fsynced within this time is answered FLUSH_DISK_TIMEOUT.");
+    /** Dispatch mode. */
+    public static final ConfigKey<DispatchMode> DISPATCH_MODE = ConfigKey.of("dispatchMode", "enum",
+            DispatchMode.PIPELINED, null, "",
+            "How index entries are built from the CommitLog: pipelined | serial.",
+            DispatchMode::fromConfig, DispatchMode::configValue);
+    /** Deletion hours. */
+    public static final ConfigKey<List<Integer>> DELETE_WHEN = ConfigKey.of("deleteWhen", "hour list", List.of(4),
+            null, "hour of day",
+            "Local hours (00-23) at which expired CommitLog files are deleted; ';'-separated list, e.g. 04;05.",
+            BrokerConfigKeys::parseHours, BrokerConfigKeys::formatHours);
+    /** Retention. */
+    public static final ConfigKey<Integer> FILE_RESERVED_TIME = ConfigKey.ofInt("fileReservedTime", 72, 1, 87_600,
+            "hours", "A CommitLog file last written longer ago than this may be deleted.");
+    /** Disk use that triggers deletion. */
+    public static final ConfigKey<Integer> DISK_MAX_USED_SPACE_RATIO = ConfigKey.ofInt("diskMaxUsedSpaceRatio", 75, 10,
+            95, "%", "Above this disk use, expired files are deleted at any hour.");
+    /** Disk use that stops writes. */
+    public static final ConfigKey<Integer> DISK_SPACE_WARNING_LEVEL_RATIO = ConfigKey.ofInt("diskSpaceWarningLevelRatio",
+            90, 35, 90, "%", "Above this disk use, sends are refused (DISK_FULL) and files are deleted immediately.");
+    /** Disk use that forces deletion. */
+    public static final ConfigKey<Integer> DISK_SPACE_CLEAN_FORCIBLY_RATIO = ConfigKey.ofInt(
+            "diskSpaceCleanForciblyRatio", 85, 30, 85, "%",
+            "Above this disk use, the oldest files are deleted even if not yet expired (with cleanFileForciblyEnable).");
+    /** Forced deletion switch. */
+    public static final ConfigKey<Boolean> CLEAN_FILE_FORCIBLY_ENABLE = ConfigKey.ofBoolean("cleanFileForciblyEnable",
+            true, "Allow deleting unexpired files when the disk is above diskSpaceCleanForciblyRatio.");
+    /** Retention check period. */
+    public static final ConfigKey<Integer> CLEAN_RESOURCE_INTERVAL = ConfigKey.ofInt("cleanResourceInterval", 10_000,
+            100, 3_600_000, "ms", "Period of the retention check.");
+    /** Grace before an unmapped file is destroyed (Apache's spelling). */
+    public static final ConfigKey<Integer> DESTROY_MAPED_FILE_INTERVAL_FORCIBLY = ConfigKey.ofInt(
+            "destroyMapedFileIntervalForcibly", 120_000, 0, 3_600_000, "ms",
+            "A file chosen for deletion that readers still reference is destroyed after this grace. Apache's spelling.");
+
+    // ------------------------------------------------------------------ topics, groups, consumers
+
+    /** Auto-create from TBW102. */
+    public static final ConfigKey<Boolean> AUTO_CREATE_TOPIC_ENABLE = ConfigKey.ofBoolean("autoCreateTopicEnable",
+            false, "Register TBW102 so that producers may create topics by sending to them (Apache default: true).");
+    /** Auto-create groups on heartbeat. */
+    public static final ConfigKey<Boolean> AUTO_CREATE_SUBSCRIPTION_GROUP = ConfigKey.ofBoolean(
+            "autoCreateSubscriptionGroup", true, "Create a consumer group with defaults on its first heartbeat.");
+    /** Queues of auto-created topics. */
+    public static final ConfigKey<Integer> DEFAULT_TOPIC_QUEUE_NUMS = ConfigKey.ofInt("defaultTopicQueueNums", 8, 1,
+            TopicConfig.MAX_QUEUE_NUMS, "queues", "Read and write queues of TBW102, hence of auto-created topics.");
+    /** Offset flush period. */
+    public static final ConfigKey<Integer> FLUSH_CONSUMER_OFFSET_INTERVAL = ConfigKey.ofInt(
+            "flushConsumerOffsetInterval", 5_000, 100, 600_000, "ms",
+            "Period at which committed consumer offsets are made durable against power loss.");
+    /** Long polling switch. */
+    public static final ConfigKey<Boolean> LONG_POLLING_ENABLE = ConfigKey.ofBoolean("longPollingEnable", true,
+            "Park pulls that find nothing until a message arrives or the client's suspend time passes.");
+    /** Short polling park time. */
+    public static final ConfigKey<Long> SHORT_POLLING_TIME_MILLS = ConfigKey.ofLong("shortPollingTimeMills", 1_000, 1,
+            60_000, "ms", "With longPollingEnable=false, pulls that find nothing are parked this long.");
+    /** Cap on the client's suspend time. */
+    public static final ConfigKey<Long> LONG_POLLING_SUSPEND_MAX_MS = ConfigKey.ofLong("longPollingSuspendMaxMs", 25_000,
+            1, 600_000, "ms", "Upper bound on a parked pull's suspend time (the client asks for 15 s and times out"
+                    + " after 30 s).");
+    /** Bytes per pull response. */
+    public static final ConfigKey<Integer> MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY = ConfigKey.ofInt(
+            "maxTransferBytesOnMessageInMemory", 256 * KIB, 1, 1024 * MIB, "bytes",
+            "A pull response stops adding messages beyond this many bytes.");
+    /** Messages per pull response. */
+    public static final ConfigKey<Integer> MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY = ConfigKey.ofInt(
+            "maxTransferCountOnMessageInMemory", 32, 1, 100_000, "messages",
+            "A pull response carries at most this many stored records.");
+    /** Delay levels. */
+    public static final ConfigKey<List<Long>> MESSAGE_DELAY_LEVEL = ConfigKey.of("messageDelayLevel",
+            "duration list", List.of(1_000L, 5_000L, 10_000L, 30_000L, 60_000L, 120_000L, 180_000L, 240_000L,
+                    300_000L, 360_000L, 420_000L, 480_000L, 540_000L, 600_000L, 1_200_000L, 1_800_000L, 3_600_000L,
+                    7_200_000L),
+            "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h", "",
+            "Delay of each delay level 1..N, space-separated, units s m h d. Retries use level 3 + reconsumeTimes.",
+            BrokerConfigKeys::parseDelayLevels, BrokerConfigKeys::formatDelayLevels);
+
+    private static final List<ConfigKey<?>> ALL = List.of(
+            BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
+            SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, PULL_MESSAGE_THREAD_POOL_NUMS,
+            SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,
+            REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
+            STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
+            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, FLUSH_INTERVAL_COMMIT_LOG,
+            FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DELETE_WHEN, FILE_RESERVED_TIME,
+            DISK_MAX_USED_SPACE_RATIO, DISK_SPACE_WARNING_LEVEL_RATIO, DISK_SPACE_CLEAN_FORCIBLY_RATIO,
+            CLEAN_FILE_FORCIBLY_ENABLE, CLEAN_RESOURCE_INTERVAL, DESTROY_MAPED_FILE_INTERVAL_FORCIBLY,
+            AUTO_CREATE_TOPIC_ENABLE, AUTO_CREATE_SUBSCRIPTION_GROUP, DEFAULT_TOPIC_QUEUE_NUMS,
+            FLUSH_CONSUMER_OFFSET_INTERVAL, LONG_POLLING_ENABLE, SHORT_POLLING_TIME_MILLS, LONG_POLLING_SUSPEND_MAX_MS,
+            MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY, MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY, MESSAGE_DELAY_LEVEL);
+
+    private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
+
+    private static final Pattern IPV4 = Pattern.compile(
+            "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
+    private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:][0-9a-fA-F.]*:[0-9a-fA-F:.]*");
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?");
+
+    private BrokerConfigKeys() {
+    }
+
+    /** Every key, in documentation order. */
+    public static List<ConfigKey<?>> all() {
+        return ALL;
+    }
+
+    /** The key called {@code name} (case-sensitive, as Apache's keys are), or empty. */
+    public static Optional<ConfigKey<?>> find(String name) {
+        return Optional.ofNullable(BY_NAME.get(name));
+    }
+
+    /** The reference table of every key, as Markdown. */
+    public static String describe() {
+        StringBuilder md = new StringBuilder();
+        md.append("| Key | Type | Default | Unit | Description |\n");
+        md.append("|---|---|---|---|---|\n");
+        for (ConfigKey<?> key : ALL) {
+            md.append("| `").append(key.name()).append("` | ").append(escape(key.typeName())).append(" | `")
+                    .append(escape(key.defaultDoc())).append("` | ").append(escape(key.unit())).append(" | ")
+                    .append(escape(key.doc())).append(" |\n");
+        }
+        return md.toString();
+    }
+
+    // ------------------------------------------------------------------ parsers
+
+    private static ConfigKey<String> name(String key, String defaultValue, String doc) {
+        return ConfigKey.of(key, "name", defaultValue, null, "", doc + " Characters [%|a-zA-Z0-9_-], at most 127.",
+                raw -> {
+                    if (!TopicNames.isValid(raw)) {
+                        throw new IllegalArgumentException("expected 1..127 characters of [%|a-zA-Z0-9_-]");
+                    }
+                    return raw;
+                }, s -> s);
+    }
+
+    private static String parseBrokerRole(String raw) {
+        return switch (raw) {
+            case "ASYNC_MASTER" -> raw;
+            case "SYNC_MASTER", "SLAVE" -> throw new IllegalArgumentException(
+                    "Sluice has no replication; only ASYNC_MASTER is supported");
+            default -> throw new IllegalArgumentException("expected ASYNC_MASTER");
+        };
+    }
+
+    private static long parseBrokerId(String raw) {
+        if (parseIntValue(raw) != 0) {
+            throw new IllegalArgumentException("Sluice has no replication; only brokerId 0 (master) is supported");
+        }
+        return 0L;
+    }
+
+    private static int parseIntValue(String raw) {
+        try {
+            return Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not an integer", e);
+        }
+    }
+
+    private static int multipleOf(int value, int unitBytes) {
+        if (value < unitBytes || value % unitBytes != 0) {
+            throw new IllegalArgumentException("must be a positive multiple of " + unitBytes);
+        }
+        return value;
+    }
+
+    private static List<String> parseAddressList(String raw) {
+        List<String> addresses = new ArrayList<>();
+        if (raw.isEmpty()) {
+            return List.of();
+        }
+        for (String part : raw.split(";", -1)) {
+            String address = part.trim();
+            int colon = address.lastIndexOf(':');
+            if (colon <= 0 || !HOST.matcher(address.substring(0, colon)).matches()) {
+                throw new IllegalArgumentException("'" + address + "' is not host:port");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(address.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + address + "' has a non-numeric port", e);
+            }
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("'" + address + "' has port out of range 1..65535");
+            }
+            addresses.add(address);
+        }
+        return List.copyOf(addresses);
+    }
+
+    private static String parseIpLiteral(String raw) {
+        if (raw.isEmpty() || IPV4.matcher(raw).matches()) {
+            return raw;
+        }
+        if (IPV6.matcher(raw).matches()) {
+            try {
+                // A string that starts with a hex digit or ':' and contains ':' is parsed as an IPv6 literal,
+                // never looked up in DNS.
+                InetAddress.getByName(raw);
+                return raw;
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("not a valid IPv6 address", e);
+            }
+        }
+        throw new IllegalArgumentException("expected an IPv4 or IPv6 address literal (or empty for automatic)");
+    }
+
+    private static Path parsePath(String raw) {
+        if (raw.isEmpty()) {
+            throw new IllegalArgumentException("path must not be empty");
+        }
+        try {
+            return Path.of(raw);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    private static Path parseSinglePath(String raw) {
+        if (raw.indexOf(',') >= 0) {
+            throw new IllegalArgumentException("multiple CommitLog paths are not supported");
+        }
+        return parsePath(raw);
+    }
+
+    private static List<Integer> parseHours(String raw) {
+        TreeSet<Integer> hours = new TreeSet<>();
+        for (String part : raw.split(";", -1)) {
+            String hour = part.trim();
+            if (!hour.matches("\\d{1,2}")) {
+                throw new IllegalArgumentException("'" + hour + "' is not an hour 00..23");
+            }
+            int h = Integer.parseInt(hour);
+            if (h > 23) {
+                throw new IllegalArgumentException("'" + hour + "' is not an hour 00..23");
+            }
+            hours.add(h);
+        }
+        return List.copyOf(hours);
+    }
+
+    private static String formatHours(List<Integer> hours) {
+        StringBuilder s = new StringBuilder();
+        for (int h : hours) {
+            s.append(s.length() == 0 ? "" : ";").append(String.format(Locale.ROOT, "%02d", h));
+        }
+        return s.toString();
+    }
+
+    private static List<Long> parseDelayLevels(String raw) {
+        List<Long> levels = new ArrayList<>();
+        for (String part : raw.split("\\s+")) {
+            if (part.length() < 2) {
+                throw new IllegalArgumentException("'" + part + "' is not a duration like 5s, 2m, 1h or 1d");
+            }
+            long unitMs = switch (part.charAt(part.length() - 1)) {
+                case 's' -> 1_000L;
+                case 'm' -> 60_000L;
+                case 'h' -> 3_600_000L;
+                case 'd' -> 86_400_000L;
+                default -> throw new IllegalArgumentException("'" + part + "' has no unit s, m, h or d");
+            };
+            long amount;
+            try {
+                amount = Long.parseLong(part.substring(0, part.length() - 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + part + "' is not a duration like 5s, 2m, 1h or 1d", e);
+            }
+            if (amount < 1 || amount > 365) {
+                throw new IllegalArgumentException("'" + part + "' is out of range 1..365 units");
+            }
+            levels.add(amount * unitMs);
+        }
+        return List.copyOf(levels);
+    }
+
+    private static String formatDelayLevels(List<Long> levelsMs) {
+        StringBuilder s = new StringBuilder();
+        for (long ms : levelsMs) {
+            s.append(s.length() == 0 ? "" : " ");
+            if (ms % 86_400_000L == 0) {
+                s.append(ms / 86_400_000L).append('d');
+            } else if (ms % 3_600_000L == 0) {
+                s.append(ms / 3_600_000L).append('h');
+            } else if (ms % 60_000L == 0) {
+                s.append(ms / 60_000L).append('m');
+            } else {
+                s.append(ms / 1_000L).append('s');
+            }
+        }
+        return s.toString();
+    }
+
+    private static String escape(String s) {
+        return s.replace("|", "\\|");
+    }
+
+    private static Map<String, ConfigKey<?>> index(List<ConfigKey<?>> keys) {
+        Map<String, ConfigKey<?>> byName = new LinkedHashMap<>();
+        for (ConfigKey<?> key : keys) {
+            if (byName.put(key.name(), key) != null) {
+                throw new IllegalStateException("configuration key " + key.name() + " is defined twice");
+            }
+        }
+        return Collections.unmodifiableMap(byName);
+    }
+}
