@@ -390,7 +390,8 @@ public final class MetadataStore implements AutoCloseable {
     }
 
     /**
-     * Deletes every offset of {@code group} (synced, atomic).
+     * Deletes every offset of {@code group} (synced, atomic). An offset committed while this call runs may
+     * survive it; stop the group's consumers first (the admin path deletes groups that are offline).
      *
      * @return how many offsets were deleted
      */
@@ -400,7 +401,8 @@ public final class MetadataStore implements AutoCloseable {
     }
 
     /**
-     * Deletes every offset any group committed for {@code topic} (synced, atomic). Scans all offsets.
+     * Deletes every offset any group committed for {@code topic} (synced, atomic). Scans all offsets. An offset
+     * committed while this call runs may survive it.
      *
      * @return how many offsets were deleted
      */
