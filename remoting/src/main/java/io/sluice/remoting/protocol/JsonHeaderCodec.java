@@ -28,8 +28,8 @@ public final class JsonHeaderCodec {
     /**
      * Writes the JSON header of {@code command} at the writer index of {@code out}, byte for byte as Apache's
      * fastjson 1.x writes it: quote and backslash are escaped, BS, TAB, LF, FF and CR get their short escapes,
-     * other control characters and DEL get six-character unicode escapes with upper-case hex digits, everything
-     * else is written as UTF-8.
+     * other C0 controls, DEL, C1 controls and the line/paragraph separators U+2028/U+2029 get six-character
+     * unicode escapes with upper-case hex digits, everything else is written as UTF-8.
      *
      * @return the number of header bytes written
      */
@@ -85,13 +85,18 @@ public final class JsonHeaderCodec {
         out.writeCharSequence(Integer.toString(value), StandardCharsets.US_ASCII);
     }
 
+    /** The characters fastjson 1.x escapes by default: C0 controls, quote, backslash, DEL, C1 controls, LS, PS. */
+    private static boolean needsEscape(char c) {
+        return c < 0x20 || c == '"' || c == '\\' || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029;
+    }
+
     private static void writeString(ByteBuf out, String value) {
         out.writeByte('"');
         int runStart = 0;
         int length = value.length();
         for (int i = 0; i < length; i++) {
             char c = value.charAt(i);
-            if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) {
+            if (!needsEscape(c)) {
                 continue;
             }
             if (i > runStart) {
@@ -107,10 +112,8 @@ public final class JsonHeaderCodec {
                 case '\n' -> out.writeByte('n');
                 case '\f' -> out.writeByte('f');
                 case '\r' -> out.writeByte('r');
-                default -> {
-                    out.writeByte('u').writeByte('0').writeByte('0');
-                    out.writeByte(HEX_DIGITS[c >> 4]).writeByte(HEX_DIGITS[c & 0xF]);
-                }
+                default -> out.writeByte('u').writeByte(HEX_DIGITS[c >> 12]).writeByte(HEX_DIGITS[(c >> 8) & 0xF])
+                        .writeByte(HEX_DIGITS[(c >> 4) & 0xF]).writeByte(HEX_DIGITS[c & 0xF]);
             }
         }
         if (length > runStart) {
@@ -125,7 +128,10 @@ public final class JsonHeaderCodec {
      * @throws FrameException when the bytes are not one JSON object with fields of the expected types
      */
     public static void decode(byte[] bytes, int offset, int length, RemotingCommand into) throws FrameException {
-        try (JSONReader reader = JSONReader.of(bytes, offset, length, StandardCharsets.UTF_8)) {
+        // fastjson2 2.0.53's UTF-8 byte reader rejects field names that mix escapes with 4-byte UTF-8 characters;
+        // its String reader does not, so the header is decoded to a String first.
+        String text = new String(bytes, offset, length, StandardCharsets.UTF_8);
+        try (JSONReader reader = JSONReader.of(text)) {
             if (!reader.nextIfObjectStart()) {
                 throw new FrameException("JSON header is not an object: " + preview(bytes, offset, length));
             }

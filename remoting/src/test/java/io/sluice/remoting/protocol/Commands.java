@@ -55,7 +55,7 @@ final class Commands {
                 .withCharRange('\u0000', '\uD7FF').withCharRange('\uE000', '\uFFFD')
                 .ofMinLength(minLength).ofMaxLength(maxLength);
         Arbitrary<String> ascii = Arbitraries.strings().ascii().ofMinLength(minLength).ofMaxLength(maxLength);
-        Arbitrary<String> astral = Arbitraries.of("\uD83D\uDE00", "\uD834\uDD1E", "ä\uD83D\uDE80ß")
+        Arbitrary<String> astral = Arbitraries.of("\uD83D\uDE00", "\uD834\uDD1E", "ä\uD83D\uDE80ß", "\u2028", "\u2029", "\u0085", "\u007F", "\"", "\\", "/", "\u00A0")
                 .list().ofMinSize(Math.max(1, minLength)).ofMaxSize(Math.max(1, maxLength / 2))
                 .map(parts -> String.join("", parts));
         return Arbitraries.frequencyOf(

@@ -84,6 +84,13 @@ class FrameCodecTest {
     }
 
     @Test
+    void jsonKeysMixingEscapesAndAstralCharactersRoundTrip() throws FrameException {
+        RemotingCommand command = RemotingCommand.request(1).putExtField("\u2028\uD83D\uDE00", "\n\uD83D\uDE00")
+                .putExtField("\uD83D\uDE00\u0001", "v").setRemark("\u0085\uD834\uDD1E");
+        assertSameCommand(command, decodeFrame(frameBytes(command)));
+    }
+
+    @Test
     void unparseableJsonHeadersAreFrameErrors() {
         for (String bad : new String[] {"[1,2]", "{\"code\":", "{\"code\":\"abc\"}", "not json", "{\"code\":1}x",
                 "{\"extFields\":[1]}"}) {
