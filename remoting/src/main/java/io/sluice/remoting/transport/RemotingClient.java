@@ -152,8 +152,8 @@ public final class RemotingClient implements AutoCloseable {
             connection.channel().close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
         }
         connections.clear();
-        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
         endpoint.lanes.shutdown(SHUTDOWN_TIMEOUT_MS);
+        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
     }
 
     private CompletableFuture<Connection> connection(String address) {
