@@ -73,6 +73,17 @@ class RemotingServerTest {
     }
 
     @Test
+    void worksOnTheNioTransportToo() throws Exception {
+        RemotingServer server = server(ServerSettings.builder().preferEpoll(false));
+        server.registerHandler(1, RequestHandler.sync((connection, request) -> RemotingCommand.responseTo(request)));
+        String address = start(server);
+        assertFalse(server.usesEpoll());
+        RemotingClient client = new RemotingClient(new ClientSettings(1, 1, 3000, 1 << 20, 0, false));
+        closeables.add(client);
+        assertEquals(ResponseCode.SUCCESS, call(client, address, RemotingCommand.request(1)).code());
+    }
+
+    @Test
     void missingHeaderFieldIsAnsweredWithARemarkNamingIt() throws Exception {
         RemotingServer server = server(ServerSettings.builder());
         server.registerHandler(RequestCode.GET_ROUTEINFO_BY_TOPIC, RequestHandler.sync((connection, request) ->
