@@ -163,7 +163,7 @@ public final class RemotingClient implements AutoCloseable {
         while (true) {
             CompletableFuture<Connection> existing = connections.get(address);
             if (existing != null) {
-                if (!existing.isDone() || existing.getNow(null) != null && existing.getNow(null).isActive()) {
+                if (!existing.isDone() || !existing.isCompletedExceptionally() && existing.join().isActive()) {
                     return existing;
                 }
                 connections.remove(address, existing);
