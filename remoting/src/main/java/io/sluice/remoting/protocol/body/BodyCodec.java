@@ -5,6 +5,7 @@ import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONReader;
 import com.alibaba.fastjson2.JSONWriter;
 import java.lang.reflect.InvocationTargetException;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -61,7 +62,9 @@ public final class BodyCodec {
         }
         T value;
         try {
-            value = JSON.parseObject(body, type, READ_FEATURES);
+            // fastjson2 2.0.53's UTF-8 byte reader rejects names that mix escapes with 4-byte UTF-8 characters;
+            // its String reader does not, so the body is decoded to a String first.
+            value = JSON.parseObject(new String(body, StandardCharsets.UTF_8), type, READ_FEATURES);
         } catch (JSONException | IllegalArgumentException | ClassCastException e) {
             throw new BodyFormatException(type, reason(e), e);
         }
