@@ -18,7 +18,6 @@ import io.sluice.remoting.transport.RemotingClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 
 /** The name server's lifecycle and its wiring, driven by Sluice's own remoting client. */
@@ -32,12 +31,10 @@ class NameServerTest {
         byte[] body = BodyCodec.encode(new RegisterBrokerBody(TopicConfigSerializeWrapper.of(new DataVersion(0, 1, 1),
                 Map.of("TBW102", TopicConfigWire.of("TBW102", 8, 7), "T1", TopicConfigWire.of("T1", 4, 6))),
                 List.of()));
-        CRC32 crc = new CRC32();
-        crc.update(body);
         return RemotingCommand.request(RequestCode.REGISTER_BROKER).setSerializeType(type)
                 .putExtField("brokerName", "broker-a").putExtField("brokerAddr", "127.0.0.1:10911")
                 .putExtField("clusterName", "DefaultCluster").putExtField("haServerAddr", "127.0.0.1:10912")
-                .putExtField("brokerId", 0).putExtField("bodyCrc32", (int) (crc.getValue() & 0x7FFFFFFF))
+                .putExtField("brokerId", 0).putExtField("bodyCrc32", RegisterBrokerBody.crc32(body))
                 .setBody(body);
     }
 

@@ -49,7 +49,7 @@ class BrokerMembershipHandlerTest {
                 .putExtField("clusterName", "DefaultCluster").putExtField("haServerAddr", "10.0.0.1:10912")
                 .putExtField("brokerId", brokerId).putExtField("compressed", false)
                 .putExtField("enableActingMaster", false)
-                .putExtField("bodyCrc32", BrokerMembershipHandler.crc32(body)).setBody(body);
+                .putExtField("bodyCrc32", RegisterBrokerBody.crc32(body)).setBody(body);
     }
 
     @Test
