@@ -1,0 +1,148 @@
+package io.sluice.remoting.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
+
+/**
+ * Turns commands into frames and frames into commands ({@link FrameDescriptor}), for both serialize types.
+ * A command is encoded with its own {@link RemotingCommand#serializeType()}. Immutable and thread-safe.
+ */
+public final class FrameCodec {
+    /** Bodies up to this size are copied next to the header; larger ones are sent as a composite, uncopied. */
+    private static final int COPY_BODY_BELOW_BYTES = 1024;
+    /** Room for a typical header, so that most encodes need no buffer growth. */
+    private static final int HEADER_ESTIMATE_BYTES = 256;
+
+    private final int maxFrameBytes;
+
+    /**
+     * @param maxFrameBytes limit on a whole frame, length field included; at least 64 bytes
+     */
+    public FrameCodec(int maxFrameBytes) {
+        if (maxFrameBytes < 64) {
+            throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + " is below 64");
+        }
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /** Limit on a whole frame, length field included. */
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    /**
+     * Checks the value of a frame's length field.
+     *
+     * @throws FrameException naming the value when it is below 4 or the frame would exceed the limit
+     */
+    public void checkTotalLength(int totalLength) throws FrameException {
+        if (totalLength < FrameDescriptor.HEADER_WORD_BYTES) {
+            throw new FrameException("frame length " + totalLength + " is smaller than the 4-byte header word");
+        }
+        if ((long) totalLength + FrameDescriptor.LENGTH_FIELD_BYTES > maxFrameBytes) {
+            throw new FrameException("frame of " + ((long) totalLength + FrameDescriptor.LENGTH_FIELD_BYTES)
+                    + " bytes exceeds the limit of " + maxFrameBytes);
+        }
+    }
+
+    /**
+     * Encodes {@code command} into a complete frame, length field included. Large bodies are not copied: the
+     * returned buffer wraps them. The caller owns (and must release or write) the returned buffer.
+     *
+     * @throws FrameException when the frame would exceed the limit
+     * @throws IllegalArgumentException when a field cannot be represented in the command's serialize type
+     */
+    public ByteBuf encode(RemotingCommand command, ByteBufAllocator allocator) throws FrameException {
+        int bodyBytes = command.bodyBytes();
+        boolean copyBody = bodyBytes < COPY_BODY_BELOW_BYTES;
+        ByteBuf frame = allocator.buffer(HEADER_ESTIMATE_BYTES + (copyBody ? bodyBytes : 0));
+        try {
+            frame.writeLong(0);
+            int headerLength;
+            if (command.serializeType() == SerializeType.ROCKETMQ) {
+                headerLength = BinaryHeaderCodec.encode(command, frame);
+            } else {
+                headerLength = JsonHeaderCodec.encode(command, frame);
+            }
+            long totalLength = (long) FrameDescriptor.HEADER_WORD_BYTES + headerLength + bodyBytes;
+            if (totalLength > Integer.MAX_VALUE) {
+                throw new FrameException("frame of " + totalLength + " bytes exceeds the limit of " + maxFrameBytes);
+            }
+            checkTotalLength((int) totalLength);
+            frame.setInt(0, (int) totalLength);
+            frame.setInt(FrameDescriptor.LENGTH_FIELD_BYTES,
+                    FrameDescriptor.headerWord(command.serializeType(), headerLength));
+            return appendBody(frame, command.bodyParts(), copyBody, allocator);
+        } catch (FrameException | RuntimeException e) {
+            frame.release();
+            throw e;
+        }
+    }
+
+    private static ByteBuf appendBody(ByteBuf frame, ByteBuffer[] parts, boolean copy, ByteBufAllocator allocator) {
+        if (parts.length == 0) {
+            return frame;
+        }
+        if (copy) {
+            for (ByteBuffer part : parts) {
+                frame.writeBytes(part.duplicate());
+            }
+            return frame;
+        }
+        CompositeByteBuf composite = allocator.compositeBuffer(1 + parts.length);
+        composite.addComponent(true, frame);
+        for (ByteBuffer part : parts) {
+            composite.addComponent(true, Unpooled.wrappedBuffer(part.duplicate()));
+        }
+        return composite;
+    }
+
+    /**
+     * Decodes one frame whose length field has already been read: {@code frame}'s readable bytes are exactly
+     * {@code totalLength} bytes starting at the header word. The body is copied, so the caller may release
+     * {@code frame} afterwards. Advances the reader index to the end of the frame.
+     *
+     * @throws FrameException naming the bad value when the frame is inconsistent or its header unparseable
+     */
+    public RemotingCommand decode(ByteBuf frame) throws FrameException {
+        int totalLength = frame.readableBytes();
+        checkTotalLength(totalLength);
+        int headerWord = frame.readInt();
+        int headerLength = FrameDescriptor.headerLength(headerWord);
+        if (headerLength > totalLength - FrameDescriptor.HEADER_WORD_BYTES) {
+            throw new FrameException("header length " + headerLength + " exceeds the frame's "
+                    + (totalLength - FrameDescriptor.HEADER_WORD_BYTES) + " bytes after the header word");
+        }
+        SerializeType type = SerializeType.fromCode(FrameDescriptor.serializeTypeCode(headerWord));
+        RemotingCommand command = new RemotingCommand().setVersion(0).setSerializeType(type);
+        if (type == SerializeType.ROCKETMQ) {
+            BinaryHeaderCodec.decode(frame, headerLength, command);
+        } else {
+            decodeJson(frame, headerLength, command);
+        }
+        int bodyLength = frame.readableBytes();
+        if (bodyLength > 0) {
+            byte[] body = new byte[bodyLength];
+            frame.readBytes(body);
+            command.setBody(body);
+        }
+        return command;
+    }
+
+    private static void decodeJson(ByteBuf frame, int headerLength, RemotingCommand command) throws FrameException {
+        if (headerLength == 0) {
+            throw new FrameException("JSON header length is 0");
+        }
+        if (frame.hasArray()) {
+            JsonHeaderCodec.decode(frame.array(), frame.arrayOffset() + frame.readerIndex(), headerLength, command);
+            frame.skipBytes(headerLength);
+        } else {
+            byte[] header = new byte[headerLength];
+            frame.readBytes(header);
+            JsonHeaderCodec.decode(header, 0, headerLength, command);
+        }
+    }
+}

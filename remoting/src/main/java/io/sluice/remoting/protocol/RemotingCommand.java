@@ -1,0 +1,360 @@
+package io.sluice.remoting.protocol;
+
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One request or response of the RocketMQ remoting protocol (wire-protocol §1.3): the header fields, the
+ * custom header ({@code extFields}, string to string) and an optional body.
+ *
+ * <p>Not thread-safe. A command is owned by the thread that builds or decodes it and is handed over, whole, to
+ * the transport or to a handler; nobody touches it after handing it over.
+ *
+ * <p>The transport owns {@link #opaque()} on outbound requests (it assigns a fresh one when sending) and stamps
+ * opaque, serialize type and the response flag on responses from their request, so handlers only set the code,
+ * remark, header fields and body.
+ *
+ * <p>{@code extFields} keeps insertion order, so encoding is deterministic. The typed accessors
+ * ({@link #requireString}, {@link #optionalLong}, ...) read it with Apache's conventions (§1.8): decimal
+ * numbers, booleans true when the value equals "true" ignoring case.
+ */
+public final class RemotingCommand {
+    /** Bit 0 of {@code flag}: this command is a response. */
+    public static final int FLAG_RESPONSE = 1;
+    /** Bit 1 of {@code flag}: a oneway request, never answered. */
+    public static final int FLAG_ONEWAY = 2;
+
+    private static final ByteBuffer[] NO_BODY = new ByteBuffer[0];
+
+    private int code;
+    private LanguageCode language = LanguageCode.JAVA;
+    private int version = ProtocolVersion.CURRENT;
+    private int opaque;
+    private int flag;
+    private String remark;
+    private LinkedHashMap<String, String> extFields;
+    private SerializeType serializeType = SerializeType.JSON;
+    private ByteBuffer[] body = NO_BODY;
+
+    /** Creates a command with code 0, language JAVA, {@link ProtocolVersion#CURRENT}, JSON, no header, no body. */
+    public RemotingCommand() {
+    }
+
+    /** A request with the given code; the transport assigns its opaque when it is sent. */
+    public static RemotingCommand request(int code) {
+        RemotingCommand command = new RemotingCommand();
+        command.code = code;
+        return command;
+    }
+
+    /** A response with the given code and remark (may be null); the server copies opaque etc. from the request. */
+    public static RemotingCommand response(int code, String remark) {
+        RemotingCommand command = new RemotingCommand();
+        command.code = code;
+        command.remark = remark;
+        command.flag = FLAG_RESPONSE;
+        return command;
+    }
+
+    /** A SUCCESS response that already carries the request's opaque and serialize type. */
+    public static RemotingCommand responseTo(RemotingCommand request) {
+        return responseTo(request, ResponseCode.SUCCESS, null);
+    }
+
+    /** A response with the given code and remark that carries the request's opaque and serialize type. */
+    public static RemotingCommand responseTo(RemotingCommand request, int code, String remark) {
+        RemotingCommand command = response(code, remark);
+        command.opaque = request.opaque;
+        command.serializeType = request.serializeType;
+        return command;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public RemotingCommand setCode(int code) {
+        this.code = code;
+        return this;
+    }
+
+    public LanguageCode language() {
+        return language;
+    }
+
+    public RemotingCommand setLanguage(LanguageCode language) {
+        this.language = Objects.requireNonNull(language, "language");
+        return this;
+    }
+
+    public int version() {
+        return version;
+    }
+
+    public RemotingCommand setVersion(int version) {
+        this.version = version;
+        return this;
+    }
+
+    /** The request id; a response carries the opaque of its request. */
+    public int opaque() {
+        return opaque;
+    }
+
+    public RemotingCommand setOpaque(int opaque) {
+        this.opaque = opaque;
+        return this;
+    }
+
+    /** The raw flag word: {@link #FLAG_RESPONSE} and {@link #FLAG_ONEWAY} bits, others kept as received. */
+    public int flag() {
+        return flag;
+    }
+
+    public RemotingCommand setFlag(int flag) {
+        this.flag = flag;
+        return this;
+    }
+
+    public boolean isResponse() {
+        return (flag & FLAG_RESPONSE) != 0;
+    }
+
+    public RemotingCommand markResponse() {
+        flag |= FLAG_RESPONSE;
+        return this;
+    }
+
+    public boolean isOneway() {
+        return (flag & FLAG_ONEWAY) != 0;
+    }
+
+    public RemotingCommand markOneway() {
+        flag |= FLAG_ONEWAY;
+        return this;
+    }
+
+    /** Human-readable text, used for error descriptions; null when absent. */
+    public String remark() {
+        return remark;
+    }
+
+    public RemotingCommand setRemark(String remark) {
+        this.remark = remark;
+        return this;
+    }
+
+    /** How the header is (or will be) serialized. A response uses its request's type. */
+    public SerializeType serializeType() {
+        return serializeType;
+    }
+
+    public RemotingCommand setSerializeType(SerializeType serializeType) {
+        this.serializeType = Objects.requireNonNull(serializeType, "serializeType");
+        return this;
+    }
+
+    // ---------------------------------------------------------------------------------------------- extFields
+
+    /** True when the header carries an {@code extFields} object, even an empty one. */
+    public boolean hasExtFields() {
+        return extFields != null;
+    }
+
+    /** A read-only view of the custom header in insertion order; empty when there is none. */
+    public Map<String, String> extFields() {
+        return extFields == null ? Map.of() : Collections.unmodifiableMap(extFields);
+    }
+
+    /** Replaces the custom header with a copy of {@code fields}; null removes it. Null keys/values rejected. */
+    public RemotingCommand setExtFields(Map<String, String> fields) {
+        if (fields == null) {
+            extFields = null;
+            return this;
+        }
+        LinkedHashMap<String, String> copy = new LinkedHashMap<>(Math.max(4, fields.size() * 2));
+        fields.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "extFields key"),
+                Objects.requireNonNull(value, () -> "extFields value of " + key)));
+        extFields = copy;
+        return this;
+    }
+
+    /** Adds or replaces one header field. */
+    public RemotingCommand putExtField(String name, String value) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(value, () -> "value of " + name);
+        if (extFields == null) {
+            extFields = new LinkedHashMap<>();
+        }
+        extFields.put(name, value);
+        return this;
+    }
+
+    /** Adds or replaces one header field, written in decimal. */
+    public RemotingCommand putExtField(String name, long value) {
+        return putExtField(name, Long.toString(value));
+    }
+
+    /** Adds or replaces one header field, written as "true" or "false". */
+    public RemotingCommand putExtField(String name, boolean value) {
+        return putExtField(name, Boolean.toString(value));
+    }
+
+    /** The raw value of a header field, or null when absent. */
+    public String extField(String name) {
+        return extFields == null ? null : extFields.get(name);
+    }
+
+    /** A required string field. @throws MalformedHeaderException naming the field when it is absent */
+    public String requireString(String name) {
+        String value = extField(name);
+        if (value == null) {
+            throw new MalformedHeaderException(name, "missing header field '" + name + "'");
+        }
+        return value;
+    }
+
+    /** A required int field. @throws MalformedHeaderException naming the field when absent or not an int */
+    public int requireInt(String name) {
+        return parseInt(name, requireString(name));
+    }
+
+    /** A required long field. @throws MalformedHeaderException naming the field when absent or not a long */
+    public long requireLong(String name) {
+        return parseLong(name, requireString(name));
+    }
+
+    /** A required boolean field ("true" ignoring case is true). @throws MalformedHeaderException when absent */
+    public boolean requireBoolean(String name) {
+        return Boolean.parseBoolean(requireString(name));
+    }
+
+    /** An optional string field, {@code defaultValue} when absent. */
+    public String optionalString(String name, String defaultValue) {
+        String value = extField(name);
+        return value == null ? defaultValue : value;
+    }
+
+    /** An optional int field. @throws MalformedHeaderException naming the field when present but not an int */
+    public int optionalInt(String name, int defaultValue) {
+        String value = extField(name);
+        return value == null ? defaultValue : parseInt(name, value);
+    }
+
+    /** An optional long field. @throws MalformedHeaderException naming the field when present but not a long */
+    public long optionalLong(String name, long defaultValue) {
+        String value = extField(name);
+        return value == null ? defaultValue : parseLong(name, value);
+    }
+
+    /** An optional boolean field, {@code defaultValue} when absent. */
+    public boolean optionalBoolean(String name, boolean defaultValue) {
+        String value = extField(name);
+        return value == null ? defaultValue : Boolean.parseBoolean(value);
+    }
+
+    private static int parseInt(String name, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new MalformedHeaderException(name, "header field '" + name + "' is not an int: '" + value + "'");
+        }
+    }
+
+    private static long parseLong(String name, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new MalformedHeaderException(name, "header field '" + name + "' is not a long: '" + value + "'");
+        }
+    }
+
+    // --------------------------------------------------------------------------------------------------- body
+
+    /**
+     * The body bytes, or null when there is none. Returns the backing array when the body was set from one
+     * whole array (no copy); otherwise copies the body buffers into a new array.
+     */
+    public byte[] body() {
+        if (body.length == 0) {
+            return null;
+        }
+        if (body.length == 1) {
+            ByteBuffer only = body[0];
+            if (only.hasArray() && only.arrayOffset() == 0 && only.position() == 0
+                    && only.remaining() == only.array().length) {
+                return only.array();
+            }
+        }
+        byte[] copy = new byte[bodyBytes()];
+        int at = 0;
+        for (ByteBuffer part : body) {
+            int length = part.remaining();
+            part.duplicate().get(copy, at, length);
+            at += length;
+        }
+        return copy;
+    }
+
+    /** Sets the body; null or empty means no body (the wire cannot tell them apart). */
+    public RemotingCommand setBody(byte[] bytes) {
+        body = bytes == null || bytes.length == 0 ? NO_BODY : new ByteBuffer[] {ByteBuffer.wrap(bytes)};
+        return this;
+    }
+
+    /**
+     * Sets the body to the concatenation of the remaining bytes of {@code parts}, sent without copying. The
+     * buffers must not change until the frame is written.
+     */
+    public RemotingCommand setBody(ByteBuffer... parts) {
+        int count = 0;
+        for (ByteBuffer part : parts) {
+            count += part.hasRemaining() ? 1 : 0;
+        }
+        ByteBuffer[] kept = new ByteBuffer[count];
+        int at = 0;
+        for (ByteBuffer part : parts) {
+            if (part.hasRemaining()) {
+                kept[at++] = part.slice();
+            }
+        }
+        body = kept;
+        return this;
+    }
+
+    /** Body length in bytes; 0 when there is no body. */
+    public int bodyBytes() {
+        long total = 0;
+        for (ByteBuffer part : body) {
+            total += part.remaining();
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw new IllegalStateException("body of " + total + " bytes exceeds the largest frame");
+        }
+        return (int) total;
+    }
+
+    /** The body as read-only views (empty array when no body); the views share content with the body. */
+    public ByteBuffer[] bodyBuffers() {
+        ByteBuffer[] views = new ByteBuffer[body.length];
+        for (int i = 0; i < body.length; i++) {
+            views[i] = body[i].asReadOnlyBuffer();
+        }
+        return views;
+    }
+
+    /** The internal body buffers, for the codec in this package only; callers must not change them. */
+    ByteBuffer[] bodyParts() {
+        return body;
+    }
+
+    @Override
+    public String toString() {
+        return "RemotingCommand{code=" + code + ", language=" + language + ", version=" + version
+                + ", opaque=" + opaque + ", flag=" + flag + ", remark=" + remark + ", extFields=" + extFields
+                + ", serializeType=" + serializeType + ", bodyBytes=" + bodyBytes() + '}';
+    }
+}

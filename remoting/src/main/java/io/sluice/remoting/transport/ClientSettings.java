@@ -1,0 +1,42 @@
+package io.sluice.remoting.transport;
+
+import io.sluice.remoting.protocol.FrameDescriptor;
+
+/**
+ * Settings of a {@link RemotingClient}, validated once on construction. Immutable, thread-safe.
+ *
+ * @param ioThreads Netty I/O threads shared by all connections of the client
+ * @param laneCount ordered lanes that run handlers of server-to-client requests
+ * @param connectTimeoutMs TCP connect timeout
+ * @param maxFrameBytes largest accepted frame, length field included
+ * @param idleTimeoutMs a connection without reads or writes for this long is closed (and reopened on the next
+ *                      call); 0 disables the check
+ * @param preferEpoll use the native epoll transport when it is available, else NIO
+ */
+public record ClientSettings(int ioThreads, int laneCount, long connectTimeoutMs, int maxFrameBytes,
+                             long idleTimeoutMs, boolean preferEpoll) {
+
+    /** Inbound (server-to-client) requests are rare; these marks only guard against a misbehaving server. */
+    private static final FlowLimits FLOW_LIMITS = new FlowLimits(1024, 256, 64L * 1024 * 1024, 32L * 1024 * 1024);
+
+    /** Validates every field; the exception names the bad value. */
+    public ClientSettings {
+        ServerSettings.requirePositive("ioThreads", ioThreads);
+        ServerSettings.requirePositive("laneCount", laneCount);
+        ServerSettings.requirePositive("connectTimeoutMs", connectTimeoutMs);
+        if (connectTimeoutMs > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("connectTimeoutMs " + connectTimeoutMs + " is too large");
+        }
+        FlowLimits.validate(maxFrameBytes, FLOW_LIMITS.highRequests(), FLOW_LIMITS.lowRequests(),
+                FLOW_LIMITS.highBytes(), FLOW_LIMITS.lowBytes(), idleTimeoutMs);
+    }
+
+    /** Defaults: 1 I/O thread, 1 lane, connect timeout 3000 ms, 16 MiB frames, idle timeout 120 s, epoll. */
+    public static ClientSettings defaults() {
+        return new ClientSettings(1, 1, 3000, FrameDescriptor.DEFAULT_MAX_FRAME_BYTES, 120_000, true);
+    }
+
+    FlowLimits flowLimits() {
+        return FLOW_LIMITS;
+    }
+}

@@ -1,0 +1,350 @@
+package io.sluice.remoting.transport;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.EncoderException;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.remoting.protocol.MalformedHeaderException;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.ResponseCode;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * State of one channel: dispatch of inbound requests to its lane, the response path, in-flight accounting with
+ * the read pause, and the outstanding requests it sent to the peer.
+ *
+ * <p>Threads: inbound events arrive on the channel's I/O thread, which alone decides to pause reading and alone
+ * resumes it. Handlers run on the lane (or their executor); responses and releases may come from any thread.
+ * The in-flight counters are atomics; {@code readPaused} is volatile and written only on the I/O thread.
+ */
+final class Connection implements ConnectionContext {
+    private static final Logger log = LoggerFactory.getLogger(Connection.class);
+
+    private final Channel channel;
+    private final Endpoint endpoint;
+    private final EventExecutor lane;
+    private final FlowLimits limits;
+    private final RemotingCounters counters;
+    private final AtomicInteger inFlightRequests = new AtomicInteger();
+    private final AtomicLong inFlightBytes = new AtomicLong();
+    private final ConcurrentHashMap<Integer, CompletableFuture<RemotingCommand>> outstanding =
+            new ConcurrentHashMap<>();
+    private volatile boolean readPaused;
+    private volatile Object attachment;
+    private volatile String remoteAddressText;
+
+    Connection(Channel channel, Endpoint endpoint, EventExecutor lane) {
+        this.channel = channel;
+        this.endpoint = endpoint;
+        this.lane = lane;
+        this.limits = endpoint.limits;
+        this.counters = endpoint.counters;
+    }
+
+    // ------------------------------------------------------------------------------------ inbound (I/O thread)
+
+    void onActive() {
+        endpoint.onConnected(this);
+    }
+
+    void onInactive() {
+        ConnectionClosedException closed = new ConnectionClosedException("connection " + id() + " to "
+                + remoteAddressText() + " closed");
+        outstanding.values().forEach(future -> future.completeExceptionally(closed));
+        outstanding.clear();
+        endpoint.onClosed(this);
+    }
+
+    void onInbound(InboundCommand inbound) {
+        RemotingCommand command = inbound.command();
+        if (command.isResponse()) {
+            CompletableFuture<RemotingCommand> future = outstanding.remove(command.opaque());
+            if (future == null) {
+                counters.unmatchedResponses.incrementAndGet();
+            } else {
+                future.complete(command);
+            }
+            return;
+        }
+        counters.requests.incrementAndGet();
+        if (command.isOneway()) {
+            counters.onewayRequests.incrementAndGet();
+        }
+        HandlerRegistry.Registration registration = endpoint.handlers.lookup(command.code());
+        boolean flowControlled = registration.options().flowControlled();
+        if (flowControlled) {
+            acquire(inbound.frameBytes());
+        }
+        Executor executor = registration.options().executor() != null ? registration.options().executor() : lane;
+        try {
+            executor.execute(() -> invoke(registration.handler(), inbound, flowControlled));
+        } catch (RuntimeException rejected) {
+            complete(inbound, flowControlled, null, rejected);
+        }
+    }
+
+    // ---------------------------------------------------------------------------- handler and response path
+
+    private void invoke(RequestHandler handler, InboundCommand inbound, boolean flowControlled) {
+        CompletableFuture<RemotingCommand> result;
+        try {
+            result = handler.handle(this, inbound.command());
+            if (result == null) {
+                result = CompletableFuture.failedFuture(new IllegalStateException("handler for request code "
+                        + inbound.command().code() + " returned no future"));
+            }
+        } catch (Throwable e) {
+            result = CompletableFuture.failedFuture(e);
+        }
+        result.whenComplete((response, error) -> complete(inbound, flowControlled, response, error));
+    }
+
+    private void complete(InboundCommand inbound, boolean flowControlled, RemotingCommand response,
+                          Throwable error) {
+        RemotingCommand request = inbound.command();
+        if (request.isOneway()) {
+            if (error != null) {
+                counters.handlerErrors.incrementAndGet();
+                log.warn("Handler for oneway request code {} from {} failed", request.code(), remoteAddressText(),
+                        unwrap(error));
+            }
+            release(inbound, flowControlled);
+            return;
+        }
+        write(inbound, flowControlled, answer(request, response, error), true);
+    }
+
+    private RemotingCommand answer(RemotingCommand request, RemotingCommand response, Throwable error) {
+        if (error != null) {
+            Throwable cause = unwrap(error);
+            counters.handlerErrors.incrementAndGet();
+            if (cause instanceof MalformedHeaderException) {
+                return RemotingCommand.response(ResponseCode.SYSTEM_ERROR, cause.getMessage());
+            }
+            log.warn("Handler for request code {} from {} failed", request.code(), remoteAddressText(), cause);
+            return RemotingCommand.response(ResponseCode.SYSTEM_ERROR, cause.toString());
+        }
+        if (response == null) {
+            counters.handlerErrors.incrementAndGet();
+            log.warn("Handler for request code {} from {} completed without a response", request.code(),
+                    remoteAddressText());
+            return RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
+                    "handler for request code " + request.code() + " completed without a response");
+        }
+        return response;
+    }
+
+    private void write(InboundCommand inbound, boolean flowControlled, RemotingCommand response,
+                       boolean fallbackOnEncodeError) {
+        RemotingCommand request = inbound.command();
+        response.setOpaque(request.opaque()).markResponse().setSerializeType(request.serializeType());
+        if (!channel.isActive()) {
+            counters.responseWriteFailures.incrementAndGet();
+            release(inbound, flowControlled);
+            return;
+        }
+        channel.writeAndFlush(response).addListener(written -> {
+            if (written.isSuccess()) {
+                counters.responses.incrementAndGet();
+                release(inbound, flowControlled);
+                return;
+            }
+            counters.responseWriteFailures.incrementAndGet();
+            if (fallbackOnEncodeError && written.cause() instanceof EncoderException && channel.isActive()) {
+                log.warn("Response to request code {} from {} could not be encoded", request.code(),
+                        remoteAddressText(), written.cause());
+                write(inbound, flowControlled, RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
+                        "response could not be encoded: " + written.cause().getMessage()), false);
+            } else {
+                release(inbound, flowControlled);
+            }
+        });
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    // ------------------------------------------------------------------------------------------ flow control
+
+    /** Counts a request in; pauses reading at a high mark. I/O thread only. */
+    private void acquire(int frameBytes) {
+        int requests = inFlightRequests.incrementAndGet();
+        long bytes = inFlightBytes.addAndGet(frameBytes);
+        if (!readPaused && (requests >= limits.highRequests() || bytes >= limits.highBytes())) {
+            readPaused = true;
+            channel.config().setAutoRead(false);
+            counters.readPauses.incrementAndGet();
+            // A release on another thread may have missed the pause (it read readPaused before the volatile write
+            // above); re-reading the counters after that write closes the gap.
+            if (belowLowMarks()) {
+                channel.eventLoop().execute(this::resumeIfBelowLowMarks);
+            }
+        }
+    }
+
+    /** Counts a request out; schedules a resume check on the I/O thread when reading is paused. Any thread. */
+    private void release(InboundCommand inbound, boolean flowControlled) {
+        if (!flowControlled) {
+            return;
+        }
+        inFlightRequests.decrementAndGet();
+        inFlightBytes.addAndGet(-inbound.frameBytes());
+        if (readPaused && belowLowMarks()) {
+            channel.eventLoop().execute(this::resumeIfBelowLowMarks);
+        }
+    }
+
+    private boolean belowLowMarks() {
+        return inFlightRequests.get() <= limits.lowRequests() && inFlightBytes.get() <= limits.lowBytes();
+    }
+
+    private void resumeIfBelowLowMarks() {
+        if (!readPaused || !belowLowMarks() || !channel.isActive()) {
+            return;
+        }
+        readPaused = false;
+        counters.readResumes.incrementAndGet();
+        // Frames received before the pause are still in the decoder's buffer: feed it so they are decoded now
+        // (which may pause reading again) instead of waiting for more bytes from the peer.
+        channel.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
+        channel.pipeline().fireChannelReadComplete();
+        if (!readPaused) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------- requests to the peer
+
+    @Override
+    public CompletableFuture<RemotingCommand> sendRequest(RemotingCommand request, long timeoutMs) {
+        if (timeoutMs <= 0) {
+            throw new IllegalArgumentException("timeoutMs must be positive, was " + timeoutMs);
+        }
+        int opaque = endpoint.nextOpaque();
+        request.setOpaque(opaque);
+        CompletableFuture<RemotingCommand> future = new CompletableFuture<>();
+        counters.outboundRequests.incrementAndGet();
+        outstanding.put(opaque, future);
+        ScheduledFuture<?> timeout = channel.eventLoop().schedule(() -> {
+            if (outstanding.remove(opaque, future)) {
+                counters.outboundTimeouts.incrementAndGet();
+                future.completeExceptionally(new RemotingTimeoutException("no response from " + remoteAddressText()
+                        + " to request code " + request.code() + " opaque " + opaque + " within " + timeoutMs
+                        + " ms"));
+            }
+        }, timeoutMs, TimeUnit.MILLISECONDS);
+        future.whenComplete((response, error) -> timeout.cancel(false));
+        channel.writeAndFlush(request).addListener(written -> {
+            if (!written.isSuccess() && outstanding.remove(opaque, future)) {
+                future.completeExceptionally(new ConnectionClosedException("could not send request code "
+                        + request.code() + " to " + remoteAddressText(), written.cause()));
+            }
+        });
+        if (!channel.isActive() && outstanding.remove(opaque, future)) {
+            future.completeExceptionally(new ConnectionClosedException("connection " + id() + " to "
+                    + remoteAddressText() + " is closed"));
+        }
+        return future;
+    }
+
+    @Override
+    public CompletableFuture<Void> sendOneway(RemotingCommand request) {
+        request.setOpaque(endpoint.nextOpaque()).markOneway();
+        counters.outboundRequests.incrementAndGet();
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        channel.writeAndFlush(request).addListener(written -> {
+            if (written.isSuccess()) {
+                future.complete(null);
+            } else {
+                future.completeExceptionally(new ConnectionClosedException("could not send oneway request code "
+                        + request.code() + " to " + remoteAddressText(), written.cause()));
+            }
+        });
+        return future;
+    }
+
+    // -------------------------------------------------------------------------------------- identity and state
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return channel.remoteAddress();
+    }
+
+    @Override
+    public String remoteAddressText() {
+        String text = remoteAddressText;
+        if (text == null) {
+            SocketAddress address = channel.remoteAddress();
+            if (address == null) {
+                return "unconnected";
+            }
+            text = address instanceof InetSocketAddress inet && inet.getAddress() != null
+                    ? inet.getAddress().getHostAddress() + ":" + inet.getPort()
+                    : address.toString();
+            remoteAddressText = text;
+        }
+        return text;
+    }
+
+    @Override
+    public String id() {
+        return channel.id().asShortText();
+    }
+
+    @Override
+    public boolean isActive() {
+        return channel.isActive();
+    }
+
+    @Override
+    public void close() {
+        channel.close();
+    }
+
+    @Override
+    public int inFlightRequests() {
+        return inFlightRequests.get();
+    }
+
+    @Override
+    public boolean isReadPaused() {
+        return readPaused;
+    }
+
+    @Override
+    public Object attachment() {
+        return attachment;
+    }
+
+    @Override
+    public void attach(Object value) {
+        attachment = value;
+    }
+
+    Channel channel() {
+        return channel;
+    }
+
+    @Override
+    public String toString() {
+        return "Connection{" + id() + " " + remoteAddressText() + "}";
+    }
+}

@@ -1,0 +1,79 @@
+package io.sluice.remoting.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.sluice.remoting.protocol.FrameCodec;
+import io.sluice.remoting.protocol.FrameDescriptor;
+import io.sluice.remoting.protocol.FrameException;
+import io.sluice.remoting.protocol.RemotingCommand;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cuts the inbound byte stream into frames and decodes them into {@link InboundCommand}s. A frame that cannot
+ * be decoded closes the connection (one log line, two counters); later bytes are discarded.
+ *
+ * <p>While the connection's reading is paused (in-flight water marks), already received frames stay in the
+ * cumulation buffer undecoded, so no handler sees more than the high mark; {@link Connection} re-feeds the
+ * decoder when it resumes. One instance per channel, used only on the channel's I/O thread.
+ */
+final class FrameDecoder extends ByteToMessageDecoder {
+    private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
+
+    private final FrameCodec codec;
+    private final Connection connection;
+    private final RemotingCounters counters;
+    private boolean failed;
+
+    FrameDecoder(FrameCodec codec, Connection connection, RemotingCounters counters) {
+        this.codec = codec;
+        this.connection = connection;
+        this.counters = counters;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (failed) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        if (connection.isReadPaused() || in.readableBytes() < FrameDescriptor.LENGTH_FIELD_BYTES) {
+            return;
+        }
+        int totalLength = in.getInt(in.readerIndex());
+        try {
+            codec.checkTotalLength(totalLength);
+            if (in.readableBytes() < FrameDescriptor.LENGTH_FIELD_BYTES + totalLength) {
+                return;
+            }
+            in.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES);
+            RemotingCommand command = codec.decode(in.readSlice(totalLength));
+            out.add(new InboundCommand(command, FrameDescriptor.LENGTH_FIELD_BYTES + totalLength));
+        } catch (FrameException e) {
+            reject(ctx, in, e);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (connection.isReadPaused()) {
+            // The base class would ask for another read when nothing was decoded and auto-read is off;
+            // while paused, that would keep filling the cumulation buffer.
+            ctx.fireChannelReadComplete();
+            return;
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    private void reject(ChannelHandlerContext ctx, ByteBuf in, FrameException e) {
+        failed = true;
+        in.skipBytes(in.readableBytes());
+        counters.framesRejected.incrementAndGet();
+        counters.connectionsClosedForBadInput.incrementAndGet();
+        log.warn("Closing connection {} from {}: bad frame: {}", connection.id(), connection.remoteAddressText(),
+                e.getMessage());
+        ctx.close();
+    }
+}

@@ -1,0 +1,381 @@
+package io.sluice.remoting.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.protocol.SerializeType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class RemotingServerTest {
+    private static final long TIMEOUT_MS = 5_000;
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        Collections.reverse(closeables);
+        for (AutoCloseable closeable : closeables) {
+            closeable.close();
+        }
+    }
+
+    private RemotingServer server(ServerSettings.Builder settings) {
+        RemotingServer server = new RemotingServer(settings.bindAddress("127.0.0.1").port(0).build());
+        closeables.add(server);
+        return server;
+    }
+
+    private String start(RemotingServer server) {
+        server.start();
+        return "127.0.0.1:" + server.port();
+    }
+
+    private RemotingClient client() {
+        RemotingClient client = new RemotingClient(ClientSettings.defaults());
+        closeables.add(client);
+        return client;
+    }
+
+    private static RemotingCommand call(RemotingClient client, String address, RemotingCommand request)
+            throws Exception {
+        return client.invoke(address, request, TIMEOUT_MS).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void unknownCodeIsAnsweredRequestCodeNotSupported() throws Exception {
+        RemotingServer server = server(ServerSettings.builder());
+        String address = start(server);
+        RemotingCommand response = call(client(), address, RemotingCommand.request(9999));
+        assertEquals(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, response.code());
+        assertEquals(" request type 9999 not supported", response.remark());
+        assertTrue(response.isResponse());
+        assertEquals(1, server.counters().requestsNotSupported());
+    }
+
+    @Test
+    void missingHeaderFieldIsAnsweredWithARemarkNamingIt() throws Exception {
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(RequestCode.GET_ROUTEINFO_BY_TOPIC, RequestHandler.sync((connection, request) ->
+                RemotingCommand.responseTo(request).putExtField("topic", request.requireString("topic"))));
+        server.registerHandler(RequestCode.GET_MAX_OFFSET, RequestHandler.sync((connection, request) ->
+                RemotingCommand.responseTo(request).putExtField("offset", request.requireLong("queueId"))));
+        String address = start(server);
+        RemotingClient client = client();
+
+        RemotingCommand missing = call(client, address, RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC));
+        assertEquals(ResponseCode.SYSTEM_ERROR, missing.code());
+        assertTrue(missing.remark().contains("'topic'"), missing.remark());
+
+        RemotingCommand malformed = call(client, address,
+                RemotingCommand.request(RequestCode.GET_MAX_OFFSET).putExtField("queueId", "x1"));
+        assertEquals(ResponseCode.SYSTEM_ERROR, malformed.code());
+        assertTrue(malformed.remark().contains("'queueId'") && malformed.remark().contains("x1"), malformed.remark());
+
+        RemotingCommand ok = call(client, address,
+                RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC).putExtField("topic", "t"));
+        assertEquals(ResponseCode.SUCCESS, ok.code());
+        assertEquals("t", ok.extField("topic"));
+    }
+
+    @Test
+    void handlerFailuresBecomeSystemErrorsAndTheConnectionStaysOpen() throws Exception {
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(1, (connection, request) -> {
+            throw new IllegalStateException("boom in handler");
+        });
+        server.registerHandler(2, (connection, request) ->
+                CompletableFuture.failedFuture(new IllegalArgumentException("late failure")));
+        server.registerHandler(3, (connection, request) -> CompletableFuture.completedFuture(null));
+        server.registerHandler(4, (connection, request) -> null);
+        server.registerHandler(5, RequestHandler.sync((connection, request) -> RemotingCommand.responseTo(request)));
+        String address = start(server);
+        RemotingClient client = client();
+
+        assertTrue(call(client, address, RemotingCommand.request(1)).remark().contains("boom in handler"));
+        assertTrue(call(client, address, RemotingCommand.request(2)).remark().contains("late failure"));
+        assertTrue(call(client, address, RemotingCommand.request(3)).remark().contains("without a response"));
+        assertTrue(call(client, address, RemotingCommand.request(4)).remark().contains("returned no future"));
+        for (int code = 1; code <= 4; code++) {
+            assertEquals(ResponseCode.SYSTEM_ERROR, call(client, address, RemotingCommand.request(code)).code());
+        }
+        assertEquals(ResponseCode.SUCCESS, call(client, address, RemotingCommand.request(5)).code());
+        assertEquals(1, server.counters().connectionsOpened());
+        assertEquals(0, server.counters().connectionsClosed());
+        assertEquals(8, server.counters().handlerErrors());
+    }
+
+    @Test
+    void requestsOfOneConnectionRunInArrivalOrderWhileResponsesCompleteInAnyOrder() throws Exception {
+        int count = 400;
+        List<Integer> invocationOrder = new CopyOnWriteArrayList<>();
+        ConcurrentLinkedQueue<Runnable> completions = new ConcurrentLinkedQueue<>();
+        RemotingServer server = server(ServerSettings.builder().laneCount(3));
+        server.registerHandler(RequestCode.SEND_MESSAGE_V2, (connection, request) -> {
+            int seq = request.requireInt("seq");
+            invocationOrder.add(seq);
+            CompletableFuture<RemotingCommand> response = new CompletableFuture<>();
+            completions.add(() -> response.complete(RemotingCommand.responseTo(request).putExtField("seq", seq)));
+            return response;
+        });
+        String address = start(server);
+        RemotingClient client = client();
+        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+
+        List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
+        for (int seq = 0; seq < count; seq++) {
+            SerializeType type = seq % 2 == 0 ? SerializeType.JSON : SerializeType.ROCKETMQ;
+            responses.add(client.invoke(address, RemotingCommand.request(RequestCode.SEND_MESSAGE_V2)
+                    .putExtField("seq", seq).setSerializeType(type), TIMEOUT_MS));
+        }
+        Await.until("all requests handled", () -> completions.size() == count, completions::size);
+        List<Runnable> shuffled = new ArrayList<>(completions);
+        Collections.shuffle(shuffled, new Random(42));
+        shuffled.parallelStream().forEach(Runnable::run);
+
+        for (int seq = 0; seq < count; seq++) {
+            RemotingCommand response = responses.get(seq).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            assertEquals(seq, response.requireInt("seq"), "response matched by opaque");
+            assertEquals(seq % 2 == 0 ? SerializeType.JSON : SerializeType.ROCKETMQ, response.serializeType(),
+                    "a response uses its request's serialization");
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int seq = 0; seq < count; seq++) {
+            expected.add(seq);
+        }
+        assertEquals(expected, invocationOrder);
+    }
+
+    @Test
+    void readingPausesAtTheHighMarkAndResumesAtTheLowMark() throws Exception {
+        int count = 30;
+        ConcurrentLinkedQueue<CompletableFuture<RemotingCommand>> held = new ConcurrentLinkedQueue<>();
+        AtomicReference<ConnectionContext> serverSide = new AtomicReference<>();
+        RemotingServer server = server(ServerSettings.builder().waterMarkRequests(2, 8));
+        server.registerHandler(RequestCode.SEND_MESSAGE_V2, (connection, request) -> {
+            serverSide.set(connection);
+            CompletableFuture<RemotingCommand> release = new CompletableFuture<>();
+            held.add(release);
+            return release.thenApply(ignored -> RemotingCommand.responseTo(request));
+        });
+        String address = start(server);
+        RemotingClient client = client();
+        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            responses.add(client.invoke(address, RemotingCommand.request(RequestCode.SEND_MESSAGE_V2), TIMEOUT_MS));
+        }
+        Await.until("reading paused at the high mark", () -> server.counters().readPauses() == 1
+                && held.size() == 8, held::size);
+        ConnectionContext connection = serverSide.get();
+        assertTrue(connection.isReadPaused());
+        assertEquals(8, connection.inFlightRequests(), "nothing is decoded while paused");
+        assertEquals(8, server.counters().requests());
+        assertEquals(0, server.counters().readResumes());
+        // Down to 3 in flight: still above the low mark.
+        completeHeld(held, 5);
+        Await.until("5 responses written", () -> server.counters().responses() == 5);
+        assertTrue(connection.isReadPaused());
+        assertEquals(3, connection.inFlightRequests());
+        assertEquals(0, server.counters().readResumes());
+        assertEquals(8, server.counters().requests());
+        // Down to 2: at the low mark, reading resumes and the next 6 requests fill it up to 8 again.
+        completeHeld(held, 1);
+        Await.until("reading resumed and paused again", () -> server.counters().readResumes() == 1
+                && server.counters().readPauses() == 2 && server.counters().requests() == 14,
+                () -> server.counters().toString());
+        while (server.counters().responses() < count) {
+            Await.until("a held request", () -> !held.isEmpty() || server.counters().responses() == count);
+            completeHeld(held, held.size());
+        }
+        for (CompletableFuture<RemotingCommand> response : responses) {
+            assertEquals(ResponseCode.SUCCESS, response.get(TIMEOUT_MS, TimeUnit.MILLISECONDS).code());
+        }
+        Await.until("all released", () -> connection.inFlightRequests() == 0 && !connection.isReadPaused());
+        assertEquals(count, server.counters().requests());
+        assertTrue(server.counters().readPauses() >= 3, server.counters().toString());
+    }
+
+    @Test
+    void inFlightBytesAlsoPauseReading() throws Exception {
+        ConcurrentLinkedQueue<CompletableFuture<RemotingCommand>> held = new ConcurrentLinkedQueue<>();
+        RemotingServer server = server(ServerSettings.builder().waterMarkBytes(4_000, 10_000));
+        server.registerHandler(RequestCode.SEND_MESSAGE_V2, (connection, request) -> {
+            CompletableFuture<RemotingCommand> response = new CompletableFuture<>();
+            held.add(response);
+            return response.thenApply(ignored -> RemotingCommand.responseTo(request));
+        });
+        String address = start(server);
+        RemotingClient client = client();
+        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            responses.add(client.invoke(address, RemotingCommand.request(RequestCode.SEND_MESSAGE_V2)
+                    .setBody(new byte[3_000]), TIMEOUT_MS));
+        }
+        // 4 frames of ~3.1 KB pass 10 000 bytes.
+        Await.until("paused on bytes", () -> server.counters().readPauses() == 1 && held.size() == 4, held::size);
+        assertEquals(4, server.counters().requests());
+        completeHeld(held, 3);
+        Await.until("resumed", () -> server.counters().readResumes() == 1 && held.size() == 3, held::size);
+        completeHeld(held, 3);
+        for (CompletableFuture<RemotingCommand> response : responses) {
+            assertEquals(ResponseCode.SUCCESS, response.get(TIMEOUT_MS, TimeUnit.MILLISECONDS).code());
+        }
+    }
+
+    private static void completeHeld(ConcurrentLinkedQueue<CompletableFuture<RemotingCommand>> held, int count) {
+        for (int i = 0; i < count; i++) {
+            held.remove().complete(null);
+        }
+    }
+
+    @Test
+    void onewayRequestsAreHandledButNeverAnswered() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(RequestCode.UPDATE_CONSUMER_OFFSET, RequestHandler.sync((connection, request) -> {
+            seen.add(request.requireString("consumerGroup"));
+            return RemotingCommand.responseTo(request);
+        }));
+        server.registerHandler(RequestCode.UNLOCK_BATCH_MQ, (connection, request) -> {
+            throw new IllegalStateException("oneway failure is only counted");
+        });
+        String address = start(server);
+        RemotingClient client = client();
+        client.invokeOneway(address, RemotingCommand.request(RequestCode.UPDATE_CONSUMER_OFFSET)
+                .putExtField("consumerGroup", "g")).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        client.invokeOneway(address, RemotingCommand.request(RequestCode.UNLOCK_BATCH_MQ))
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        client.invokeOneway(address, RemotingCommand.request(4242)).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        // A normal call on the same connection is answered after the oneway ones were handled (arrival order).
+        assertEquals(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, call(client, address, RemotingCommand.request(77)).code());
+        assertEquals(List.of("g"), seen);
+        assertEquals(1, server.counters().responses());
+        assertEquals(3, server.counters().onewayRequests());
+        assertEquals(1, server.counters().handlerErrors());
+        assertEquals(0, client.counters().unmatchedResponses());
+    }
+
+    @Test
+    void handlersCanRunOnTheirOwnExecutor() throws Exception {
+        ExecutorService admin = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "admin-pool"));
+        closeables.add(admin::shutdownNow);
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(RequestCode.GET_BROKER_RUNTIME_INFO, RequestHandler.sync((connection, request) ->
+                RemotingCommand.responseTo(request).putExtField("thread", Thread.currentThread().getName())),
+                HandlerOptions.onExecutor(admin));
+        server.registerHandler(RequestCode.HEART_BEAT, RequestHandler.sync((connection, request) ->
+                RemotingCommand.responseTo(request).putExtField("thread", Thread.currentThread().getName())));
+        String address = start(server);
+        RemotingClient client = client();
+        assertEquals("admin-pool", call(client, address,
+                RemotingCommand.request(RequestCode.GET_BROKER_RUNTIME_INFO)).extField("thread"));
+        assertTrue(call(client, address, RemotingCommand.request(RequestCode.HEART_BEAT)).extField("thread")
+                .startsWith("sluice-server-lane"));
+    }
+
+    @Test
+    void aResponseThatCannotBeEncodedIsReplacedBySystemError() throws Exception {
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(1, RequestHandler.sync((connection, request) ->
+                RemotingCommand.response(70_000, "too large a code for the binary header")));
+        String address = start(server);
+        RemotingCommand response = call(client(), address,
+                RemotingCommand.request(1).setSerializeType(SerializeType.ROCKETMQ));
+        assertEquals(ResponseCode.SYSTEM_ERROR, response.code());
+        assertTrue(response.remark().contains("70000"), response.remark());
+        assertEquals(1, server.counters().responseWriteFailures());
+    }
+
+    @Test
+    void serverSendsRequestsAndOnewayNotificationsToTheClient() throws Exception {
+        AtomicReference<ConnectionContext> clientConnection = new AtomicReference<>();
+        List<String> closed = new CopyOnWriteArrayList<>();
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(RequestCode.HEART_BEAT, RequestHandler.sync((connection, request) -> {
+            connection.attach(request.requireString("clientID"));
+            clientConnection.set(connection);
+            return RemotingCommand.responseTo(request);
+        }));
+        server.addConnectionListener(new ConnectionListener() {
+            @Override
+            public void onClosed(ConnectionContext connection) {
+                closed.add((String) connection.attachment());
+            }
+        });
+        String address = start(server);
+
+        List<String> notified = new CopyOnWriteArrayList<>();
+        RemotingClient client = client();
+        client.registerHandler(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, RequestHandler.sync((connection, request) -> {
+            notified.add(request.requireString("consumerGroup"));
+            return null;
+        }));
+        client.registerHandler(RequestCode.GET_CONSUMER_RUNNING_INFO, RequestHandler.sync((connection, request) ->
+                RemotingCommand.responseTo(request).setBody(new byte[] {7})));
+        call(client, address, RemotingCommand.request(RequestCode.HEART_BEAT).putExtField("clientID", "c1"));
+
+        ConnectionContext toClient = clientConnection.get();
+        assertTrue(toClient.isActive());
+        toClient.sendOneway(RemotingCommand.request(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED)
+                .putExtField("consumerGroup", "sub-x")).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        RemotingCommand info = toClient.sendRequest(RemotingCommand.request(RequestCode.GET_CONSUMER_RUNNING_INFO),
+                TIMEOUT_MS).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        assertEquals(7, info.body()[0]);
+        RemotingCommand unknown = toClient.sendRequest(RemotingCommand.request(39), TIMEOUT_MS)
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        assertEquals(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, unknown.code());
+        assertEquals(List.of("sub-x"), notified);
+        Await.until("two answers, none for the oneway notification", () -> client.counters().responses() == 2);
+        assertEquals(1, client.counters().onewayRequests());
+
+        client.closeConnection(address);
+        Await.until("close listener ran", () -> closed.equals(List.of("c1")), closed::toString);
+        assertFalse(toClient.isActive());
+        ExecutionException e = assertThrows(ExecutionException.class, () -> toClient.sendRequest(
+                RemotingCommand.request(RequestCode.GET_CONSUMER_RUNNING_INFO), TIMEOUT_MS).get(TIMEOUT_MS,
+                TimeUnit.MILLISECONDS));
+        assertInstanceOf(ConnectionClosedException.class, e.getCause());
+    }
+
+    @Test
+    void anUnansweredServerRequestTimesOut() throws Exception {
+        AtomicReference<ConnectionContext> clientConnection = new AtomicReference<>();
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(RequestCode.HEART_BEAT, RequestHandler.sync((connection, request) -> {
+            clientConnection.set(connection);
+            return RemotingCommand.responseTo(request);
+        }));
+        String address = start(server);
+        RemotingClient client = client();
+        client.registerHandler(RequestCode.GET_CONSUMER_RUNNING_INFO,
+                (connection, request) -> new CompletableFuture<>());
+        call(client, address, RemotingCommand.request(RequestCode.HEART_BEAT));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> clientConnection.get()
+                .sendRequest(RemotingCommand.request(RequestCode.GET_CONSUMER_RUNNING_INFO), 50)
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        assertInstanceOf(RemotingTimeoutException.class, e.getCause());
+        assertEquals(1, server.counters().outboundTimeouts());
+        assertNull(clientConnection.get().attachment());
+    }
+}
