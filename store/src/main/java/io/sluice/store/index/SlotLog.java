@@ -23,6 +23,11 @@ import org.slf4j.LoggerFactory;
  * byte position {@code (k - k % slotsPerSegment) * slotBytes}. The log knows nothing about what a slot means;
  * {@link SimpleConsumeQueue} and {@link BatchConsumeQueue} do.
  *
+ * <p><b>Invariant:</b> every byte at or beyond the published count, in every file, is zero. New files are written
+ * with zeros before they are mapped, truncation zeroes what it drops, and recovery zeroes everything after the
+ * last valid slot of the newest kept file. So the first zero slot is the end of data, and stale slots can never
+ * be picked up by a later recovery.
+ *
  * <h2>Threads</h2>
  * <ul>
  *   <li><b>Writer</b> (one thread, the dispatcher): {@link #startAt}, {@link #segmentForAppend},
@@ -401,14 +406,16 @@ final class SlotLog {
     }
 
     /**
-     * Drops every slot at or after {@code newCount}: lowers the count, zeroes the dropped slots of the file that
-     * keeps {@code newCount} (with {@code scrubFileTail}, every non-zero byte up to that file's end, for recovery
-     * after a crash left stray slots there), deletes the files after it (never the first file) and forces the
-     * zeroes to disk. Writer thread, or any thread while no append runs.
+     * Drops every slot at or after {@code newCount}: lowers the count, zeroes every non-zero byte from
+     * {@code newCount} to the old count inside the file that keeps {@code newCount} (right after {@link #open} the
+     * old count is the end of the newest file, so this also clears stray slots a crash left behind a hole, which
+     * could otherwise chain onto re-written slots at the next recovery), deletes the files after it (never the
+     * first file) and forces the zeroes to disk. Writer thread, or any thread while no append runs.
      *
+     * @return true if non-zero bytes or files were dropped
      * @throws UncheckedIOException if a dropped file cannot be deleted (the log is consistent anyway)
      */
-    void truncateTo(long newCount, boolean scrubFileTail) {
+    boolean truncateTo(long newCount) {
         structureLock.lock();
         try {
             requireOpen();
@@ -423,9 +430,9 @@ final class SlotLog {
             int keep = newCount == snapshot.firstStartSlot() ? 1 : snapshot.indexOf(newCount - 1) + 1;
             MappedSegment tail = snapshot.segment(keep - 1);
             int from = (int) (Math.max(newCount, tail.startSlot()) - tail.startSlot()) * slotBytes;
-            int to = scrubFileTail ? tail.capacitySlots() * slotBytes
-                    : (int) (Math.min(oldCount, tail.endSlot()) - tail.startSlot()) * slotBytes;
-            if (tail.zeroNonZero(from, to)) {
+            int to = (int) (Math.min(oldCount, tail.endSlot()) - tail.startSlot()) * slotBytes;
+            boolean dropped = tail.zeroNonZero(from, to);
+            if (dropped) {
                 tail.force(from, to);
             }
             table = snapshot.withPrefix(keep);
@@ -438,6 +445,7 @@ final class SlotLog {
             }
             flushedCount = Math.min(flushedCount, newCount);
             retireAll(snapshot, keep, snapshot.size(), true);
+            return dropped || keep < snapshot.size();
         } finally {
             structureLock.unlock();
         }
