@@ -1,0 +1,153 @@
+package io.sluice.namesrv;
+
+import io.sluice.namesrv.handler.BrokerMembershipHandler;
+import io.sluice.namesrv.handler.KvConfigHandler;
+import io.sluice.namesrv.handler.NamesrvHandler;
+import io.sluice.namesrv.handler.RouteQueryHandler;
+import io.sluice.namesrv.handler.TopicAdminHandler;
+import io.sluice.namesrv.route.KvConfigTable;
+import io.sluice.namesrv.route.RemovedBroker;
+import io.sluice.namesrv.route.RouteTable;
+import io.sluice.remoting.transport.ConnectionContext;
+import io.sluice.remoting.transport.ConnectionListener;
+import io.sluice.remoting.transport.RemotingServer;
+import io.sluice.remoting.transport.RequestHandler;
+import io.sluice.remoting.transport.ServerSettings;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A RocketMQ-compatible name server: the composition root that wires the {@link RouteTable}, the request handlers
+ * and the transport, removes a broker's routes when its registering connection closes, and runs the expiry scan
+ * every {@link NamesrvSettings#scanIntervalMs()} (first scan one period after start).
+ *
+ * <p>Lifecycle: {@link #start()} once, then {@link #close()} (idempotent). Thread-safe; the route table is shared
+ * by the transport's lanes (handlers), its I/O threads (close callbacks) and the scan thread.
+ */
+public final class NameServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NameServer.class);
+
+    private final NamesrvSettings settings;
+    private final LongSupplier clockMs;
+    private final RouteTable routes;
+    private final KvConfigTable kvConfig = new KvConfigTable();
+    private final RemotingServer server;
+    private final AtomicLong scanFailures = new AtomicLong();
+    private ScheduledExecutorService scanner;
+    private boolean started;
+    private boolean closed;
+
+    /**
+     * A name server on the system clock.
+     *
+     * @param settings validated settings
+     */
+    public NameServer(NamesrvSettings settings) {
+        this(settings, System::currentTimeMillis);
+    }
+
+    /**
+     * A name server on an injected clock (registration times and expiry scans both use it).
+     *
+     * @param settings validated settings
+     * @param clockMs source of epoch milliseconds
+     */
+    public NameServer(NamesrvSettings settings, LongSupplier clockMs) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
+        this.routes = new RouteTable(settings.brokerExpiryMs(), clockMs);
+        this.server = new RemotingServer(ServerSettings.builder()
+                .bindAddress(settings.listenAddress())
+                .port(settings.listenPort())
+                .idleTimeoutMs(settings.connectionIdleMs())
+                .build());
+        for (NamesrvHandler handler : List.of(new BrokerMembershipHandler(routes, kvConfig),
+                new RouteQueryHandler(routes, settings.enableAllTopicList()), new TopicAdminHandler(routes),
+                new KvConfigHandler(kvConfig))) {
+            RequestHandler adapted = RequestHandler.sync(handler);
+            handler.codes().forEach(code -> server.registerHandler(code, adapted));
+        }
+        server.addConnectionListener(new ConnectionListener() {
+            @Override
+            public void onClosed(ConnectionContext connection) {
+                routes.removeConnection(connection);
+            }
+        });
+    }
+
+    /**
+     * Binds the port and starts the expiry scan.
+     *
+     * @throws IllegalStateException if already started or closed, or the port cannot be bound
+     */
+    public synchronized void start() {
+        if (started || closed) {
+            throw new IllegalStateException("name server already " + (closed ? "closed" : "started"));
+        }
+        started = true;
+        server.start();
+        scanner = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "sluice-namesrv-scan");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scanner.scheduleWithFixedDelay(this::scan, settings.scanIntervalMs(), settings.scanIntervalMs(),
+                TimeUnit.MILLISECONDS);
+        LOG.info("name server listening on {}", server.localAddress());
+    }
+
+    /** Expires silent brokers and closes their connections. Runs on the scan thread; never throws. */
+    private void scan() {
+        try {
+            for (RemovedBroker expired : routes.expire(clockMs.getAsLong())) {
+                if (expired.connection() instanceof ConnectionContext connection) {
+                    connection.close();
+                }
+            }
+        } catch (RuntimeException e) {
+            scanFailures.incrementAndGet();
+            LOG.error("broker expiry scan failed ({} failures so far)", scanFailures.get(), e);
+        }
+    }
+
+    /**
+     * The bound TCP port (the chosen one when the settings say 0).
+     *
+     * @return the port
+     * @throws IllegalStateException before {@link #start()}
+     */
+    public int port() {
+        return server.port();
+    }
+
+    /**
+     * The route table, for embedding and tests.
+     *
+     * @return the live route table
+     */
+    public RouteTable routes() {
+        return routes;
+    }
+
+    /** Stops the scan, then the transport (closing every connection). Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (scanner != null) {
+            scanner.shutdownNow();
+        }
+        server.close();
+        LOG.info("name server stopped");
+    }
+}
