@@ -76,9 +76,12 @@ public final class TopicRegistry {
         return metadata.getTopic(topic);
     }
 
-    /** The topic's queue type; SimpleCQ for an unknown topic. The store's lookup when it indexes a record. */
+    /**
+     * The topic's queue type, or {@code null} for an unknown topic: the store's lookup when it indexes a record
+     * (records of a deleted topic are then skipped instead of recreating its queues).
+     */
     public QueueType queueTypeOf(String topic) {
-        return metadata.getTopic(topic).map(TopicConfig::queueType).orElse(QueueType.SIMPLE);
+        return metadata.getTopic(topic).map(TopicConfig::queueType).orElse(null);
     }
 
     /** Every topic with the version describing exactly this set. */

@@ -69,7 +69,7 @@ class TopicRegistryTest {
         assertEquals(Map.of("queue.type", "BatchCQ"), outcome.config().attributes());
         assertEquals(16, outcome.config().readQueueNums());
         assertEquals(QueueType.BATCH, registry.queueTypeOf("bcq"));
-        assertEquals(QueueType.SIMPLE, registry.queueTypeOf("unknown"));
+        assertEquals(null, registry.queueTypeOf("unknown"));
     }
 
     @Test
