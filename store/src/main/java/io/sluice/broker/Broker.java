@@ -8,6 +8,7 @@ import io.sluice.broker.handler.ClientHandler;
 import io.sluice.broker.handler.OffsetHandler;
 import io.sluice.broker.handler.PullHandler;
 import io.sluice.broker.handler.PullSettings;
+import io.sluice.broker.handler.RetryAndAdminHandlers;
 import io.sluice.broker.handler.SendHandler;
 import io.sluice.broker.handler.SendSettings;
 import io.sluice.broker.handler.TopicHandler;
@@ -101,6 +102,7 @@ public final class Broker implements AutoCloseable {
     private SubscriptionGroups groups;
     private ClientRegistry clients;
     private PullParking parking;
+    private RetryAndAdminHandlers retryAndAdmin;
     private InetSocketAddress address;
 
     /** A broker on the system clock; nothing runs until {@link #start()}. */
@@ -167,6 +169,8 @@ public final class Broker implements AutoCloseable {
         store.addArrivalListener(parking::onArrival);
 
         registerHandlers();
+        retryAndAdmin = RetryAndAdminHandlers.install(settings, server, store, metadata, topics, groups, clients,
+                adminExecutor, scheduler, clock);
         ready = true;
 
         registered = true;
@@ -347,6 +351,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("scheduler", scheduler == null ? null : () -> stop(scheduler));
         closeQuietly("admin executor", adminExecutor == null ? null : () -> stop(adminExecutor));
         closeQuietly("pull executor", pullExecutor == null ? null : () -> stop(pullExecutor));
+        closeQuietly("retry and admin handlers", retryAndAdmin);
         closeQuietly("message store", store);
         closeQuietly("client", client);
         closeQuietly("metadata store", metadata);

@@ -77,6 +77,8 @@ public final class DelayScheduler implements AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong appendFailures = new AtomicLong();
     private final AtomicLong passErrors = new AtomicLong();
+    /** Set once the schedule topic is known to exist. */
+    private volatile boolean scheduleTopicReady;
     /** Earliest due time seen in the last pass; pass thread only. */
     private long nextDueMs = Long.MAX_VALUE;
     private volatile Thread thread;
@@ -121,7 +123,8 @@ public final class DelayScheduler implements AutoCloseable {
      * The draft to store for {@code draft}: itself unless it is a single, non-transactional (or committed) message
      * with a numeric {@code DELAY > 0} for a topic other than the schedule topic; then a copy for
      * {@value TopicNames#SCHEDULE_TOPIC} queue {@code level - 1}, with {@code REAL_TOPIC}, {@code REAL_QID} and the
-     * level clamped to the configured maximum in {@code DELAY}.
+     * level clamped to the configured maximum in {@code DELAY}. The first redirect creates the schedule topic (see
+     * {@link #installScheduleTopic}).
      */
     public MessageDraft redirectIfDelayed(MessageDraft draft) {
         if (draft.kind() != AppendKind.SINGLE || SCHEDULE_TOPIC.equals(draft.topic())) {
@@ -136,6 +139,9 @@ public final class DelayScheduler implements AutoCloseable {
             return draft;
         }
         level = settings.clampLevel(level);
+        if (!scheduleTopicReady) {
+            installScheduleTopic();
+        }
         Map<String, String> properties = MessageProperties.parse(draft.propertiesText());
         properties.put(MessageProperties.DELAY, Integer.toString(level));
         properties.put(MessageProperties.REAL_TOPIC, draft.topic());
@@ -160,18 +166,23 @@ public final class DelayScheduler implements AutoCloseable {
 
     /**
      * Makes sure {@value TopicNames#SCHEDULE_TOPIC} exists with one queue per level (perm 6, SimpleCQ), so that the
-     * store indexes its records. Idempotent; {@link #start} calls it. Call it before the broker's first full
-     * registration when the schedule topic should appear there from the start.
+     * store indexes its records. Idempotent; the first {@link #redirectIfDelayed} that redirects calls it (one synced
+     * metadata write). The topic is created on demand rather than at start so that a fresh broker does not register
+     * a one-topic table, which name servers take for an incremental registration and refuse. The periodic full
+     * registration announces it; nobody routes to it.
      */
-    public void installScheduleTopic() {
-        int levels = settings.maxLevel();
-        Optional<TopicConfig> existing = metadata.getTopic(SCHEDULE_TOPIC);
-        if (existing.isPresent() && existing.get().readQueueNums() >= levels
-                && existing.get().writeQueueNums() >= levels) {
+    public synchronized void installScheduleTopic() {
+        if (scheduleTopicReady) {
             return;
         }
-        metadata.putTopic(TopicConfig.of(SCHEDULE_TOPIC, levels, QueueType.SIMPLE));
-        LOG.info("schedule topic {} installed with {} queues", SCHEDULE_TOPIC, levels);
+        int levels = settings.maxLevel();
+        Optional<TopicConfig> existing = metadata.getTopic(SCHEDULE_TOPIC);
+        if (existing.isEmpty() || existing.get().readQueueNums() < levels
+                || existing.get().writeQueueNums() < levels) {
+            metadata.putTopic(TopicConfig.of(SCHEDULE_TOPIC, levels, QueueType.SIMPLE));
+            LOG.info("schedule topic {} installed with {} queues", SCHEDULE_TOPIC, levels);
+        }
+        scheduleTopicReady = true;
     }
 
     // ------------------------------------------------------------------------------------------------ delivery
@@ -340,7 +351,7 @@ public final class DelayScheduler implements AutoCloseable {
     // ------------------------------------------------------------------------------------------------ thread
 
     /**
-     * Installs the schedule topic, listens for new schedule messages and starts the scheduler thread.
+     * Listens for new schedule messages and starts the scheduler thread.
      *
      * @throws IllegalStateException when already started
      */
@@ -348,7 +359,6 @@ public final class DelayScheduler implements AutoCloseable {
         if (thread != null) {
             throw new IllegalStateException("the delay scheduler is already started");
         }
-        installScheduleTopic();
         running = true;
         Thread t = new Thread(this::run, "sluice-delay-scheduler");
         t.setDaemon(true);

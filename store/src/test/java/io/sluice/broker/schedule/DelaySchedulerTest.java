@@ -61,7 +61,8 @@ class DelaySchedulerTest {
 
     @Test
     void shouldRedirectDelayedSingleMessagesToTheLevelQueue() {
-        DelayScheduler scheduler = scheduler();
+        DelayScheduler scheduler = new DelayScheduler(stores.store(), stores.metadata(), settings, clock);
+        assertTrue(stores.metadata().getTopic(SCHEDULE).isEmpty(), "created on demand only");
         MessageDraft redirected = scheduler.redirectIfDelayed(delayed("x", 2));
         assertEquals(SCHEDULE, redirected.topic());
         assertEquals(1, redirected.queueId());
@@ -70,6 +71,8 @@ class DelaySchedulerTest {
         assertEquals("2", props.get(MessageProperties.REAL_QID));
         assertEquals("2", props.get(MessageProperties.DELAY));
         assertEquals("a", props.get(MessageProperties.TAGS));
+        assertEquals(3, stores.metadata().getTopic(SCHEDULE).orElseThrow().writeQueueNums(),
+                "the first redirect creates the schedule topic, one queue per level");
 
         MessageDraft clamped = scheduler.redirectIfDelayed(delayed("x", 99));
         assertEquals(2, clamped.queueId(), "levels above the last clamp to it");
