@@ -49,7 +49,10 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Locks</h2>
  * {@code structureLock} is held by the writer while it adds a file or publishes a file's first slot, and by
- * trim, truncate, flush and close, whoever calls them. Readers never take it.
+ * trim, truncate and close, whoever calls them; it is never held across I/O waits longer than a file creation.
+ * {@code flushLock} is held by flush for the duration of its {@code msync} calls (files are protected by
+ * reference holds, not by the structure lock, so a slow device never stalls the writer's file roll) and by
+ * truncate, which takes it before {@code structureLock}. Readers take neither.
  */
 final class SlotLog {
 
@@ -79,6 +82,8 @@ final class SlotLog {
     private final int[] cachedFieldOffsets;
     /** See the class comment for who holds it. */
     private final ReentrantLock structureLock = new ReentrantLock();
+    /** See the class comment for who holds it. Always taken before {@code structureLock}. */
+    private final ReentrantLock flushLock = new ReentrantLock();
 
     private volatile SegmentTable table;
     private volatile boolean closed;
@@ -86,7 +91,7 @@ final class SlotLog {
     private long count;
     /** Sequence-lock generation, bumped by every truncation. Accessed through {@link #GENERATION}. */
     private long generation;
-    /** Slots known to be on the storage device. Guarded by {@code structureLock}. */
+    /** Slots known to be on the storage device. Guarded by {@code flushLock}. */
     private long flushedCount;
     /** The file the writer appends to; the writer holds a reference of its own on it. Writer thread only. */
     private MappedSegment active;
@@ -331,7 +336,6 @@ final class SlotLog {
             table = table.withLast(segment);
             active = segment;
             active.tryHold();
-            flushedCount = start;
             COUNT.setRelease(this, start);
             return true;
         } finally {
@@ -416,6 +420,7 @@ final class SlotLog {
      * @throws UncheckedIOException if a dropped file cannot be deleted (the log is consistent anyway)
      */
     boolean truncateTo(long newCount) {
+        flushLock.lock();
         structureLock.lock();
         try {
             requireOpen();
@@ -448,6 +453,7 @@ final class SlotLog {
             return dropped || keep < snapshot.size();
         } finally {
             structureLock.unlock();
+            flushLock.unlock();
         }
     }
 
@@ -482,7 +488,6 @@ final class SlotLog {
             }
             if (drop > 0) {
                 table = snapshot.withFirst(drop);
-                flushedCount = Math.max(flushedCount, table.firstStartSlot());
                 retireAll(snapshot, 0, drop, true);
             }
             return drop;
@@ -497,11 +502,8 @@ final class SlotLog {
      * @throws UncheckedIOException if the device reports an error
      */
     void flush() {
-        structureLock.lock();
+        flushLock.lock();
         try {
-            if (closed) {
-                return;
-            }
             SegmentTable snapshot = table;
             long published = count();
             long from = Math.max(flushedCount, snapshot.firstStartSlot());
@@ -513,13 +515,20 @@ final class SlotLog {
                 if (segment.startSlot() >= published) {
                     break;
                 }
-                long begin = Math.max(from, segment.startSlot());
-                long end = Math.min(published, segment.endSlot());
-                segment.force(segment.byteIndex(begin), segment.byteIndex(end));
+                if (!segment.tryHold()) {
+                    continue; // trimmed or closed meanwhile: nothing of it needs to be durable any more
+                }
+                try {
+                    long begin = Math.max(from, segment.startSlot());
+                    long end = Math.min(published, segment.endSlot());
+                    segment.force(segment.byteIndex(begin), segment.byteIndex(end));
+                } finally {
+                    segment.release();
+                }
             }
             flushedCount = published;
         } finally {
-            structureLock.unlock();
+            flushLock.unlock();
         }
     }
 
