@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * One thread that walks the CommitLog record by record up to its confirmed position and writes each record's
  * consume-queue slot (Apache's serial ReputMessageService, event-driven instead of polling every millisecond).
  *
- * <p><b>A pass</b> handles up to {@code maxRecordsPerPass} records, then publishes {@link #dispatchedPosition()}
- * and tells the arrival listeners which queues grew (once per queue). Damage never stops dispatch: a place below
+ * <p><b>A pass</b> handles up to {@code maxRecordsPerPass} records, then tells the arrival listeners which queues
+ * grew (once per queue) and publishes {@link #dispatchedPosition()}. Damage never stops dispatch: a place below
  * the confirmed position that holds no valid record (bad magic, lengths or position, or a hole of zeros) is
  * counted, logged with its position and skipped up to the next segment, as upstream does on a master; a record
  * that cannot be indexed is counted and skipped (see {@link QueueIndexer}); a position deleted by retention makes
@@ -201,11 +201,12 @@ public final class SerialDispatcher implements Dispatcher {
             steps++;
         }
         if (steps > 0) {
-            dispatched.setRelease(cursor.position());
+            // Listeners first, so that a drained dispatcher has also told them everything.
+            indexer.notifyArrivals(listeners);
             if (storeTimestampMs != 0) {
                 lastStoreTimestampMs = storeTimestampMs;
             }
-            indexer.notifyArrivals(listeners);
+            dispatched.setRelease(cursor.position());
         }
         return steps;
     }
