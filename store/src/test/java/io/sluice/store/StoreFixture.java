@@ -2,6 +2,7 @@ package io.sluice.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sluice.store.flush.FlushMode;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
@@ -59,6 +60,13 @@ final class StoreFixture {
 
     static MessageStore open(Path root) throws IOException {
         return MessageStore.open(settings(root).build(), TYPES);
+    }
+
+    /** SYNC flush: the log is durable up to every acknowledged append, so checkpoints reach the dispatch point. */
+    static MessageStore openSync(Path root) throws IOException {
+        StoreSettings.Builder b = settings(root);
+        b.log().flushMode(FlushMode.SYNC);
+        return MessageStore.open(b.build(), TYPES);
     }
 
     static MessageDraft draft(String topic, int queueId, byte[] body, String properties) {
