@@ -188,7 +188,7 @@ final class MappedSegment {
         }
     }
 
-    /** Forces bytes {@code [fromByte, toByte)} of this file to the storage device. Owner only, not retired. */
+    /** Forces bytes {@code [fromByte, toByte)} of this file to the storage device. Caller holds a reference. */
     void force(int fromByte, int toByte) {
         if (toByte > fromByte) {
             mapped.force(fromByte, toByte - fromByte);
