@@ -48,8 +48,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       thread catching up while the benchmark thread waits.</li>
  * </ul>
  *
- * <p>Consume-queue files are created during the measurement (one 6 MB file per queue: {@value #MESSAGES} /
- * queues slots fit one file), as they are in production once per 300,000 messages. Files go to
+ * <p>Consume-queue files are created during the measurement, one per queue sized to hold its share of the
+ * messages, so zero-filling them costs per slot what production's 300,000-slot files cost. Files go to
  * {@code /dev/shm} when it exists (the code's cost, not the disk's), else to the temp directory;
  * {@code -Dsluice.bench.dir=...} overrides.
  */
@@ -105,7 +105,10 @@ public class SerialDispatchBenchmark {
     @Setup(Level.Invocation)
     public void freshIndex() throws IOException {
         indexDir = Files.createTempDirectory(dir, "index");
-        table = ConsumeQueueTable.open(IndexSettings.defaults(indexDir), t -> QueueType.SIMPLE, StoreTimeLookup.NONE);
+        // One file per queue sized to its share, so that file creation costs what it costs in production per
+        // slot (a 300,000-slot file per 300,000 messages of a queue), whatever the number of queues.
+        IndexSettings index = IndexSettings.defaults(indexDir).withSimpleCqSlotsPerFile(MESSAGES / queues + 1);
+        table = ConsumeQueueTable.open(index, t -> QueueType.SIMPLE, StoreTimeLookup.NONE);
         dispatcher = new SerialDispatcher(log, table, DispatchSettings.defaults(), List.of(),
                 SystemEpochClock.INSTANCE);
     }
