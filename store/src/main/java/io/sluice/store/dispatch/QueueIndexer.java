@@ -58,7 +58,9 @@ final class QueueIndexer {
         AppendStatus status;
         try {
             queue = queues.getOrCreate(entry.topic(), entry.queueId());
-            status = queue.append(entry);
+            // The primitive overload: the queue was looked up by the entry's topic and queue id.
+            status = queue.append(entry.queueOffset(), entry.batchCount(), entry.position(), entry.sizeBytes(),
+                    entry.tagsCode(), entry.storeTimestampMs());
         } catch (UncheckedIOException e) {
             return ioError(entry, e);
         } catch (IllegalArgumentException | IllegalStateException e) {

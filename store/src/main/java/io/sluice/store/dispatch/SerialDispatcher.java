@@ -154,6 +154,7 @@ public final class SerialDispatcher implements Dispatcher {
             }
             idling = true;
             // Dekker: announce the park, then look again, so a waker that missed the flag is seen here.
+            VarHandle.fullFence();
             if (retryPending || log.confirmedPosition() <= cursor.position()) {
                 idle.idle();
             }
