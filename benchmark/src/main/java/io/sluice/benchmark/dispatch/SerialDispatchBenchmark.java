@@ -11,6 +11,8 @@ import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogSettings;
 import io.sluice.store.log.MessageDraft;
+import io.sluice.store.log.RecordCursor;
+import io.sluice.store.log.ScanStatus;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -46,6 +48,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       recovery path; the same pass code as the dispatch thread, without any hand-off).</li>
  *   <li>{@code dispatchThread}: {@link SerialDispatcher#start} and {@link SerialDispatcher#drain}: the dispatch
  *       thread catching up while the benchmark thread waits.</li>
+ *   <li>{@code scanOnlyBaseline}: the floor, walking the same records with the log's parser and indexing
+ *       nothing (the fresh index of each invocation is left unused).</li>
  * </ul>
  *
  * <p>Consume-queue files are created during the measurement, one per queue sized to hold its share of the
@@ -140,6 +144,22 @@ public class SerialDispatchBenchmark {
             throw new IllegalStateException("dispatch did not catch up within 60 s");
         }
         return dispatcher.dispatchedPosition();
+    }
+
+    /** Floor: the same walk over the log with the log's record parser, writing nothing. */
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public long scanOnlyBaseline() {
+        RecordCursor cursor = log.cursor(0);
+        long valid = 0;
+        while (true) {
+            ScanStatus status = cursor.next().status();
+            if (status == ScanStatus.VALID) {
+                valid++;
+            } else if (status != ScanStatus.END_OF_SEGMENT) {
+                return valid;
+            }
+        }
     }
 
     static void deleteRecursively(Path path) throws IOException {
