@@ -1,0 +1,87 @@
+package io.sluice.store.dispatch.pipeline;
+
+/**
+ * Settings of the {@link PipelinedDispatcher}, validated once at construction (the exception names the bad value).
+ *
+ * <p>Memory held by the pipeline is bounded by these values alone, whatever the producer rate: at most
+ * {@code ringSlots} chunks exist at once, each with at most {@code maxRecordsPerChunk} decoded entries (about 60
+ * bytes each), so the default bound is 16 × 8192 × 60 B ≈ 8 MB of entry arrays. Chunk bytes themselves are views of
+ * the CommitLog mapping, never copies.
+ *
+ * <p>Immutable; thread-safe.
+ *
+ * @param chunkBytes         a chunk is cut at the first record boundary at or after this many bytes (4 MiB); it
+ *                           is cut earlier at the end of a segment, when it reaches {@code maxRecordsPerChunk}, or
+ *                           when the reader catches up with the confirmed position while the pipeline is idle
+ * @param maxRecordsPerChunk a chunk is cut after this many records (8192), bounding the decoded-entry memory
+ * @param parseThreads       parse workers (default: available processors − 1, at least 1)
+ * @param ringSlots          chunks in flight between the reader and the consume-queue writer (16); the reader
+ *                           blocks when this many are cut and not yet written
+ * @param checkCrc           verify each record's BODYCRC while parsing (false, as Apache's reput); a record that
+ *                           fails is skipped and reported
+ * @param drainTimeoutMs     how long {@link PipelinedDispatcher#close()} waits for in-flight chunks to be written
+ *                           (5000, Apache's reput shutdown wait)
+ */
+public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parseThreads, int ringSlots,
+                               boolean checkCrc, int drainTimeoutMs) {
+
+    public static final int DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+    public static final int DEFAULT_MAX_RECORDS_PER_CHUNK = 8192;
+    public static final int DEFAULT_RING_SLOTS = 16;
+    public static final int DEFAULT_DRAIN_TIMEOUT_MS = 5_000;
+    /** Largest chunk accepted: 1 GiB, the default segment size (a chunk never crosses a segment anyway). */
+    public static final int MAX_CHUNK_BYTES = 1 << 30;
+    /** Bounds the entry memory of one chunk (about 60 MB at this value). */
+    public static final int MAX_RECORDS_PER_CHUNK_LIMIT = 1 << 20;
+    public static final int MAX_PARSE_THREADS = 256;
+    public static final int MAX_RING_SLOTS = 1024;
+
+    public PipelineSettings {
+        requireRange("chunkBytes", chunkBytes, 1, MAX_CHUNK_BYTES);
+        requireRange("maxRecordsPerChunk", maxRecordsPerChunk, 1, MAX_RECORDS_PER_CHUNK_LIMIT);
+        requireRange("parseThreads", parseThreads, 1, MAX_PARSE_THREADS);
+        requireRange("ringSlots", ringSlots, 1, MAX_RING_SLOTS);
+        requireRange("drainTimeoutMs", drainTimeoutMs, 0, Integer.MAX_VALUE);
+    }
+
+    private static void requireRange(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], was " + value);
+        }
+    }
+
+    /** The defaults, with one parse worker per available processor but one (the writer's). */
+    public static PipelineSettings defaults() {
+        return new PipelineSettings(DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORDS_PER_CHUNK, defaultParseThreads(),
+                DEFAULT_RING_SLOTS, false, DEFAULT_DRAIN_TIMEOUT_MS);
+    }
+
+    /** Available processors − 1 (the consume-queue writer takes one), at least 1. */
+    public static int defaultParseThreads() {
+        return Math.max(1, Math.min(MAX_PARSE_THREADS, Runtime.getRuntime().availableProcessors() - 1));
+    }
+
+    public PipelineSettings withChunkBytes(int value) {
+        return new PipelineSettings(value, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, drainTimeoutMs);
+    }
+
+    public PipelineSettings withMaxRecordsPerChunk(int value) {
+        return new PipelineSettings(chunkBytes, value, parseThreads, ringSlots, checkCrc, drainTimeoutMs);
+    }
+
+    public PipelineSettings withParseThreads(int value) {
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, value, ringSlots, checkCrc, drainTimeoutMs);
+    }
+
+    public PipelineSettings withRingSlots(int value) {
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, value, checkCrc, drainTimeoutMs);
+    }
+
+    public PipelineSettings withCheckCrc(boolean value) {
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, value, drainTimeoutMs);
+    }
+
+    public PipelineSettings withDrainTimeoutMs(int value) {
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, value);
+    }
+}
