@@ -88,6 +88,7 @@ final class CqWriter implements Runnable {
                 if (!done) {
                     break; // halted in the middle of the chunk
                 }
+                counters.chunks.incrementAndGet();
                 chunk.releaseReferences();
                 ring.release();
                 cutter.wakeUp();
@@ -99,7 +100,6 @@ final class CqWriter implements Runnable {
 
     /** Writes one chunk; false if the pipeline was halted before it was complete. */
     boolean write(Chunk chunk) {
-        counters.chunks.incrementAndGet();
         if (chunk.kind == Chunk.Kind.SKIP) {
             if (chunk.skipForDamage) {
                 reportDamage(chunk.startPosition, chunk.skipReason, chunk.endPosition);
