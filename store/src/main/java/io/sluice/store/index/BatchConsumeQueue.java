@@ -107,10 +107,9 @@ final class BatchConsumeQueue implements ConsumeQueue {
             expectedBase = base + BatchConsumeQueueDescriptor.batchCount(buffer, at);
             previousEnd = position + BatchConsumeQueueDescriptor.size(buffer, at);
         }
-        if (slot < end) {
-            LOG.info("batch consume queue {}-{}: valid slots end at slot {}, dropping the rest of the tail",
+        if (slot < end && log.truncateTo(slot)) {
+            LOG.warn("batch consume queue {}-{}: valid slots end at slot {}: dropped stale or torn slots after it",
                     topic, queueId, slot);
-            log.truncateTo(slot, true);
         }
         long first = log.firstSlot();
         if (slot > first) {
@@ -234,7 +233,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
                 return 0;
             }
             long newMax = log.readLong(cut, BASE_OFFSET_OFFSET);
-            log.truncateTo(cut, false);
+            log.truncateTo(cut);
             MAX_OFFSET.setRelease(this, newMax);
             if (min.slot() >= cut) {
                 min = new MinMark(cut, newMax);

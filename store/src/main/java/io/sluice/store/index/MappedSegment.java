@@ -137,11 +137,14 @@ final class MappedSegment {
         return (int) (slot - startSlot) * slotBytes;
     }
 
-    /** Takes a reader reference; false once the file is retired and no reference remains. */
+    /**
+     * Takes a reader reference; false once the file is retired. (A reader that wins the race with
+     * {@link #retire} holds a retired file: still safe, its reference keeps the mapping.)
+     */
     boolean tryHold() {
         while (true) {
             int current = (int) REFS.getVolatile(this);
-            if (current <= 0) {
+            if (current <= 0 || (boolean) RETIRED.getVolatile(this)) {
                 return false;
             }
             if (REFS.compareAndSet(this, current, current + 1)) {
@@ -155,6 +158,11 @@ final class MappedSegment {
         if ((int) REFS.getAndAdd(this, -1) == 1) {
             IoUtil.unmap(mapped);
         }
+    }
+
+    /** Current reference count (owner + readers); 0 once unmapped. For tests and diagnostics. */
+    int references() {
+        return (int) REFS.getVolatile(this);
     }
 
     boolean isRetired() {
@@ -180,7 +188,7 @@ final class MappedSegment {
         }
     }
 
-    /** Forces bytes {@code [fromByte, toByte)} of this file to the storage device. Owner only, not retired. */
+    /** Forces bytes {@code [fromByte, toByte)} of this file to the storage device. Caller holds a reference. */
     void force(int fromByte, int toByte) {
         if (toByte > fromByte) {
             mapped.force(fromByte, toByte - fromByte);

@@ -92,10 +92,9 @@ final class SimpleConsumeQueue implements ConsumeQueue {
             }
             previousEnd = position + ConsumeQueueDescriptor.size(segment.buffer(), at);
         }
-        if (slot < end) {
-            LOG.info("consume queue {}-{}: valid slots end at offset {}, dropping the rest of the tail",
+        if (slot < end && log.truncateTo(slot)) {
+            LOG.warn("consume queue {}-{}: valid slots end at offset {}: dropped stale or torn slots after it",
                     topic, queueId, slot);
-            log.truncateTo(slot, true);
         }
         firstRecordSlot = firstRecord;
         minOffset = Math.min(firstRecord, slot);
@@ -226,7 +225,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
             if (cut >= count) {
                 return 0;
             }
-            log.truncateTo(cut, false);
+            log.truncateTo(cut);
             if (minOffset > cut) {
                 minOffset = cut;
             }

@@ -23,6 +23,11 @@ import org.slf4j.LoggerFactory;
  * byte position {@code (k - k % slotsPerSegment) * slotBytes}. The log knows nothing about what a slot means;
  * {@link SimpleConsumeQueue} and {@link BatchConsumeQueue} do.
  *
+ * <p><b>Invariant:</b> every byte at or beyond the published count, in every file, is zero. New files are written
+ * with zeros before they are mapped, truncation zeroes what it drops, and recovery zeroes everything after the
+ * last valid slot of the newest kept file. So the first zero slot is the end of data, and stale slots can never
+ * be picked up by a later recovery.
+ *
  * <h2>Threads</h2>
  * <ul>
  *   <li><b>Writer</b> (one thread, the dispatcher): {@link #startAt}, {@link #segmentForAppend},
@@ -44,7 +49,10 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Locks</h2>
  * {@code structureLock} is held by the writer while it adds a file or publishes a file's first slot, and by
- * trim, truncate, flush and close, whoever calls them. Readers never take it.
+ * trim, truncate and close, whoever calls them; it is never held across I/O waits longer than a file creation.
+ * {@code flushLock} is held by flush for the duration of its {@code msync} calls (files are protected by
+ * reference holds, not by the structure lock, so a slow device never stalls the writer's file roll) and by
+ * truncate, which takes it before {@code structureLock}. Readers take neither.
  */
 final class SlotLog {
 
@@ -74,6 +82,8 @@ final class SlotLog {
     private final int[] cachedFieldOffsets;
     /** See the class comment for who holds it. */
     private final ReentrantLock structureLock = new ReentrantLock();
+    /** See the class comment for who holds it. Always taken before {@code structureLock}. */
+    private final ReentrantLock flushLock = new ReentrantLock();
 
     private volatile SegmentTable table;
     private volatile boolean closed;
@@ -81,7 +91,7 @@ final class SlotLog {
     private long count;
     /** Sequence-lock generation, bumped by every truncation. Accessed through {@link #GENERATION}. */
     private long generation;
-    /** Slots known to be on the storage device. Guarded by {@code structureLock}. */
+    /** Slots known to be on the storage device. Guarded by {@code flushLock}. */
     private long flushedCount;
     /** The file the writer appends to; the writer holds a reference of its own on it. Writer thread only. */
     private MappedSegment active;
@@ -326,7 +336,6 @@ final class SlotLog {
             table = table.withLast(segment);
             active = segment;
             active.tryHold();
-            flushedCount = start;
             COUNT.setRelease(this, start);
             return true;
         } finally {
@@ -401,14 +410,17 @@ final class SlotLog {
     }
 
     /**
-     * Drops every slot at or after {@code newCount}: lowers the count, zeroes the dropped slots of the file that
-     * keeps {@code newCount} (with {@code scrubFileTail}, every non-zero byte up to that file's end, for recovery
-     * after a crash left stray slots there), deletes the files after it (never the first file) and forces the
-     * zeroes to disk. Writer thread, or any thread while no append runs.
+     * Drops every slot at or after {@code newCount}: lowers the count, zeroes every non-zero byte from
+     * {@code newCount} to the old count inside the file that keeps {@code newCount} (right after {@link #open} the
+     * old count is the end of the newest file, so this also clears stray slots a crash left behind a hole, which
+     * could otherwise chain onto re-written slots at the next recovery), deletes the files after it (never the
+     * first file) and forces the zeroes to disk. Writer thread, or any thread while no append runs.
      *
+     * @return true if non-zero bytes or files were dropped
      * @throws UncheckedIOException if a dropped file cannot be deleted (the log is consistent anyway)
      */
-    void truncateTo(long newCount, boolean scrubFileTail) {
+    boolean truncateTo(long newCount) {
+        flushLock.lock();
         structureLock.lock();
         try {
             requireOpen();
@@ -423,9 +435,9 @@ final class SlotLog {
             int keep = newCount == snapshot.firstStartSlot() ? 1 : snapshot.indexOf(newCount - 1) + 1;
             MappedSegment tail = snapshot.segment(keep - 1);
             int from = (int) (Math.max(newCount, tail.startSlot()) - tail.startSlot()) * slotBytes;
-            int to = scrubFileTail ? tail.capacitySlots() * slotBytes
-                    : (int) (Math.min(oldCount, tail.endSlot()) - tail.startSlot()) * slotBytes;
-            if (tail.zeroNonZero(from, to)) {
+            int to = (int) (Math.min(oldCount, tail.endSlot()) - tail.startSlot()) * slotBytes;
+            boolean dropped = tail.zeroNonZero(from, to);
+            if (dropped) {
                 tail.force(from, to);
             }
             table = snapshot.withPrefix(keep);
@@ -438,8 +450,10 @@ final class SlotLog {
             }
             flushedCount = Math.min(flushedCount, newCount);
             retireAll(snapshot, keep, snapshot.size(), true);
+            return dropped || keep < snapshot.size();
         } finally {
             structureLock.unlock();
+            flushLock.unlock();
         }
     }
 
@@ -474,7 +488,6 @@ final class SlotLog {
             }
             if (drop > 0) {
                 table = snapshot.withFirst(drop);
-                flushedCount = Math.max(flushedCount, table.firstStartSlot());
                 retireAll(snapshot, 0, drop, true);
             }
             return drop;
@@ -489,11 +502,8 @@ final class SlotLog {
      * @throws UncheckedIOException if the device reports an error
      */
     void flush() {
-        structureLock.lock();
+        flushLock.lock();
         try {
-            if (closed) {
-                return;
-            }
             SegmentTable snapshot = table;
             long published = count();
             long from = Math.max(flushedCount, snapshot.firstStartSlot());
@@ -505,13 +515,20 @@ final class SlotLog {
                 if (segment.startSlot() >= published) {
                     break;
                 }
-                long begin = Math.max(from, segment.startSlot());
-                long end = Math.min(published, segment.endSlot());
-                segment.force(segment.byteIndex(begin), segment.byteIndex(end));
+                if (!segment.tryHold()) {
+                    continue; // trimmed or closed meanwhile: nothing of it needs to be durable any more
+                }
+                try {
+                    long begin = Math.max(from, segment.startSlot());
+                    long end = Math.min(published, segment.endSlot());
+                    segment.force(segment.byteIndex(begin), segment.byteIndex(end));
+                } finally {
+                    segment.release();
+                }
             }
             flushedCount = published;
         } finally {
-            structureLock.unlock();
+            flushLock.unlock();
         }
     }
 
