@@ -125,7 +125,8 @@ final class CqWriter implements Runnable {
         if (chunk.isDamaged()) {
             long next = chunk.segmentEndPosition;
             reportDamage(chunk.damagePosition, chunk.damageReason, next);
-            counters.skippedBytes.addAndGet(next - chunk.damagePosition);
+            // The rest of the segment is counted by the chunks that follow (dropped, or the reader's skip).
+            counters.skippedBytes.addAndGet(chunk.endPosition - chunk.damagePosition);
             control.skipUntil(next);
             publish(next);
         } else {

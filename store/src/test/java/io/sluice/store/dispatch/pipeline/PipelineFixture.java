@@ -60,7 +60,7 @@ final class PipelineFixture {
 
     /** A table with tiny files, so that queues roll files too. */
     static ConsumeQueueTable openQueues(Path root) throws IOException {
-        IndexSettings settings = IndexSettings.defaults(root).withSimpleCqSlotsPerFile(16).withBatchCqSlotsPerFile(8);
+        IndexSettings settings = IndexSettings.defaults(root).withSimpleCqSlotsPerFile(64).withBatchCqSlotsPerFile(32);
         return ConsumeQueueTable.open(settings, TYPE_OF, StoreTimeLookup.NONE);
     }
 
@@ -80,8 +80,8 @@ final class PipelineFixture {
         try (d) {
             d.start(from);
             Await.until("pipelined dispatch to reach " + log.confirmedPosition(), () -> d.drain(100));
-            return d.stats();
         }
+        return d.stats(); // after close: every counter is final
     }
 
     // ---- workloads
