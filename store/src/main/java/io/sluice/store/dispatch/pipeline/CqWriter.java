@@ -1,5 +1,6 @@
 package io.sluice.store.dispatch.pipeline;
 
+import io.sluice.store.ArrivalListener;
 import io.sluice.store.index.AppendStatus;
 import io.sluice.store.index.ConsumeQueue;
 import java.io.UncheckedIOException;
@@ -12,8 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline's only consume-queue writer: takes chunks from the {@link OrderedRing} strictly in CommitLog order,
- * appends their entries (SimpleCQ slot, or BatchCQ slot with base offset and batch count), then publishes the
- * dispatched position and tells the arrival listeners, once per chunk, about each queue the chunk touched.
+ * appends their entries (SimpleCQ slot, or BatchCQ slot with base offset and batch count), tells the arrival
+ * listeners, once per chunk, about each queue the chunk touched (with the queue's max offset), then publishes the
+ * dispatched position. A queue that only received duplicates (re-dispatch after recovery) is told too; listeners
+ * re-read the queue, so that costs a look and nothing else.
  *
  * <p><b>Dispatch rules</b>, the serial dispatcher's: an entry already present is a success (idempotent
  * re-dispatch); one the queue refuses as a gap or conflict, or that cannot be indexed at all, is counted, logged
@@ -43,7 +46,7 @@ final class CqWriter implements Runnable {
     private final OrderedRing<Chunk> ring;
     private final ChunkDecoder fallback;
     private final QueueResolver resolver;
-    private final List<? extends ArrivalSink> listeners;
+    private final List<ArrivalListener> listeners;
     private final PipelineCounters counters;
     private final PipelineControl control;
     private final ChunkCutter cutter;
@@ -56,7 +59,7 @@ final class CqWriter implements Runnable {
     private long duplicates;
 
     CqWriter(OrderedRing<Chunk> ring, ChunkDecoder fallback, QueueResolver resolver,
-             List<? extends ArrivalSink> listeners, PipelineCounters counters, PipelineControl control,
+             List<ArrivalListener> listeners, PipelineCounters counters, PipelineControl control,
              ChunkCutter cutter, AtomicLong dispatched) {
         this.ring = ring;
         this.fallback = fallback;
@@ -122,20 +125,20 @@ final class CqWriter implements Runnable {
             return false;
         }
         countOutcomes(chunk);
+        long next = chunk.endPosition;
         if (chunk.isDamaged()) {
-            long next = chunk.segmentEndPosition;
+            next = chunk.segmentEndPosition;
             reportDamage(chunk.damagePosition, chunk.damageReason, next);
             // The rest of the segment is counted by the chunks that follow (dropped, or the reader's skip).
             counters.skippedBytes.addAndGet(chunk.endPosition - chunk.damagePosition);
             control.skipUntil(next);
-            publish(next);
-        } else {
-            publish(chunk.endPosition);
         }
+        // Listeners first (as the serial dispatcher), so that a drained dispatcher has also told them everything.
+        notifyArrivals(chunk);
         if (chunk.count > 0) {
             lastStoreTimestampMs = chunk.storeTimestamps[chunk.count - 1];
         }
-        notifyArrivals(chunk);
+        publish(next);
         return true;
     }
 
@@ -271,7 +274,7 @@ final class CqWriter implements Runnable {
         for (int k = 0; k < c.touchedCount; k++) {
             ConsumeQueue queue = c.touched[k];
             long maxOffset = queue.maxOffset();
-            for (ArrivalSink listener : listeners) {
+            for (ArrivalListener listener : listeners) {
                 try {
                     listener.onArrival(queue.topic(), queue.queueId(), maxOffset);
                 } catch (RuntimeException e) {

@@ -1,5 +1,7 @@
 package io.sluice.store.dispatch.pipeline;
 
+import io.sluice.store.ArrivalListener;
+import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.CommitLog;
 import java.util.ArrayList;
@@ -43,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * called at any time. Owns its threads: {@code sluice-dispatch-reader}, {@code sluice-dispatch-parse-<i>},
  * {@code sluice-dispatch-writer}; while started, the writer is the only thread appending to the consume queues.
  */
-public final class PipelinedDispatcher implements AutoCloseable {
+public final class PipelinedDispatcher implements Dispatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelinedDispatcher.class);
     private static final long JOIN_TIMEOUT_MS = 10_000;
@@ -53,7 +55,7 @@ public final class PipelinedDispatcher implements AutoCloseable {
 
     private final CommitLog log;
     private final PipelineSettings settings;
-    private final List<? extends ArrivalSink> listeners;
+    private final List<ArrivalListener> listeners;
     private final EpochClock clock;
     private final QueueResolver resolver;
     private final ChunkDecoder decoder;
@@ -68,8 +70,23 @@ public final class PipelinedDispatcher implements AutoCloseable {
     private volatile OrderedRing<Chunk> ring;
     private volatile long startTimeMs;
 
+    /**
+     * @param log       the CommitLog to follow
+     * @param queues    where slots are written
+     * @param settings  pipeline shape
+     * @param listeners told about arrivals on the writer thread; the list is read on every notification, so a
+     *                  concurrent list (e.g. {@link java.util.concurrent.CopyOnWriteArrayList}) lets the owner add
+     *                  listeners later
+     * @param clock     for {@link #lagMs()}
+     */
+    public PipelinedDispatcher(CommitLog log, ConsumeQueueTable queues, PipelineSettings settings,
+                               List<ArrivalListener> listeners, EpochClock clock) {
+        this(log, queues, settings, listeners, clock, null);
+    }
+
+    /** With a substitute decoder for the parse workers (tests inject failures); {@code null} for the real one. */
     PipelinedDispatcher(CommitLog log, ConsumeQueueTable queues, PipelineSettings settings,
-                        List<? extends ArrivalSink> listeners, EpochClock clock, ChunkDecoder decoder) {
+                        List<ArrivalListener> listeners, EpochClock clock, ChunkDecoder decoder) {
         this.log = Objects.requireNonNull(log, "log");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.listeners = Objects.requireNonNull(listeners, "listeners");
@@ -86,6 +103,7 @@ public final class PipelinedDispatcher implements AutoCloseable {
      * @throws IllegalArgumentException naming the value if {@code fromPosition < 0}
      * @throws IllegalStateException    if already started or closed
      */
+    @Override
     public void start(long fromPosition) {
         if (fromPosition < 0) {
             throw new IllegalArgumentException("fromPosition must be >= 0, was " + fromPosition);
@@ -136,6 +154,7 @@ public final class PipelinedDispatcher implements AutoCloseable {
      * Hints that the confirmed position may have moved, so an idle reader looks now rather than at its next
      * periodic check (within 1 ms). Cheap when the reader is busy: a fence and a volatile read.
      */
+    @Override
     public void wakeUp() {
         ChunkCutter c = cutter;
         if (c != null) {
@@ -148,11 +167,13 @@ public final class PipelinedDispatcher implements AutoCloseable {
      * below it is visible to a thread that read this value). Only moves forward; may pass the confirmed position
      * when the rest of a damaged segment is skipped.
      */
+    @Override
     public long dispatchedPosition() {
         return dispatched.getAcquire();
     }
 
     /** Bytes between the log's confirmed position and {@link #dispatchedPosition()}; 0 when caught up. */
+    @Override
     public long lagBytes() {
         return Math.max(0, log.confirmedPosition() - dispatched.getAcquire());
     }
@@ -161,6 +182,7 @@ public final class PipelinedDispatcher implements AutoCloseable {
      * How far behind dispatch is in time: now minus the store time of the last record written, while
      * {@link #lagBytes()} is positive; 0 when caught up.
      */
+    @Override
     public long lagMs() {
         if (lagBytes() == 0) {
             return 0;
@@ -175,6 +197,7 @@ public final class PipelinedDispatcher implements AutoCloseable {
      *
      * @return true when caught up, false if {@code timeoutMs} passed first or the dispatcher is not running
      */
+    @Override
     public boolean drain(long timeoutMs) {
         long target = log.confirmedPosition();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);

@@ -39,7 +39,7 @@ class DispatchEquivalenceTest {
         try (CommitLog log = PipelineFixture.openLog(root)) {
             PipelineFixture.appendAll(log, workload);
             try (ConsumeQueueTable serial = PipelineFixture.openQueues(root.resolve("serial"))) {
-                ReferenceDispatch.run(log, serial, 0);
+                PipelineFixture.serialDispatch(log, serial, 0);
             }
             try (ConsumeQueueTable pipelined = PipelineFixture.openQueues(root.resolve("pipelined"))) {
                 PipelineStats stats = PipelineFixture.dispatchAll(log, pipelined, settings, null, 0);

@@ -3,7 +3,10 @@ package io.sluice.store.dispatch.pipeline;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sluice.store.ArrivalListener;
 import io.sluice.store.QueueType;
+import io.sluice.store.dispatch.DispatchSettings;
+import io.sluice.store.dispatch.SerialDispatcher;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.index.StoreTimeLookup;
@@ -69,8 +72,18 @@ final class PipelineFixture {
     }
 
     static PipelinedDispatcher dispatcher(CommitLog log, ConsumeQueueTable queues, PipelineSettings settings,
-                                          List<? extends ArrivalSink> listeners, ChunkDecoder decoder) {
+                                          List<ArrivalListener> listeners, ChunkDecoder decoder) {
         return new PipelinedDispatcher(log, queues, settings, listeners, SystemEpochClock.INSTANCE, decoder);
+    }
+
+    /** The reference: the serial dispatcher's recovery re-dispatch, on this thread, from {@code from}. */
+    static void serialDispatch(CommitLog log, ConsumeQueueTable queues, long from) {
+        try (SerialDispatcher serial = new SerialDispatcher(log, queues, DispatchSettings.defaults(), List.of(),
+                SystemEpochClock.INSTANCE)) {
+            serial.redispatch(from);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Runs the pipeline from {@code from} until it has dispatched everything confirmed, then stops it. */
