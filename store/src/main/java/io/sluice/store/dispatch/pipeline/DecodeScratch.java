@@ -13,4 +13,6 @@ final class DecodeScratch {
     final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
     /** The queues touched by the chunk being decoded. */
     final QueueSet touched = new QueueSet();
+    /** Reads common records without allocating. */
+    final FastRecordReader fast = new FastRecordReader();
 }

@@ -125,8 +125,9 @@ public final class PipelinedDispatcher implements Dispatcher {
         BlockingQueue<Chunk> work = new ArrayBlockingQueue<>(settings.ringSlots());
         ChunkCutter c = new ChunkCutter(log, settings, r, pool, work::add, control, counters,
                 fromPosition, 0);
-        CqWriter w = new CqWriter(r, new RecordChunkDecoder(resolver, settings.checkCrc()), resolver, listeners,
-                counters, control, c, dispatched);
+        // The writer's fallback decodes with the parser alone: the most conservative path.
+        CqWriter w = new CqWriter(r, new RecordChunkDecoder(resolver, settings.checkCrc(), false), resolver,
+                listeners, counters, control, c, dispatched);
         ring = r;
         cutter = c;
         writer = w;

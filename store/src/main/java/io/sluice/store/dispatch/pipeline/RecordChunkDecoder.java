@@ -11,6 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Decodes a chunk record by record with {@link RecordParser}: the validation the serial dispatcher and recovery
  * apply (magic, lengths, recomputed size, position, and the body CRC when configured), and the same dispatch rules.
+ * Common records are read first by the allocation-free {@link FastRecordReader}, which accepts only what the parser
+ * would accept with the same fields and leaves everything else to it.
  *
  * <p>Per record:
  * <ul>
@@ -36,10 +38,20 @@ final class RecordChunkDecoder implements ChunkDecoder {
 
     private final QueueResolver resolver;
     private final boolean checkCrc;
+    private final boolean fastPath;
 
     RecordChunkDecoder(QueueResolver resolver, boolean checkCrc) {
+        this(resolver, checkCrc, true);
+    }
+
+    /**
+     * @param fastPath read common records with the allocation-free {@link FastRecordReader} first (ignored, i.e.
+     *                 off, when {@code checkCrc}); false makes every record go through {@link RecordParser}
+     */
+    RecordChunkDecoder(QueueResolver resolver, boolean checkCrc, boolean fastPath) {
         this.resolver = resolver;
         this.checkCrc = checkCrc;
+        this.fastPath = fastPath && !checkCrc;
     }
 
     @Override
@@ -51,17 +63,31 @@ final class RecordChunkDecoder implements ChunkDecoder {
         try {
             long end = chunk.endPosition;
             long position = chunk.startPosition;
+            FastRecordReader fast = scratch.fast;
             while (position < end) {
+                int index = (int) (position - chunk.viewPosition);
+                int readable = (int) (end - position);
+                int toSegmentEnd = (int) (chunk.segmentEndPosition - position);
+                if (fastPath) {
+                    int size = readFast(fast, buffer, index, readable, toSegmentEnd, position);
+                    if (size > 0) {
+                        add(chunk, scratch, fast.topic, fast.queueId, fast.queueOffset, 1, position, size,
+                                fast.tagsCode, fast.storeTimestampMs, fast.sysFlag);
+                        position += size;
+                        continue;
+                    }
+                }
                 ScanResult r;
                 try {
-                    r = RecordParser.parse(buffer, (int) (position - chunk.viewPosition), (int) (end - position),
-                            (int) (chunk.segmentEndPosition - position), position, checkCrc);
+                    r = RecordParser.parse(buffer, index, readable, toSegmentEnd, position, checkCrc);
                 } catch (RuntimeException e) {
                     chunk.markDamage(position, "the record parser failed: " + e);
                     return;
                 }
                 if (r.status() == ScanStatus.VALID) {
-                    add(chunk, scratch, r.entry());
+                    DispatchEntry e = r.entry();
+                    add(chunk, scratch, e.topic(), e.queueId(), e.queueOffset(), e.batchCount(), e.position(),
+                            e.sizeBytes(), e.tagsCode(), e.storeTimestampMs(), e.sysFlag());
                     position = r.nextPosition();
                 } else if (r.status() == ScanStatus.END_OF_SEGMENT) {
                     position = r.nextPosition();
@@ -75,23 +101,34 @@ final class RecordChunkDecoder implements ChunkDecoder {
         }
     }
 
-    private void add(Chunk chunk, DecodeScratch scratch, DispatchEntry e) {
-        int tx = RecordDescriptor.transactionType(e.sysFlag());
+    /** The fast reader's answer; a bug there (an exception) only sends the record to the parser. */
+    private static int readFast(FastRecordReader fast, UnsafeBuffer buffer, int index, int readable, int toSegmentEnd,
+                                long position) {
+        try {
+            return fast.read(buffer, index, readable, toSegmentEnd, position);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private void add(Chunk chunk, DecodeScratch scratch, String topic, int queueId, long queueOffset, int batchCount,
+                     long position, int sizeBytes, long tagsCode, long storeTimestampMs, int sysFlag) {
+        int tx = RecordDescriptor.transactionType(sysFlag);
         if (tx == RecordDescriptor.TRANSACTION_PREPARED_TYPE || tx == RecordDescriptor.TRANSACTION_ROLLBACK_TYPE) {
             chunk.transactionSkipped++;
             return;
         }
         ConsumeQueue queue;
         try {
-            queue = resolver.resolve(e.topic(), e.queueId());
+            queue = resolver.resolve(topic, queueId);
         } catch (IllegalArgumentException | IllegalStateException invalid) {
-            chunk.addUnindexable(e.position(), e.topic() + "-" + e.queueId() + ": " + invalid.getMessage());
+            chunk.addUnindexable(position, topic + "-" + queueId + ": " + invalid.getMessage());
             return;
         } catch (RuntimeException retryable) {
             queue = null; // e.g. leftover queue files that cannot be loaded: the writer resolves it again, in order
         }
-        chunk.addEntry(queue, e.topic(), e.queueId(), e.queueOffset(), e.batchCount(), e.position(), e.sizeBytes(),
-                e.tagsCode(), e.storeTimestampMs());
+        chunk.addEntry(queue, topic, queueId, queueOffset, batchCount, position, sizeBytes, tagsCode,
+                storeTimestampMs);
         if (queue != null && scratch.touched.add(queue)) {
             chunk.addTouched(queue);
         }
