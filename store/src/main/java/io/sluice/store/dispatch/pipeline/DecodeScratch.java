@@ -13,6 +13,8 @@ final class DecodeScratch {
     final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
     /** The queues touched by the chunk being decoded. */
     final QueueSet touched = new QueueSet();
+    /** Sink for read-ahead touches, so that the compiler keeps them. */
+    int touchSink;
     /** Reads common records without allocating. */
     final FastRecordReader fast = new FastRecordReader();
 }
