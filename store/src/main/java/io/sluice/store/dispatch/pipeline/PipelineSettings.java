@@ -19,18 +19,15 @@ package io.sluice.store.dispatch.pipeline;
  *                           reference machine, so they share the processors rather than take one each)
  * @param ringSlots          chunks in flight between the reader and the consume-queue writer (16); the reader
  *                           blocks when this many are cut and not yet written
- * @param checkCrc           verify each record's BODYCRC while parsing (false, as Apache's reput); a record that
- *                           fails is skipped and reported
- * @param drainTimeoutMs     how long {@link PipelinedDispatcher#close()} waits for in-flight chunks to be written
- *                           (5000, Apache's reput shutdown wait)
+ * @param checkCrc           verify each record's BODYCRC while parsing (false, as Apache's reput); a mismatch is
+ *                           damage: reported, and dispatch skips the rest of that segment
  */
 public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parseThreads, int ringSlots,
-                               boolean checkCrc, int drainTimeoutMs) {
+                               boolean checkCrc) {
 
     public static final int DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
     public static final int DEFAULT_MAX_RECORDS_PER_CHUNK = 8192;
     public static final int DEFAULT_RING_SLOTS = 16;
-    public static final int DEFAULT_DRAIN_TIMEOUT_MS = 5_000;
     /** Largest chunk accepted: 1 GiB, the default segment size (a chunk never crosses a segment anyway). */
     public static final int MAX_CHUNK_BYTES = 1 << 30;
     /** Bounds the entry memory of one chunk (about 60 MB at this value). */
@@ -43,7 +40,6 @@ public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parse
         requireRange("maxRecordsPerChunk", maxRecordsPerChunk, 1, MAX_RECORDS_PER_CHUNK_LIMIT);
         requireRange("parseThreads", parseThreads, 1, MAX_PARSE_THREADS);
         requireRange("ringSlots", ringSlots, 1, MAX_RING_SLOTS);
-        requireRange("drainTimeoutMs", drainTimeoutMs, 0, Integer.MAX_VALUE);
     }
 
     private static void requireRange(String name, int value, int min, int max) {
@@ -55,7 +51,7 @@ public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parse
     /** The defaults, with one parse worker per available processor. */
     public static PipelineSettings defaults() {
         return new PipelineSettings(DEFAULT_CHUNK_BYTES, DEFAULT_MAX_RECORDS_PER_CHUNK, defaultParseThreads(),
-                DEFAULT_RING_SLOTS, false, DEFAULT_DRAIN_TIMEOUT_MS);
+                DEFAULT_RING_SLOTS, false);
     }
 
     /** One per available processor (at most {@value #MAX_PARSE_THREADS}). */
@@ -64,26 +60,22 @@ public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parse
     }
 
     public PipelineSettings withChunkBytes(int value) {
-        return new PipelineSettings(value, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, drainTimeoutMs);
+        return new PipelineSettings(value, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc);
     }
 
     public PipelineSettings withMaxRecordsPerChunk(int value) {
-        return new PipelineSettings(chunkBytes, value, parseThreads, ringSlots, checkCrc, drainTimeoutMs);
+        return new PipelineSettings(chunkBytes, value, parseThreads, ringSlots, checkCrc);
     }
 
     public PipelineSettings withParseThreads(int value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, value, ringSlots, checkCrc, drainTimeoutMs);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, value, ringSlots, checkCrc);
     }
 
     public PipelineSettings withRingSlots(int value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, value, checkCrc, drainTimeoutMs);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, value, checkCrc);
     }
 
     public PipelineSettings withCheckCrc(boolean value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, value, drainTimeoutMs);
-    }
-
-    public PipelineSettings withDrainTimeoutMs(int value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, value);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, value);
     }
 }

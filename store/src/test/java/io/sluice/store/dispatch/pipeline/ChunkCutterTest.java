@@ -85,7 +85,7 @@ class ChunkCutterTest {
                 maxRecordBytes = Math.max(maxRecordBytes, r.wroteBytes());
             }
             assertTrue(log.writtenPosition() > 2L * SEGMENT_BYTES, "the workload must roll segments");
-            PipelineSettings settings = new PipelineSettings(4096, 1000, 1, 4, false, 1000);
+            PipelineSettings settings = new PipelineSettings(4096, 1000, 1, 4, false);
             List<Cut> cuts = new Harness(log, settings).cutAll();
 
             long expectedStart = 0;
@@ -111,7 +111,7 @@ class ChunkCutterTest {
     void shouldCutAfterMaxRecordsPerChunk() throws Exception {
         try (CommitLog log = PipelineFixture.openLog(dir)) {
             PipelineFixture.appendSimple(log, "T", 2, 50, 10);
-            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 3, 1, 4, false, 1000)).cutAll();
+            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 3, 1, 4, false)).cutAll();
             int records = 0;
             for (int i = 0; i < cuts.size(); i++) {
                 assertEquals(i < cuts.size() - 1 ? 3 : 2, cuts.get(i).records(), cuts.get(i).toString());
@@ -124,7 +124,7 @@ class ChunkCutterTest {
     @Test
     void shouldCutALoneMessageAtOnceButLetATailGrowWhileBusy() throws Exception {
         try (CommitLog log = PipelineFixture.openLog(dir)) {
-            Harness h = new Harness(log, new PipelineSettings(4096, 1000, 1, 16, false, 1000));
+            Harness h = new Harness(log, new PipelineSettings(4096, 1000, 1, 16, false));
             assertEquals(0, h.cutter.doWork());
             assertEquals(ChunkCutter.Idle.NO_DATA, h.cutter.lastIdle());
 
@@ -162,7 +162,7 @@ class ChunkCutterTest {
             }
             long damaged = results.get(10).position();
             PipelineFixture.overwrite(dir, damaged + 4, PipelineFixture.intBytes(0x12345678));
-            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 1000, 1, 4, false, 1000)).cutAll();
+            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 1000, 1, 4, false)).cutAll();
 
             assertEquals(new Cut(Chunk.Kind.RECORDS, 0, damaged, SEGMENT_BYTES, 10, false), cuts.get(0));
             assertEquals(new Cut(Chunk.Kind.SKIP, damaged, SEGMENT_BYTES, SEGMENT_BYTES, 0, true), cuts.get(1));
@@ -177,7 +177,7 @@ class ChunkCutterTest {
             for (int i = 0; i < 80; i++) {
                 PipelineFixture.append(log, new Single("T", 0, 2000, null), i);
             }
-            Harness h = new Harness(log, new PipelineSettings(8192, 1000, 1, 4, false, 1000));
+            Harness h = new Harness(log, new PipelineSettings(8192, 1000, 1, 4, false));
             assertEquals(1, h.cutter.doWork());
             h.writeAll();
             h.control.skipUntil(SEGMENT_BYTES);
@@ -199,7 +199,7 @@ class ChunkCutterTest {
             }
             long min = log.deleteExpiredSegments(System.currentTimeMillis(), 0, true, 2);
             assertEquals(2L * SEGMENT_BYTES, min);
-            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 1000, 1, 4, false, 1000)).cutAll();
+            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 1000, 1, 4, false)).cutAll();
             assertEquals(new Cut(Chunk.Kind.SKIP, 0, min, min, 0, false), cuts.get(0));
             assertEquals(min, cuts.get(1).start());
         }

@@ -81,7 +81,7 @@ class DispatchEquivalenceTest {
                 Arbitraries.integers().between(1, 3),
                 Arbitraries.integers().between(1, 5)
         ).as((chunkBytes, maxRecords, threads, slots) ->
-                new PipelineSettings(chunkBytes, maxRecords, threads, slots, false, 5_000));
+                new PipelineSettings(chunkBytes, maxRecords, threads, slots, false));
     }
 
     private static void deleteRecursively(Path root) {

@@ -105,7 +105,7 @@ class FaultInjectionTest {
             PipelineFixture.overwrite(dir, victim.position() + RecordDescriptor.PHYSICAL_OFFSET_OFFSET,
                     new byte[] {0, 0, 0, 0, 0, 0, 0, 7});
             // Big chunks: the damage sits in the middle of one chunk and later chunks of the segment are in flight.
-            PipelineStats stats = compare(log, new PipelineSettings(8192, 1000, 2, 8, false, 1000), null);
+            PipelineStats stats = compare(log, new PipelineSettings(8192, 1000, 2, 8, false), null);
             assertEquals(1, stats.corrupt(), stats.toString());
             assertEquals(SEGMENT_BYTES - victim.position(), stats.skippedBytes(), stats.toString());
         }

@@ -55,6 +55,8 @@ final class PipelineFixture {
                 .segmentBytes(SEGMENT_BYTES)
                 .maxMessageBytes(MAX_MESSAGE_BYTES)
                 .preallocateSegments(false)
+                // A loaded shared machine can stall file creation for seconds; a refused append fails the test.
+                .segmentAllocationTimeoutMs(60_000)
                 .build();
         CommitLog log = CommitLog.open(settings, LogEnvironment.system());
         log.recover(0, true, e -> { });
@@ -68,7 +70,7 @@ final class PipelineFixture {
     }
 
     static PipelineSettings smallChunks() {
-        return new PipelineSettings(4096, 16, 2, 4, false, 5_000);
+        return new PipelineSettings(4096, 16, 2, 4, false);
     }
 
     static PipelinedDispatcher dispatcher(CommitLog log, ConsumeQueueTable queues, PipelineSettings settings,

@@ -115,7 +115,7 @@ class PipelinedDispatcherTest {
              ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
             PipelineFixture.appendSimple(log, "N", 2, 40, 30);
             List<Arrival> arrivals = new CopyOnWriteArrayList<>();
-            PipelineSettings settings = new PipelineSettings(1 << 20, 10, 2, 4, false, 1000);
+            PipelineSettings settings = new PipelineSettings(1 << 20, 10, 2, 4, false);
             PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, settings,
                     List.of((ArrivalListener) (t, q, max) -> arrivals.add(new Arrival(t, q, max))), null);
             try (d) {
@@ -149,7 +149,7 @@ class PipelinedDispatcherTest {
             CachedEpochClock clock = new CachedEpochClock();
             clock.update(results.get(9).storeTimestampMs() + 7_000);
             // Four workers: the reader cuts up to four chunks before it waits for the writer.
-            PipelineSettings settings = new PipelineSettings(1 << 20, 10, 4, 4, false, 1000);
+            PipelineSettings settings = new PipelineSettings(1 << 20, 10, 4, 4, false);
             PipelinedDispatcher d = new PipelinedDispatcher(log, queues, settings, List.of(blocking), clock, null);
             try (d) {
                 d.start(0);
@@ -175,7 +175,7 @@ class PipelinedDispatcherTest {
             PipelineFixture.appendSimple(log, "M", 4, 400, 50);
             CountDownLatch release = new CountDownLatch(1);
             ArrivalListener blocking = (t, q, max) -> await(release);
-            PipelineSettings settings = new PipelineSettings(1024, 5, 2, 3, false, 1000);
+            PipelineSettings settings = new PipelineSettings(1024, 5, 2, 3, false);
             PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, settings, List.of(blocking), null);
             try (d) {
                 d.start(0);
@@ -231,7 +231,7 @@ class PipelinedDispatcherTest {
                     decoder.decode(chunk, scratch);
                 };
                 PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues,
-                        new PipelineSettings(2048, 64, 2, 4, false, 1000), List.of(), slow);
+                        new PipelineSettings(2048, 64, 2, 4, false), List.of(), slow);
                 d.start(0);
                 Await.until("part of the backlog dispatched", () -> d.dispatchedPosition() > 0);
                 d.close(); // a crash as far as the consume queues are concerned: no drain
@@ -310,7 +310,7 @@ class PipelinedDispatcherTest {
             Map<Integer, AtomicInteger> calls = new ConcurrentHashMap<>();
             ArrivalListener counting = (t, q, max) -> calls.computeIfAbsent(q, k -> new AtomicInteger()).incrementAndGet();
             PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues,
-                    new PipelineSettings(1 << 20, 4096, 2, 4, false, 1000), List.of(counting), null);
+                    new PipelineSettings(1 << 20, 4096, 2, 4, false), List.of(counting), null);
             try (d) {
                 d.start(0);
                 assertTrue(d.drain(10_000));
