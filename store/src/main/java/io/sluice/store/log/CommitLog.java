@@ -380,8 +380,9 @@ public final class CommitLog implements AutoCloseable {
             try {
                 s.delete();
             } catch (IOException e) {
-                // The segment is already out of the log; only its disk space is not reclaimed.
-                LOG.warn("could not delete the file of expired {}", s, e);
+                // The segment is already out of the log, but a file system that cannot unlink is failing.
+                failureHandler.onIoFailure("delete expired " + s, e);
+                break;
             }
             deleted++;
             LOG.info("deleted expired {} (last write {} ms ago, forced {})", s, nowMs - s.lastWriteTimeMs(), force);

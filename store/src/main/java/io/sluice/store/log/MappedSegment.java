@@ -93,7 +93,22 @@ final class MappedSegment {
         Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
-            return new MappedSegment(file, startPosition, sizeBytes, mapped);
+            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
+            if (preallocate) {
+                segment.pretouch();
+            }
+            return segment;
+        }
+    }
+
+    /**
+     * Writes one zero byte per page through the mapping so that the page-table entries exist before the writer
+     * arrives: the writer then copies without taking a page fault per 4 KiB. Only done after the file's blocks
+     * were allocated by {@link #writeZeros}, so the stores cannot fault for lack of disk space.
+     */
+    private void pretouch() {
+        for (int at = 0; at < sizeBytes; at += PAGE_BYTES) {
+            buffer.putByte(at, (byte) 0);
         }
     }
 
