@@ -109,10 +109,6 @@ final class MappedSegment {
         }
     }
 
-    Path file() {
-        return file;
-    }
-
     /** Global slot index of this file's first slot. */
     long startSlot() {
         return startSlot;
@@ -163,10 +159,6 @@ final class MappedSegment {
     /** Current reference count (owner + readers); 0 once unmapped. For tests and diagnostics. */
     int references() {
         return (int) REFS.getVolatile(this);
-    }
-
-    boolean isRetired() {
-        return (boolean) RETIRED.getVolatile(this);
     }
 
     /**
