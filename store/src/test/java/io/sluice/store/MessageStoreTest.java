@@ -286,8 +286,9 @@ class MessageStoreTest {
         appendOk(store, draft(SIMPLE_TOPIC, 0, "2"));
 
         awaitMaxOffset(store, SIMPLE_TOPIC, 0, 2);
-        // Listeners run after the slots are visible, so the failure may be counted a moment later.
-        Await.until("listener failure counted", () -> store.stats().dispatchErrors() >= 1);
+        Await.until("the listener failure is counted", () -> store.stats().dispatchErrors() >= 1);
+        appendOk(store, draft(SIMPLE_TOPIC, 0, "3"));
+        awaitMaxOffset(store, SIMPLE_TOPIC, 0, 3);
     }
 
     @Test

@@ -60,6 +60,8 @@ public final class SerialDispatcher implements Dispatcher {
     private final AtomicLong dispatched = new AtomicLong();
     /** Store time of the last record dispatched, published once per pass. */
     private volatile long lastStoreTimestampMs;
+    /** When a pass last found nothing left to dispatch: pending records arrived after it. */
+    private volatile long caughtUpAtMs;
     /** Set by the dispatch thread just before it parks; see the class comment. */
     private volatile boolean idling;
     private volatile State state = State.NEW;
@@ -83,6 +85,7 @@ public final class SerialDispatcher implements Dispatcher {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.indexer = new QueueIndexer(Objects.requireNonNull(queues, "queues"), counters);
         this.segmentBytes = log.settings().segmentBytes();
+        this.caughtUpAtMs = clock.time();
     }
 
     /**
@@ -120,7 +123,7 @@ public final class SerialDispatcher implements Dispatcher {
         }
         RecordCursor cursor = log.cursor(fromPosition);
         dispatched.setRelease(fromPosition);
-        lastStoreTimestampMs = clock.time();
+        caughtUpAtMs = clock.time();
         Thread t = new Thread(() -> run(cursor), "sluice-dispatch");
         t.setDaemon(true);
         t.setUncaughtExceptionHandler((th, e) -> LOG.error("dispatch thread died at position {}; consume queues"
@@ -151,6 +154,7 @@ public final class SerialDispatcher implements Dispatcher {
             }
             idling = true;
             // Dekker: announce the park, then look again, so a waker that missed the flag is seen here.
+            VarHandle.fullFence();
             if (retryPending || log.confirmedPosition() <= cursor.position()) {
                 idle.idle();
             }
@@ -181,6 +185,7 @@ public final class SerialDispatcher implements Dispatcher {
                 }
                 case NO_MORE_DATA -> {
                     if (r.position() >= confirmed) {
+                        caughtUpAtMs = clock.time();
                         break loop;
                     }
                     // Zeros below the confirmed position, which is always a record boundary: a hole.
@@ -243,7 +248,11 @@ public final class SerialDispatcher implements Dispatcher {
 
     @Override
     public long lagMs() {
-        return lagBytes() > 0 ? Math.max(0, clock.time() - lastStoreTimestampMs) : 0;
+        if (lagBytes() == 0) {
+            return 0;
+        }
+        // The oldest pending record was stored after the last dispatched one and after dispatch last caught up.
+        return Math.max(0, clock.time() - Math.max(lastStoreTimestampMs, caughtUpAtMs));
     }
 
     @Override

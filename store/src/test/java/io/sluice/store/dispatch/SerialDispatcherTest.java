@@ -36,6 +36,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -262,14 +263,25 @@ class SerialDispatcherTest {
     }
 
     @Test
-    void shouldReportLagWhileNotStarted() throws IOException {
-        CommitLog log = openLog(FlushMode.ASYNC, LogEnvironment.system());
+    void shouldReportLagInBytesAndTime() throws IOException {
+        CachedEpochClock clock = new CachedEpochClock();
+        clock.update(1_000);
+        CommitLog log = openLog(FlushMode.ASYNC, LogEnvironment.system().withEpochClock(clock));
         ConsumeQueueTable queues = openQueues();
+        SerialDispatcher d = new SerialDispatcher(log, queues, DispatchSettings.defaults(), listeners, clock);
+        toClose.add(d);
+        clock.update(2_000);
         AppendResult r = append(log, "t", 0, 10);
-        SerialDispatcher d = dispatcher(log, queues);
+        clock.update(5_000);
 
         assertEquals(r.nextPosition(), d.lagBytes());
+        assertEquals(4_000, d.lagMs(), "since the dispatcher was last caught up (created) at 1000");
         assertFalse(d.drain(0), "not running");
+
+        d.start(0);
+        assertTrue(d.drain(10_000));
+        assertEquals(0, d.lagBytes());
+        assertEquals(0, d.lagMs());
         d.close();
         d.close();
     }
