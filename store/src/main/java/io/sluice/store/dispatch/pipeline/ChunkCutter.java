@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +73,7 @@ final class ChunkCutter implements Runnable {
     private final Consumer<Chunk> toWorkers;
     private final PipelineControl control;
     private final PipelineCounters counters;
+    private final EpochClock clock;
 
     // Owned by the cutter thread.
     private long position;
@@ -89,8 +91,8 @@ final class ChunkCutter implements Runnable {
     private volatile Thread thread;
 
     ChunkCutter(CommitLog log, PipelineSettings settings, OrderedRing<Chunk> ring, Chunk[] pool,
-                Consumer<Chunk> toWorkers, PipelineControl control, PipelineCounters counters, long fromPosition,
-                long firstSeq) {
+                Consumer<Chunk> toWorkers, PipelineControl control, PipelineCounters counters, EpochClock clock,
+                long fromPosition, long firstSeq) {
         this.log = log;
         this.segmentBytes = log.settings().segmentBytes();
         this.chunkBytes = settings.chunkBytes();
@@ -101,6 +103,7 @@ final class ChunkCutter implements Runnable {
         this.toWorkers = toWorkers;
         this.control = control;
         this.counters = counters;
+        this.clock = clock;
         this.position = fromPosition;
         this.cutPosition = fromPosition;
         this.nextSeq = firstSeq;
@@ -159,6 +162,9 @@ final class ChunkCutter implements Runnable {
         }
         long confirmed = log.confirmedPosition();
         if (pos >= confirmed) {
+            if (inFlight() == 0) {
+                control.caughtUpAt(clock.time());
+            }
             lastIdle = Idle.NO_DATA;
             return 0;
         }

@@ -12,6 +12,8 @@ final class PipelineControl {
     private volatile boolean halted;
     /** Positions below this are in a damaged segment's rest: nothing there is dispatched. Only grows. */
     private volatile long skipUntil;
+    /** When the reader last saw everything confirmed written (nothing cut, nothing in flight); for lag. */
+    private volatile long caughtUpAtMs;
 
     void halt() {
         halted = true;
@@ -30,5 +32,14 @@ final class PipelineControl {
 
     long skipUntil() {
         return skipUntil;
+    }
+
+    /** Reader (and start): dispatch has nothing left to do at {@code nowMs}. */
+    void caughtUpAt(long nowMs) {
+        caughtUpAtMs = nowMs;
+    }
+
+    long caughtUpAtMs() {
+        return caughtUpAtMs;
     }
 }

@@ -68,7 +68,6 @@ public final class PipelinedDispatcher implements Dispatcher {
     private volatile ChunkCutter cutter;
     private volatile CqWriter writer;
     private volatile OrderedRing<Chunk> ring;
-    private volatile long startTimeMs;
 
     /**
      * @param log       the CommitLog to follow
@@ -115,7 +114,7 @@ public final class PipelinedDispatcher implements Dispatcher {
             state = State.RUNNING;
         }
         dispatched.setRelease(fromPosition);
-        startTimeMs = clock.time();
+        control.caughtUpAt(clock.time());
         OrderedRing<Chunk> r = new OrderedRing<>(settings.ringSlots(), 0);
         Chunk[] pool = new Chunk[settings.ringSlots()];
         for (int i = 0; i < pool.length; i++) {
@@ -124,7 +123,7 @@ public final class PipelinedDispatcher implements Dispatcher {
         // Never full: the cutter reserves a ring slot before it queues a chunk, so at most ringSlots are queued.
         BlockingQueue<Chunk> work = new ArrayBlockingQueue<>(settings.ringSlots());
         ChunkCutter c = new ChunkCutter(log, settings, r, pool, work::add, control, counters,
-                fromPosition, 0);
+                clock, fromPosition, 0);
         // The writer's fallback decodes with the parser alone: the most conservative path.
         CqWriter w = new CqWriter(r, new RecordChunkDecoder(resolver, settings.checkCrc(), false), resolver,
                 listeners, counters, control, c, dispatched);
@@ -180,8 +179,9 @@ public final class PipelinedDispatcher implements Dispatcher {
     }
 
     /**
-     * How far behind dispatch is in time: now minus the store time of the last record written, while
-     * {@link #lagBytes()} is positive; 0 when caught up.
+     * How far behind dispatch is in time, while {@link #lagBytes()} is positive (0 when caught up): an upper bound
+     * on how long the oldest undispatched record has waited, now minus the later of the last written record's
+     * store time and the moment dispatch last had nothing left to do.
      */
     @Override
     public long lagMs() {
@@ -190,7 +190,7 @@ public final class PipelinedDispatcher implements Dispatcher {
         }
         CqWriter w = writer;
         long last = w == null ? 0 : w.lastStoreTimestampMs();
-        return Math.max(0, clock.time() - (last != 0 ? last : startTimeMs));
+        return Math.max(0, clock.time() - Math.max(last, control.caughtUpAtMs()));
     }
 
     /**
@@ -254,6 +254,11 @@ public final class PipelinedDispatcher implements Dispatcher {
     long cutPosition() {
         ChunkCutter c = cutter;
         return c == null ? dispatched.get() : c.cutPosition();
+    }
+
+    /** When the reader last found nothing left to do. */
+    long caughtUpAtMs() {
+        return control.caughtUpAtMs();
     }
 
     /** Chunks cut and not yet written. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,8 +43,8 @@ class ChunkCutterTest {
             for (int i = 0; i < pool.length; i++) {
                 pool[i] = new Chunk();
             }
-            cutter = new ChunkCutter(log, settings, ring, pool, this::toWorker, control, new PipelineCounters(), 0,
-                    0);
+            cutter = new ChunkCutter(log, settings, ring, pool, this::toWorker, control, new PipelineCounters(),
+                    SystemEpochClock.INSTANCE, 0, 0);
         }
 
         private void toWorker(Chunk c) {

@@ -147,7 +147,7 @@ class PipelinedDispatcherTest {
                 }
             };
             CachedEpochClock clock = new CachedEpochClock();
-            clock.update(results.get(9).storeTimestampMs() + 7_000);
+            clock.update(results.get(0).storeTimestampMs()); // start: not caught up later than the first record
             // Four workers: the reader cuts up to four chunks before it waits for the writer.
             PipelineSettings settings = new PipelineSettings(1 << 20, 10, 4, 4, false);
             PipelinedDispatcher d = new PipelinedDispatcher(log, queues, settings, List.of(blocking), clock, null);
@@ -158,12 +158,46 @@ class PipelinedDispatcherTest {
                 long afterFirstChunk = results.get(9).nextPosition();
                 assertEquals(afterFirstChunk, d.dispatchedPosition(), "only the completed chunk counts");
                 assertEquals(log.writtenPosition() - afterFirstChunk, d.lagBytes());
-                assertEquals(7_000, d.lagMs());
+                clock.update(results.get(9).storeTimestampMs() + 7_000);
+                assertEquals(7_000, d.lagMs(), "now minus the store time of the last record written");
                 assertFalse(d.drain(10), "cannot catch up while the writer is stuck");
                 release.countDown();
                 assertTrue(d.drain(10_000));
                 assertEquals(0, d.lagBytes());
                 assertEquals(0, d.lagMs());
+            }
+        }
+    }
+
+    @Test
+    void shouldMeasureLagFromWhenDispatchLastCaughtUpAfterAnIdlePeriod() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            CountDownLatch stuck = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            ArrivalListener blocking = (t, q, max) -> {
+                if (max == 2) {
+                    stuck.countDown();
+                    await(release);
+                }
+            };
+            CachedEpochClock clock = new CachedEpochClock();
+            AppendResult first = PipelineFixture.append(log, new Single("I", 0, 10, null), 1);
+            clock.update(first.storeTimestampMs());
+            PipelinedDispatcher d = new PipelinedDispatcher(log, queues, PipelineFixture.smallChunks(),
+                    List.of(blocking), clock, null);
+            try (d) {
+                d.start(0);
+                Await.until("first record dispatched", () -> d.lagBytes() == 0);
+                long idleUntil = first.storeTimestampMs() + 3_600_000; // an hour without traffic
+                clock.update(idleUntil);
+                Await.until("the reader notices it is idle", () -> d.caughtUpAtMs() == idleUntil);
+                PipelineFixture.append(log, new Single("I", 0, 10, null), 2);
+                assertTrue(stuck.await(10, TimeUnit.SECONDS));
+                clock.update(idleUntil + 500);
+                assertEquals(500, d.lagMs(), "not an hour: the new record waited at most since dispatch was idle");
+                release.countDown();
+                assertTrue(d.drain(10_000));
             }
         }
     }
