@@ -1,7 +1,10 @@
 package io.sluice.store;
 
 import io.sluice.store.dispatch.DispatchCounters;
+import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.dispatch.SerialDispatcher;
+import io.sluice.store.dispatch.pipeline.PipelineStats;
+import io.sluice.store.dispatch.pipeline.PipelinedDispatcher;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.QueueSlot;
@@ -70,7 +73,10 @@ public final class MessageStore implements AutoCloseable {
     private final AbortMarker abortMarker;
     private final CommitLog log;
     private final ConsumeQueueTable queues;
-    private final SerialDispatcher dispatcher;
+    /** The running dispatcher, chosen by {@code dispatch.mode}. */
+    private final Dispatcher dispatcher;
+    /** Recovery's re-dispatch (and the running dispatcher in SERIAL mode). */
+    private final SerialDispatcher serialDispatcher;
     private final CopyOnWriteArrayList<ArrivalListener> listeners;
     private final StoreCheckpoint checkpointFile;
     private final CheckpointAgent checkpointAgent;
@@ -90,7 +96,8 @@ public final class MessageStore implements AutoCloseable {
         this.abortMarker = c.abortMarker;
         this.log = c.log;
         this.queues = c.queues;
-        this.dispatcher = c.dispatcher;
+        this.dispatcher = c.running;
+        this.serialDispatcher = c.dispatcher;
         this.listeners = c.listeners;
         this.checkpointFile = c.checkpointFile;
         this.recoveryReport = recoveryReport;
@@ -145,7 +152,8 @@ public final class MessageStore implements AutoCloseable {
             RecoveryReport report = StoreRecovery.recover(c.log, c.queues, c.dispatcher, checkpoint, crashed,
                     settings.log().checkCrcOnRecover());
             c.abortMarker.create();
-            c.dispatcher.start(c.dispatcher.dispatchedPosition());
+            c.running = startDispatch(c);
+            opened.push(c.running::close);
             MessageStore store = new MessageStore(c, report);
             store.startHousekeeping();
             LOG.info("opened store {} at position {} ({} consume queues)", settings.rootDir(), c.log.writtenPosition(),
@@ -175,12 +183,24 @@ public final class MessageStore implements AutoCloseable {
         CommitLog log;
         ConsumeQueueTable queues;
         SerialDispatcher dispatcher;
+        Dispatcher running;
 
         Components(StoreSettings settings, StoreEnvironment env, Function<String, QueueType> queueTypeOf) {
             this.settings = settings;
             this.env = env;
             this.queueTypeOf = queueTypeOf;
         }
+    }
+
+    /** Starts the configured dispatcher where recovery's re-dispatch ended. */
+    private static Dispatcher startDispatch(Components c) {
+        Dispatcher d = switch (c.settings.dispatch().mode()) {
+            case SERIAL -> c.dispatcher;
+            case PIPELINED -> new PipelinedDispatcher(c.log, c.queues, c.settings.dispatch().pipeline(), c.listeners,
+                    c.env.log().epochClock());
+        };
+        d.start(c.dispatcher.dispatchedPosition());
+        return d;
     }
 
     /** STORETIMESTAMP of a record, read from the log, for SimpleCQ time searches; -1 when unreadable. */
@@ -414,7 +434,20 @@ public final class MessageStore implements AutoCloseable {
 
     /** A snapshot of positions, health and counters. */
     public StoreStats stats() {
-        DispatchCounters d = dispatcher.counters();
+        DispatchCounters d = serialDispatcher.counters();
+        long indexed = d.indexed();
+        long corrupt = d.corrupt();
+        long unindexable = d.unindexable();
+        long inconsistent = d.inconsistent();
+        long errors = d.ioErrors() + d.listenerErrors() + d.unexpectedErrors();
+        if (dispatcher instanceof PipelinedDispatcher pipelined) {
+            PipelineStats p = pipelined.stats();
+            indexed += p.indexed();
+            corrupt += p.corrupt();
+            unindexable += p.unindexable();
+            inconsistent += p.inconsistent();
+            errors += p.ioErrors() + p.listenerErrors() + p.unexpectedErrors();
+        }
         return new StoreStats(
                 log.writtenPosition(),
                 log.flushedPosition(),
@@ -429,11 +462,11 @@ public final class MessageStore implements AutoCloseable {
                 !closed && log.isWritable(),
                 appendedMessages.sum(),
                 refusedAppends.sum(),
-                d.indexed(),
-                d.corrupt(),
-                d.unindexable(),
-                d.inconsistent(),
-                d.ioErrors() + d.listenerErrors() + d.unexpectedErrors(),
+                indexed,
+                corrupt,
+                unindexable,
+                inconsistent,
+                errors,
                 retentionAgent.deletedSegments(),
                 checkpointAgent.failures());
     }

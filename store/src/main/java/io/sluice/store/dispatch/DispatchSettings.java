@@ -1,5 +1,7 @@
 package io.sluice.store.dispatch;
 
+import io.sluice.store.dispatch.pipeline.PipelineSettings;
+
 /**
  * Settings of dispatch. Validated on construction; the exception names the bad value.
  *
@@ -11,12 +13,18 @@ package io.sluice.store.dispatch;
  * @param maxRecordsPerPass records dispatched before arrival listeners are told and the position published
  *                          for the checkpoint; bounds the long-polling delay during catch-up; default 4096
  * @param drainTimeoutMs    how long a clean shutdown waits for dispatch to catch up; default 5000 ms
+ * @param mode              which dispatcher runs after recovery (recovery itself always re-dispatches serially);
+ *                          default {@link #DEFAULT_MODE}
+ * @param pipeline          the pipelined dispatcher's shape (used in PIPELINED mode)
  */
-public record DispatchSettings(int maxParkMicros, int maxRecordsPerPass, int drainTimeoutMs) {
+public record DispatchSettings(int maxParkMicros, int maxRecordsPerPass, int drainTimeoutMs, DispatchMode mode,
+                               PipelineSettings pipeline) {
 
     public static final int DEFAULT_MAX_PARK_MICROS = 1_000;
     public static final int DEFAULT_MAX_RECORDS_PER_PASS = 4_096;
     public static final int DEFAULT_DRAIN_TIMEOUT_MS = 5_000;
+    /** See {@code PipelinedDispatchBenchmark} for the measurement behind this choice. */
+    public static final DispatchMode DEFAULT_MODE = DispatchMode.PIPELINED;
 
     public DispatchSettings {
         if (maxParkMicros < 1 || maxParkMicros > 1_000_000) {
@@ -28,10 +36,26 @@ public record DispatchSettings(int maxParkMicros, int maxRecordsPerPass, int dra
         if (drainTimeoutMs < 0) {
             throw new IllegalArgumentException("drainTimeoutMs must be >= 0, was " + drainTimeoutMs);
         }
+        if (mode == null || pipeline == null) {
+            throw new IllegalArgumentException("mode and pipeline must be set, were " + mode + " and " + pipeline);
+        }
+    }
+
+    /** The serial settings, with the default mode and pipeline. */
+    public DispatchSettings(int maxParkMicros, int maxRecordsPerPass, int drainTimeoutMs) {
+        this(maxParkMicros, maxRecordsPerPass, drainTimeoutMs, DEFAULT_MODE, PipelineSettings.defaults());
     }
 
     /** The defaults. */
     public static DispatchSettings defaults() {
         return new DispatchSettings(DEFAULT_MAX_PARK_MICROS, DEFAULT_MAX_RECORDS_PER_PASS, DEFAULT_DRAIN_TIMEOUT_MS);
+    }
+
+    public DispatchSettings withMode(DispatchMode value) {
+        return new DispatchSettings(maxParkMicros, maxRecordsPerPass, drainTimeoutMs, value, pipeline);
+    }
+
+    public DispatchSettings withPipeline(PipelineSettings value) {
+        return new DispatchSettings(maxParkMicros, maxRecordsPerPass, drainTimeoutMs, mode, value);
     }
 }

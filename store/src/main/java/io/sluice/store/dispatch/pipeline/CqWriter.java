@@ -1,0 +1,295 @@
+package io.sluice.store.dispatch.pipeline;
+
+import io.sluice.store.ArrivalListener;
+import io.sluice.store.index.AppendStatus;
+import io.sluice.store.index.ConsumeQueue;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pipeline's only consume-queue writer: takes chunks from the {@link OrderedRing} strictly in CommitLog order,
+ * appends their entries (SimpleCQ slot, or BatchCQ slot with base offset and batch count), tells the arrival
+ * listeners, once per chunk, about each queue the chunk touched (with the queue's max offset), then publishes the
+ * dispatched position. A queue that only received duplicates (re-dispatch after recovery) is told too; listeners
+ * re-read the queue, so that costs a look and nothing else.
+ *
+ * <p><b>Dispatch rules</b>, the serial dispatcher's: an entry already present is a success (idempotent
+ * re-dispatch); one the queue refuses as a gap or conflict, or that cannot be indexed at all, is counted, logged
+ * with its position and skipped; a consume-queue file that cannot be created is retried (with a growing pause, up to
+ * 1 ms) until it can, or the pipeline stops. Damage reported by the decoder makes dispatch skip the rest of that
+ * segment: the entries before it are written, later chunks of the segment are dropped, and the reader is told to
+ * continue at the next segment. A chunk whose parse worker failed is decoded again here, record by record.
+ *
+ * <p><b>Exact position.</b> {@link #dispatched} moves only after a chunk's slots are written (release store; an
+ * acquire reader of the position sees every slot below it), so lag, drain and the checkpoint never count work that
+ * is merely parsed.
+ *
+ * <p>Thread-safety: {@link #run()} on the writer's own thread, the only thread that appends to consume queues while
+ * the pipeline runs. It owns the chunk at the ring's head until it releases it. The published values
+ * ({@link #dispatched}, {@link #lastStoreTimestampMs()}) may be read by any thread.
+ */
+final class CqWriter implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CqWriter.class);
+    private static final long MIN_RETRY_PARK_NS = 1_000;
+    private static final long MAX_RETRY_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Entries between two looks at the stop flag inside a chunk. */
+    private static final int HALT_CHECK_MASK = 1023;
+
+    private enum Outcome { NEXT, RETRY }
+
+    private final OrderedRing<Chunk> ring;
+    private final ChunkDecoder fallback;
+    private final QueueResolver resolver;
+    private final List<ArrivalListener> listeners;
+    private final PipelineCounters counters;
+    private final PipelineControl control;
+    private final ChunkCutter cutter;
+    private final AtomicLong dispatched;
+    private final DecodeScratch scratch = new DecodeScratch();
+    private volatile long lastStoreTimestampMs;
+
+    // Per-chunk tallies, writer thread only.
+    private long indexed;
+    private long duplicates;
+
+    CqWriter(OrderedRing<Chunk> ring, ChunkDecoder fallback, QueueResolver resolver,
+             List<ArrivalListener> listeners, PipelineCounters counters, PipelineControl control,
+             ChunkCutter cutter, AtomicLong dispatched) {
+        this.ring = ring;
+        this.fallback = fallback;
+        this.resolver = resolver;
+        this.listeners = listeners;
+        this.counters = counters;
+        this.control = control;
+        this.cutter = cutter;
+        this.dispatched = dispatched;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!control.isHalted()) {
+                Chunk chunk = ring.awaitHead(ChunkCutter.WAIT_SLICE_NS);
+                if (chunk == null) {
+                    continue;
+                }
+                boolean done;
+                try {
+                    done = write(chunk);
+                } catch (RuntimeException e) {
+                    long n = counters.unexpectedErrors.incrementAndGet();
+                    LOG.error("dispatch writer failed on {}; moving past it [{} failures so far]", chunk, n, e);
+                    publish(chunk.endPosition);
+                    done = true;
+                }
+                if (!done) {
+                    break; // halted in the middle of the chunk
+                }
+                counters.chunks.incrementAndGet();
+                chunk.releaseReferences();
+                ring.release();
+                cutter.wakeUp();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Writes one chunk; false if the pipeline was halted before it was complete. */
+    boolean write(Chunk chunk) {
+        if (chunk.kind == Chunk.Kind.SKIP) {
+            if (chunk.skipForDamage) {
+                reportDamage(chunk.startPosition, chunk.skipReason, chunk.endPosition);
+            }
+            counters.skippedBytes.addAndGet(chunk.lengthBytes());
+            publish(chunk.endPosition);
+            return true;
+        }
+        if (chunk.startPosition < control.skipUntil()) {
+            // A later chunk of a segment whose rest is damaged: dropped, as the serial dispatcher never reads it.
+            counters.skippedBytes.addAndGet(chunk.lengthBytes());
+            publish(chunk.endPosition);
+            return true;
+        }
+        if (chunk.failure != null) {
+            counters.workerFailures.incrementAndGet();
+            decodeAgain(chunk);
+        }
+        if (!appendAll(chunk)) {
+            return false;
+        }
+        countOutcomes(chunk);
+        long next = chunk.endPosition;
+        if (chunk.isDamaged()) {
+            next = chunk.segmentEndPosition;
+            reportDamage(chunk.damagePosition, chunk.damageReason, next);
+            // The rest of the segment is counted by the chunks that follow (dropped, or the reader's skip).
+            counters.skippedBytes.addAndGet(chunk.endPosition - chunk.damagePosition);
+            control.skipUntil(next);
+        }
+        // Listeners first (as the serial dispatcher), so that a drained dispatcher has also told them everything.
+        notifyArrivals(chunk);
+        if (chunk.count > 0) {
+            lastStoreTimestampMs = chunk.storeTimestamps[chunk.count - 1];
+        }
+        publish(next);
+        return true;
+    }
+
+    private void decodeAgain(Chunk chunk) {
+        try {
+            fallback.decode(chunk, scratch);
+        } catch (RuntimeException | Error e) {
+            // The record-by-record decoder turns bad bytes into damage; reaching here is a bug. Skip the segment.
+            long n = counters.unexpectedErrors.incrementAndGet();
+            LOG.error("decoding {} failed again on the writer; treating it as damaged [{} failures so far]", chunk,
+                    n, e);
+            chunk.clearEntries();
+            chunk.markDamage(chunk.startPosition, "decoding failed twice: " + e);
+        }
+    }
+
+    private boolean appendAll(Chunk chunk) {
+        indexed = 0;
+        duplicates = 0;
+        int n = chunk.count;
+        for (int i = 0; i < n; i++) {
+            if ((i & HALT_CHECK_MASK) == 0 && control.isHalted()) {
+                return false;
+            }
+            long parkNs = MIN_RETRY_PARK_NS;
+            while (appendOne(chunk, i) == Outcome.RETRY) {
+                if (control.isHalted()) {
+                    return false;
+                }
+                LockSupport.parkNanos(parkNs);
+                parkNs = Math.min(MAX_RETRY_PARK_NS, parkNs * 2);
+            }
+        }
+        counters.indexed.addAndGet(indexed);
+        counters.duplicates.addAndGet(duplicates);
+        return true;
+    }
+
+    private Outcome appendOne(Chunk c, int i) {
+        ConsumeQueue queue = c.queues[i];
+        AppendStatus status;
+        try {
+            if (queue == null) {
+                queue = resolver.resolve(c.topics[i], c.queueIds[i]);
+                c.queues[i] = queue;
+                addTouched(c, queue);
+            }
+            status = queue.append(c.queueOffsets[i], c.batchCounts[i], c.positions[i], c.sizes[i], c.tagsCodes[i],
+                    c.storeTimestamps[i]);
+        } catch (UncheckedIOException e) {
+            return ioError(c, i, e);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // Unknown queue type (topic deleted), queue id beyond the limit, batch the layout cannot hold.
+            long n = counters.unindexable.incrementAndGet();
+            if (PipelineCounters.shouldLog(n)) {
+                LOG.error("dispatch skips the record at position {} ({}-{}, offset {}): {} [{} such records so far]",
+                        c.positions[i], c.topics[i], c.queueIds[i], c.queueOffsets[i], e.getMessage(), n);
+            }
+            return Outcome.NEXT;
+        }
+        switch (status) {
+            case APPENDED -> indexed++;
+            case DUPLICATE -> duplicates++;
+            case GAP, CONFLICT -> {
+                long n = counters.inconsistent.incrementAndGet();
+                if (PipelineCounters.shouldLog(n)) {
+                    LOG.error("dispatch: consume queue {} refused the record at position {} (offset {}, {} messages)"
+                                    + " as {}; skipped [{} such records so far]", queue, c.positions[i],
+                            c.queueOffsets[i], c.batchCounts[i], status, n);
+                }
+            }
+            case IO_ERROR -> {
+                return ioError(c, i, null);
+            }
+            case CLOSED -> {
+                // The topic was deleted while its records were being dispatched: nothing to index into.
+            }
+            default -> throw new IllegalStateException("unhandled consume queue status " + status);
+        }
+        return Outcome.NEXT;
+    }
+
+    private Outcome ioError(Chunk c, int i, UncheckedIOException e) {
+        long n = counters.ioErrors.incrementAndGet();
+        if (PipelineCounters.shouldLog(n)) {
+            LOG.error("dispatch cannot index the record at position {} ({}-{}): consume queue file creation failed;"
+                    + " retrying [{} failures so far]", c.positions[i], c.topics[i], c.queueIds[i], n, e);
+        }
+        return Outcome.RETRY;
+    }
+
+    private static void addTouched(Chunk c, ConsumeQueue queue) {
+        for (int k = 0; k < c.touchedCount; k++) {
+            if (c.touched[k] == queue) {
+                return;
+            }
+        }
+        c.addTouched(queue);
+    }
+
+    private void countOutcomes(Chunk c) {
+        if (c.transactionSkipped > 0) {
+            counters.transactionSkipped.addAndGet(c.transactionSkipped);
+        }
+        if (c.unindexable > 0) {
+            long before = counters.unindexable.getAndAdd(c.unindexable);
+            // Log when the total passes a power of two, like the per-record problems.
+            if (Long.highestOneBit(before + c.unindexable) > before) {
+                LOG.error("dispatch skips {} records of {} that cannot be indexed, the first at position {}: {}"
+                        + " [{} such records so far]", c.unindexable, c, c.unindexablePosition,
+                        c.unindexableReason, before + c.unindexable);
+            }
+        }
+    }
+
+    private void reportDamage(long position, String reason, long next) {
+        long n = counters.corrupt.incrementAndGet();
+        LOG.error("dispatch found no valid record at position {} ({}); skipping to the next segment at {}"
+                + " [{} damaged places so far]", position, reason, next, n);
+    }
+
+    /** Release store: every slot written before is visible to a thread that acquires the new position. */
+    private void publish(long position) {
+        if (position > dispatched.get()) {
+            dispatched.setRelease(position);
+        }
+    }
+
+    private void notifyArrivals(Chunk c) {
+        if (listeners.isEmpty()) {
+            return;
+        }
+        for (int k = 0; k < c.touchedCount; k++) {
+            ConsumeQueue queue = c.touched[k];
+            long maxOffset = queue.maxOffset();
+            for (ArrivalListener listener : listeners) {
+                try {
+                    listener.onArrival(queue.topic(), queue.queueId(), maxOffset);
+                } catch (RuntimeException e) {
+                    long n = counters.listenerErrors.incrementAndGet();
+                    if (PipelineCounters.shouldLog(n)) {
+                        LOG.error("arrival listener {} failed for {}-{} [{} failures so far]", listener,
+                                queue.topic(), queue.queueId(), n, e);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Store time of the last record written, 0 before the first. Any thread. */
+    long lastStoreTimestampMs() {
+        return lastStoreTimestampMs;
+    }
+}

@@ -1,0 +1,192 @@
+package io.sluice.store.dispatch.pipeline;
+
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * "Unordered in, ordered out": a bounded ring indexed by sequence number. Producers {@link #offer} items in any
+ * order, each under its own sequence number; one consumer receives them strictly in sequence order with
+ * {@link #awaitHead} and frees each slot with {@link #release}.
+ *
+ * <pre>
+ *   head (next seq for the consumer)          head + capacity (first seq that must wait)
+ *     |                                         |
+ *     v                                         v
+ *   [ seq h | seq h+1 (empty) | seq h+2 | ... ]   offer(seq &gt;= head + capacity) blocks
+ * </pre>
+ *
+ * <p>Item {@code seq} lives in slot {@code seq % capacity}. The consumer holds the head item while it works on it
+ * (the slot stays occupied, so no producer can reuse it) and only {@link #release} advances the head and wakes
+ * blocked producers. An offer blocks while {@code seq >= head + capacity}; offers for sequence numbers inside the
+ * window never block, so producers that take their sequence numbers in increasing order (FIFO) can never deadlock:
+ * the lowest outstanding number is always inside the window.
+ *
+ * <p>Thread-safety: any number of producer threads, one consumer thread. All slot state is guarded by one
+ * {@link ReentrantLock}, held only for a few field accesses by whichever thread calls a method; handing an item
+ * over through the lock makes every write the producer did before {@code offer} visible to the consumer after
+ * {@code awaitHead}, and everything the consumer did before {@code release} visible to a producer whose offer or
+ * {@link #awaitWindow} returns after it. The lock is taken once per item (a chunk of thousands of records), so
+ * it is not on any per-record path. {@link #head()} is also readable without the lock.
+ *
+ * @param <T> the item type
+ */
+final class OrderedRing<T> {
+
+    private final int capacity;
+    private final Object[] slots;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when the head moves: producers waiting for their window. */
+    private final Condition windowMoved = lock.newCondition();
+    /** Signalled when the head item arrives: the consumer. */
+    private final Condition headArrived = lock.newCondition();
+    /** Next sequence number for the consumer. Written by the consumer under the lock; read by anyone. */
+    private volatile long head;
+
+    /**
+     * @param capacity  slots, at least 1
+     * @param firstSeq  the sequence number of the first item
+     */
+    OrderedRing(int capacity, long firstSeq) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("ring capacity must be >= 1, was " + capacity);
+        }
+        if (firstSeq < 0) {
+            throw new IllegalArgumentException("first sequence number must be >= 0, was " + firstSeq);
+        }
+        this.capacity = capacity;
+        this.slots = new Object[capacity];
+        this.head = firstSeq;
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    /** The next sequence number the consumer will receive (lock-free read). */
+    long head() {
+        return head;
+    }
+
+    /**
+     * Stores {@code item} under {@code seq}, first waiting while {@code seq >= head + capacity}.
+     *
+     * @return false if {@code timeoutNs} elapsed before the slot's window opened (nothing stored)
+     * @throws IllegalStateException naming the value if {@code seq} was already released or is already stored
+     * @throws InterruptedException  if interrupted while waiting
+     */
+    boolean offer(long seq, T item, long timeoutNs) throws InterruptedException {
+        if (item == null) {
+            throw new IllegalArgumentException("ring item for seq " + seq + " is null");
+        }
+        lock.lock();
+        try {
+            long remainingNs = timeoutNs;
+            while (seq >= head + capacity) {
+                if (remainingNs <= 0) {
+                    return false;
+                }
+                remainingNs = windowMoved.awaitNanos(remainingNs);
+            }
+            if (seq < head) {
+                throw new IllegalStateException("seq " + seq + " is below the ring head " + head
+                        + ": already released");
+            }
+            int index = index(seq);
+            if (slots[index] != null) {
+                throw new IllegalStateException("seq " + seq + " is offered twice");
+            }
+            slots[index] = item;
+            if (seq == head) {
+                headArrived.signal();
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until {@code seq < head + capacity}: the caller may then offer {@code seq} without blocking.
+     *
+     * @return false if {@code timeoutNs} elapsed first
+     * @throws InterruptedException if interrupted while waiting
+     */
+    boolean awaitWindow(long seq, long timeoutNs) throws InterruptedException {
+        if (seq < head + capacity) {
+            return true;
+        }
+        lock.lock();
+        try {
+            long remainingNs = timeoutNs;
+            while (seq >= head + capacity) {
+                if (remainingNs <= 0) {
+                    return false;
+                }
+                remainingNs = windowMoved.awaitNanos(remainingNs);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Consumer only: the item whose sequence number is {@link #head()}, waiting up to {@code timeoutNs} for it.
+     * The slot stays occupied until {@link #release}; calling again before that returns the same item.
+     *
+     * @return the head item, or {@code null} if it did not arrive in time
+     * @throws InterruptedException if interrupted while waiting
+     */
+    @SuppressWarnings("unchecked")
+    T awaitHead(long timeoutNs) throws InterruptedException {
+        lock.lock();
+        try {
+            int index = index(head);
+            long remainingNs = timeoutNs;
+            while (slots[index] == null) {
+                if (remainingNs <= 0) {
+                    return null;
+                }
+                remainingNs = headArrived.awaitNanos(remainingNs);
+            }
+            return (T) slots[index];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Consumer only: frees the head item's slot, advances the head and wakes waiting producers.
+     *
+     * @throws IllegalStateException if the head item has not arrived
+     */
+    void release() {
+        lock.lock();
+        try {
+            int index = index(head);
+            if (slots[index] == null) {
+                throw new IllegalStateException("release of seq " + head + " which has not arrived");
+            }
+            slots[index] = null;
+            head = head + 1;
+            windowMoved.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wakes every waiting thread so that it re-checks its own stop condition (used at shutdown). */
+    void wakeAll() {
+        lock.lock();
+        try {
+            windowMoved.signalAll();
+            headArrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int index(long seq) {
+        return (int) (seq % capacity);
+    }
+}

@@ -1,0 +1,63 @@
+package io.sluice.store.dispatch.pipeline;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A parse worker: takes chunks in the order they were cut, decodes each into its entries and offers it to the
+ * {@link OrderedRing} under its sequence number. Workers finish in any order; the ring restores it.
+ *
+ * <p>A decoder failure never loses the chunk: it is logged with the chunk's range, recorded in the chunk, and the
+ * chunk is offered anyway; the writer decodes it again record by record. The offer never waits, because the cutter
+ * reserved the chunk's place in the ring before cutting it.
+ *
+ * <p>Thread-safety: {@link #run()} on the worker's own thread; it owns its {@link DecodeScratch} and each chunk
+ * between taking it from the queue and offering it to the ring.
+ */
+final class ParseWorker implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ParseWorker.class);
+
+    private final BlockingQueue<Chunk> chunks;
+    private final ChunkDecoder decoder;
+    private final OrderedRing<Chunk> ring;
+    private final PipelineControl control;
+    private final DecodeScratch scratch = new DecodeScratch();
+
+    ParseWorker(BlockingQueue<Chunk> chunks, ChunkDecoder decoder, OrderedRing<Chunk> ring,
+                PipelineControl control) {
+        this.chunks = chunks;
+        this.decoder = decoder;
+        this.ring = ring;
+        this.control = control;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!control.isHalted()) {
+                Chunk chunk = chunks.poll(ChunkCutter.WAIT_SLICE_NS, TimeUnit.NANOSECONDS);
+                if (chunk != null) {
+                    decode(chunk);
+                    ring.offer(chunk.seq, chunk, Long.MAX_VALUE);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Decodes one chunk; a failure is recorded in the chunk instead of thrown. */
+    void decode(Chunk chunk) {
+        try {
+            decoder.decode(chunk, scratch);
+        } catch (RuntimeException | Error e) {
+            // Even an Error: a chunk that never reaches the ring would stop dispatch for good.
+            chunk.clearEntries();
+            chunk.failure = e;
+            LOG.warn("parse worker failed on {}; the writer decodes it again", chunk, e);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.sluice.store.dispatch.pipeline;
+
+import io.sluice.store.DispatchEntry;
+import io.sluice.store.index.ConsumeQueue;
+import io.sluice.store.log.RecordDescriptor;
+import io.sluice.store.log.RecordParser;
+import io.sluice.store.log.ScanResult;
+import io.sluice.store.log.ScanStatus;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Decodes a chunk record by record with {@link RecordParser}: the validation the serial dispatcher and recovery
+ * apply (magic, lengths, recomputed size, position, and the body CRC when configured), and the same dispatch rules.
+ * Common records are read first by the allocation-free {@link FastRecordReader}, which accepts only what the parser
+ * would accept with the same fields and leaves everything else to it.
+ *
+ * <p>Per record:
+ * <ul>
+ *   <li>VALID, transaction type NOT or COMMIT: its queue is resolved and an entry added (queue offset, batch count,
+ *       position, size, tags code, store time). A resolution that fails as invalid (bad topic or queue id, no known
+ *       queue type) counts the record as unindexable; any other failure leaves the queue for the writer to resolve
+ *       in order, which retries a consume-queue file that cannot be created, as the serial dispatcher does;</li>
+ *   <li>VALID, transaction PREPARED or ROLLBACK: counted, never indexed (as upstream);</li>
+ *   <li>the segment's blank record: ends the chunk;</li>
+ *   <li>anything else is damage: decoding stops and the chunk records the position and the reason. The writer
+ *       then skips the rest of the segment, the serial dispatcher's (and upstream's master) rule, so both
+ *       dispatchers build identical consume queues from the same damaged log.</li>
+ * </ul>
+ * An exception from the parser counts as damage at that record, so this decoder cannot fail on bad bytes; it is
+ * also the writer's fallback after a parse worker failed.
+ *
+ * <p>Thread-safe and stateless; per-thread state is in the {@link DecodeScratch}.
+ */
+final class RecordChunkDecoder implements ChunkDecoder {
+
+    /** What the scratch buffer wraps between chunks, so it does not keep a mapping reachable. */
+    private static final byte[] NO_BYTES = new byte[0];
+
+    private final QueueResolver resolver;
+    private final boolean checkCrc;
+    private final boolean fastPath;
+
+    RecordChunkDecoder(QueueResolver resolver, boolean checkCrc) {
+        this(resolver, checkCrc, true);
+    }
+
+    /**
+     * @param fastPath read common records with the allocation-free {@link FastRecordReader} first (ignored, i.e.
+     *                 off, when {@code checkCrc}); false makes every record go through {@link RecordParser}
+     */
+    RecordChunkDecoder(QueueResolver resolver, boolean checkCrc, boolean fastPath) {
+        this.resolver = resolver;
+        this.checkCrc = checkCrc;
+        this.fastPath = fastPath && !checkCrc;
+    }
+
+    @Override
+    public void decode(Chunk chunk, DecodeScratch scratch) {
+        chunk.clearEntries();
+        scratch.touched.clear();
+        UnsafeBuffer buffer = scratch.buffer;
+        buffer.wrap(chunk.view);
+        int touch = 0;
+        try {
+            long end = chunk.endPosition;
+            long position = chunk.startPosition;
+            FastRecordReader fast = scratch.fast;
+            int lastIndex = buffer.capacity() - 1;
+            while (position < end) {
+                int index = (int) (position - chunk.viewPosition);
+                // An independent read ahead of the record chain overlaps its cache misses (see ChunkCutter).
+                touch += buffer.getByte(Math.min(index + ChunkCutter.TOUCH_AHEAD_BYTES, lastIndex));
+                int readable = (int) (end - position);
+                int toSegmentEnd = (int) (chunk.segmentEndPosition - position);
+                if (fastPath) {
+                    int size = readFast(fast, buffer, index, readable, toSegmentEnd, position);
+                    if (size > 0) {
+                        add(chunk, scratch, fast.topic, fast.queueId, fast.queueOffset, 1, position, size,
+                                fast.tagsCode, fast.storeTimestampMs, fast.sysFlag);
+                        position += size;
+                        continue;
+                    }
+                }
+                ScanResult r;
+                try {
+                    r = RecordParser.parse(buffer, index, readable, toSegmentEnd, position, checkCrc);
+                } catch (RuntimeException e) {
+                    chunk.markDamage(position, "the record parser failed: " + e);
+                    return;
+                }
+                if (r.status() == ScanStatus.VALID) {
+                    DispatchEntry e = r.entry();
+                    add(chunk, scratch, e.topic(), e.queueId(), e.queueOffset(), e.batchCount(), e.position(),
+                            e.sizeBytes(), e.tagsCode(), e.storeTimestampMs(), e.sysFlag());
+                    position = r.nextPosition();
+                } else if (r.status() == ScanStatus.END_OF_SEGMENT) {
+                    position = r.nextPosition();
+                } else {
+                    chunk.markDamage(position, r.reason().isEmpty() ? r.status().toString() : r.reason());
+                    return;
+                }
+            }
+        } finally {
+            buffer.wrap(NO_BYTES);
+            scratch.touchSink += touch;
+        }
+    }
+
+    /** The fast reader's answer; a bug there (an exception) only sends the record to the parser. */
+    private static int readFast(FastRecordReader fast, UnsafeBuffer buffer, int index, int readable, int toSegmentEnd,
+                                long position) {
+        try {
+            return fast.read(buffer, index, readable, toSegmentEnd, position);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private void add(Chunk chunk, DecodeScratch scratch, String topic, int queueId, long queueOffset, int batchCount,
+                     long position, int sizeBytes, long tagsCode, long storeTimestampMs, int sysFlag) {
+        int tx = RecordDescriptor.transactionType(sysFlag);
+        if (tx == RecordDescriptor.TRANSACTION_PREPARED_TYPE || tx == RecordDescriptor.TRANSACTION_ROLLBACK_TYPE) {
+            chunk.transactionSkipped++;
+            return;
+        }
+        ConsumeQueue queue;
+        try {
+            queue = resolver.resolve(topic, queueId);
+        } catch (IllegalArgumentException | IllegalStateException invalid) {
+            chunk.addUnindexable(position, topic + "-" + queueId + ": " + invalid.getMessage());
+            return;
+        } catch (RuntimeException retryable) {
+            queue = null; // e.g. leftover queue files that cannot be loaded: the writer resolves it again, in order
+        }
+        chunk.addEntry(queue, topic, queueId, queueOffset, batchCount, position, sizeBytes, tagsCode,
+                storeTimestampMs);
+        if (queue != null && scratch.touched.add(queue)) {
+            chunk.addTouched(queue);
+        }
+    }
+}

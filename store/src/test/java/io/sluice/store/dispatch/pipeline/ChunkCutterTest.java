@@ -1,0 +1,208 @@
+package io.sluice.store.dispatch.pipeline;
+
+import static io.sluice.store.dispatch.pipeline.PipelineFixture.SEGMENT_BYTES;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.store.dispatch.pipeline.PipelineFixture.Single;
+import io.sluice.store.log.AppendResult;
+import io.sluice.store.log.CommitLog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.agrona.concurrent.SystemEpochClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChunkCutterTest {
+
+    @TempDir
+    Path dir;
+
+    /** What the cutter emitted, copied (the chunk objects are reused). */
+    record Cut(Chunk.Kind kind, long start, long end, long segmentEnd, int records, boolean damage) {
+        long length() {
+            return end - start;
+        }
+    }
+
+    /** Drives a cutter by hand; the test plays workers and writer. */
+    private static final class Harness {
+        final OrderedRing<Chunk> ring;
+        final PipelineControl control = new PipelineControl();
+        final ChunkCutter cutter;
+        final List<Cut> cuts = new ArrayList<>();
+
+        Harness(CommitLog log, PipelineSettings settings) {
+            ring = new OrderedRing<>(settings.ringSlots(), 0);
+            Chunk[] pool = new Chunk[settings.ringSlots()];
+            for (int i = 0; i < pool.length; i++) {
+                pool[i] = new Chunk();
+            }
+            cutter = new ChunkCutter(log, settings, ring, pool, this::toWorker, control, new PipelineCounters(),
+                    SystemEpochClock.INSTANCE, 0, 0);
+        }
+
+        private void toWorker(Chunk c) {
+            try {
+                ring.offer(c.seq, c, 0);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        /** Writes (releases) everything in the ring, recording it. */
+        void writeAll() throws InterruptedException {
+            Chunk c;
+            while ((c = ring.awaitHead(0)) != null) {
+                cuts.add(new Cut(c.kind, c.startPosition, c.endPosition, c.segmentEndPosition, c.recordCount,
+                        c.skipForDamage));
+                ring.release();
+            }
+        }
+
+        /** Cuts until nothing is left, writing after every cut. */
+        List<Cut> cutAll() throws InterruptedException {
+            while (cutter.doWork() > 0) {
+                writeAll();
+            }
+            return cuts;
+        }
+    }
+
+    @Test
+    void shouldCutOnRecordBoundariesNeverAcrossASegment() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            Set<Long> boundaries = new HashSet<>();
+            int maxRecordBytes = 0;
+            for (int i = 0; i < 200; i++) {
+                AppendResult r = PipelineFixture.append(log, new Single("T", i % 3, 50 + (i * 397) % 3000, null), i);
+                boundaries.add(r.position());
+                boundaries.add(r.nextPosition());
+                maxRecordBytes = Math.max(maxRecordBytes, r.wroteBytes());
+            }
+            assertTrue(log.writtenPosition() > 2L * SEGMENT_BYTES, "the workload must roll segments");
+            PipelineSettings settings = new PipelineSettings(4096, 1000, 1, 4, false);
+            List<Cut> cuts = new Harness(log, settings).cutAll();
+
+            long expectedStart = 0;
+            for (Cut c : cuts) {
+                assertEquals(Chunk.Kind.RECORDS, c.kind());
+                assertEquals(expectedStart, c.start(), "chunks are contiguous");
+                assertTrue(boundaries.contains(c.start()), "starts on a record: " + c);
+                boolean endsSegment = c.end() % SEGMENT_BYTES == 0;
+                assertTrue(endsSegment || boundaries.contains(c.end()), "ends on a record or a segment: " + c);
+                assertEquals(c.start() / SEGMENT_BYTES, (c.end() - 1) / SEGMENT_BYTES, "within one segment: " + c);
+                assertEquals(c.start() / SEGMENT_BYTES * SEGMENT_BYTES + SEGMENT_BYTES, c.segmentEnd());
+                assertTrue(c.length() < 4096 + maxRecordBytes, "at most one record beyond chunkBytes: " + c);
+                if (!endsSegment && c.end() != log.writtenPosition()) {
+                    assertTrue(c.length() >= 4096, "a chunk is cut at the first boundary at or after 4096: " + c);
+                }
+                expectedStart = c.end();
+            }
+            assertEquals(log.writtenPosition(), expectedStart, "everything confirmed is cut");
+        }
+    }
+
+    @Test
+    void shouldCutAfterMaxRecordsPerChunk() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            PipelineFixture.appendSimple(log, "T", 2, 50, 10);
+            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 3, 1, 4, false)).cutAll();
+            int records = 0;
+            for (int i = 0; i < cuts.size(); i++) {
+                assertEquals(i < cuts.size() - 1 ? 3 : 2, cuts.get(i).records(), cuts.get(i).toString());
+                records += cuts.get(i).records();
+            }
+            assertEquals(50, records);
+        }
+    }
+
+    @Test
+    void shouldCutALoneMessageAtOnceButLetATailGrowWhileBusy() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            Harness h = new Harness(log, new PipelineSettings(4096, 1000, 1, 16, false));
+            assertEquals(0, h.cutter.doWork());
+            assertEquals(ChunkCutter.Idle.NO_DATA, h.cutter.lastIdle());
+
+            PipelineFixture.append(log, new Single("T", 0, 10, null), 1);
+            assertEquals(1, h.cutter.doWork(), "an idle pipeline takes a single message at once");
+
+            PipelineFixture.append(log, new Single("T", 0, 10, null), 2);
+            assertEquals(0, h.cutter.doWork(), "one chunk in flight for one worker: the tail waits");
+            assertEquals(ChunkCutter.Idle.BUSY, h.cutter.lastIdle());
+
+            h.writeAll();
+            assertEquals(1, h.cutter.doWork(), "the worker is free again: the tail is cut");
+            h.writeAll();
+            assertEquals(List.of(1, 1), h.cuts.stream().map(Cut::records).toList());
+
+            assertEquals(0, h.cutter.doWork(), "nothing left");
+            PipelineFixture.appendSimple(log, "U", 1, 105, 100);
+            assertTrue(h.cutter.doWork() > 0);
+            int cutsWhileBusy = 0;
+            while (h.cutter.doWork() > 0) {
+                cutsWhileBusy++;
+            }
+            assertTrue(cutsWhileBusy > 0, "full chunks are cut even while the workers are busy");
+            assertEquals(ChunkCutter.Idle.BUSY, h.cutter.lastIdle());
+            assertTrue(h.cutter.cutPosition() < log.writtenPosition(), "only the small tail waits");
+        }
+    }
+
+    @Test
+    void shouldSkipTheRestOfTheSegmentAtABrokenChain() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            List<AppendResult> results = new ArrayList<>();
+            for (int i = 0; i < 80; i++) {
+                results.add(PipelineFixture.append(log, new Single("T", 0, 2000, null), i));
+            }
+            long damaged = results.get(10).position();
+            PipelineFixture.overwrite(dir, damaged + 4, PipelineFixture.intBytes(0x12345678));
+            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 1000, 1, 4, false)).cutAll();
+
+            assertEquals(new Cut(Chunk.Kind.RECORDS, 0, damaged, SEGMENT_BYTES, 10, false), cuts.get(0));
+            assertEquals(new Cut(Chunk.Kind.SKIP, damaged, SEGMENT_BYTES, SEGMENT_BYTES, 0, true), cuts.get(1));
+            assertEquals(SEGMENT_BYTES, cuts.get(2).start(), "dispatch resumes at the next segment");
+            assertEquals(log.writtenPosition(), cuts.get(cuts.size() - 1).end());
+        }
+    }
+
+    @Test
+    void shouldSkipToWhereTheWriterSaysAfterDamage() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            for (int i = 0; i < 80; i++) {
+                PipelineFixture.append(log, new Single("T", 0, 2000, null), i);
+            }
+            Harness h = new Harness(log, new PipelineSettings(8192, 1000, 1, 4, false));
+            assertEquals(1, h.cutter.doWork());
+            h.writeAll();
+            h.control.skipUntil(SEGMENT_BYTES);
+            assertEquals(1, h.cutter.doWork());
+            h.writeAll();
+            Cut skip = h.cuts.get(1);
+            assertEquals(Chunk.Kind.SKIP, skip.kind());
+            assertEquals(h.cuts.get(0).end(), skip.start());
+            assertEquals(SEGMENT_BYTES, skip.end());
+            assertFalse(skip.damage(), "the damage was already reported by the writer");
+        }
+    }
+
+    @Test
+    void shouldJumpOverWhatRetentionDeleted() throws IOException, InterruptedException {
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            while (log.writtenPosition() < 3L * SEGMENT_BYTES) {
+                PipelineFixture.append(log, new Single("T", 0, 4000, null), 1);
+            }
+            long min = log.deleteExpiredSegments(System.currentTimeMillis(), 0, true, 2);
+            assertEquals(2L * SEGMENT_BYTES, min);
+            List<Cut> cuts = new Harness(log, new PipelineSettings(1 << 20, 1000, 1, 4, false)).cutAll();
+            assertEquals(new Cut(Chunk.Kind.SKIP, 0, min, min, 0, false), cuts.get(0));
+            assertEquals(min, cuts.get(1).start());
+        }
+    }
+}

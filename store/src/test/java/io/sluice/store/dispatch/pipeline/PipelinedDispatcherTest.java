@@ -1,0 +1,369 @@
+package io.sluice.store.dispatch.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.store.ArrivalListener;
+import io.sluice.store.dispatch.pipeline.PipelineFixture.Inner;
+import io.sluice.store.dispatch.pipeline.PipelineFixture.Op;
+import io.sluice.store.dispatch.pipeline.PipelineFixture.Prepared;
+import io.sluice.store.dispatch.pipeline.PipelineFixture.Single;
+import io.sluice.store.dispatch.pipeline.PipelineFixture.Unpacked;
+import io.sluice.store.index.ConsumeQueue;
+import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.log.AppendResult;
+import io.sluice.store.log.Await;
+import io.sluice.store.log.CommitLog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PipelinedDispatcherTest {
+
+    @TempDir
+    Path dir;
+
+    /** An arrival as the listener saw it. */
+    record Arrival(String topic, int queueId, long maxOffset) {
+    }
+
+    private static List<Op> mixedWorkload() {
+        List<Op> ops = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            switch (i % 6) {
+                case 0, 1 -> ops.add(new Single("S" + i % 4, i % 3, 40 + i * 13 % 900, i % 2 == 0 ? "tag" + i : null));
+                case 2 -> ops.add(new Unpacked("S1", i % 2, 1 + i % 7, 120));
+                case 3 -> ops.add(new Inner("B" + i % 2, i % 3, 1 + i % 32, 60, "b" + i % 3));
+                case 4 -> ops.add(new Single("B0", 1, 300, null));
+                default -> ops.add(new Prepared("S0", 0, 80));
+            }
+        }
+        return ops;
+    }
+
+    @Test
+    void shouldBuildTheSameConsumeQueuesAsSerialDispatch() throws IOException {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable expected = PipelineFixture.openQueues(dir.resolve("serial"));
+             ConsumeQueueTable actual = PipelineFixture.openQueues(dir.resolve("pipelined"))) {
+            PipelineFixture.appendAll(log, mixedWorkload());
+            assertTrue(log.writtenPosition() > 2L * PipelineFixture.SEGMENT_BYTES, "the workload rolls segments");
+            PipelineFixture.serialDispatch(log, expected, 0);
+            PipelineStats stats = PipelineFixture.dispatchAll(log, actual, PipelineFixture.smallChunks(), null, 0);
+
+            PipelineFixture.assertSameQueueFiles(dir.resolve("serial"), dir.resolve("pipelined"));
+            assertEquals(log.writtenPosition(), stats.dispatchedPosition());
+            assertEquals(100, stats.transactionSkipped());
+            assertEquals(0, stats.corrupt() + stats.unindexable() + stats.inconsistent() + stats.workerFailures());
+            for (ConsumeQueue q : actual.queues()) {
+                assertEquals(log.queueOffsets().nextOffset(q.topic(), q.queueId()), q.maxOffset(), q.toString());
+            }
+        }
+    }
+
+    @Test
+    void shouldMakeALoneMessageVisiblePromptlyWhenWokenUp() throws IOException {
+        loneMessage(true);
+    }
+
+    @Test
+    void shouldMakeALoneMessageVisiblePromptlyWithoutAWakeUp() throws IOException {
+        loneMessage(false);
+    }
+
+    private void loneMessage(boolean wakeUp) throws IOException {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            List<Arrival> arrivals = new CopyOnWriteArrayList<>();
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, PipelineSettings.defaults(),
+                    List.of((ArrivalListener) (t, q, max) -> arrivals.add(new Arrival(t, q, max))), null);
+            try (d) {
+                d.start(0);
+                for (int i = 0; i < 3; i++) {
+                    AppendResult r = PipelineFixture.append(log, new Single("Lone", 2, 10, null), i);
+                    if (wakeUp) {
+                        d.wakeUp();
+                    }
+                    // Default 4 MiB chunks: the message must not wait for a chunk to fill.
+                    Await.until("message " + i + " dispatched", () -> d.dispatchedPosition() == r.nextPosition(),
+                            Duration.ofSeconds(2));
+                    assertEquals(i + 1, queues.find("Lone", 2).orElseThrow().maxOffset());
+                    Await.until("arrival " + i, () -> arrivals.size() == r.queueOffset() + 1, Duration.ofSeconds(2));
+                    assertEquals(new Arrival("Lone", 2, i + 1), arrivals.get(i));
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldNotifyOncePerChunkForEachQueueTouched() throws IOException {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            PipelineFixture.appendSimple(log, "N", 2, 40, 30);
+            List<Arrival> arrivals = new CopyOnWriteArrayList<>();
+            PipelineSettings settings = new PipelineSettings(1 << 20, 10, 2, 4, false);
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, settings,
+                    List.of((ArrivalListener) (t, q, max) -> arrivals.add(new Arrival(t, q, max))), null);
+            try (d) {
+                d.start(0);
+                assertTrue(d.drain(10_000));
+            }
+            assertEquals(4, d.stats().chunks(), "40 records, 10 per chunk");
+            assertEquals(List.of(new Arrival("N", 0, 5), new Arrival("N", 1, 5), new Arrival("N", 0, 10),
+                    new Arrival("N", 1, 10), new Arrival("N", 0, 15), new Arrival("N", 1, 15),
+                    new Arrival("N", 0, 20), new Arrival("N", 1, 20)), arrivals);
+        }
+    }
+
+    @Test
+    void shouldReportLagAgainstTheWrittenSlotsNotTheParsedChunks() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            List<AppendResult> results = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                results.add(PipelineFixture.append(log, new Single("L", 0, 100, null), i));
+            }
+            CountDownLatch stuck = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            // Blocks while telling about the second chunk: its slots are written but not yet published.
+            ArrivalListener blocking = (t, q, max) -> {
+                if (max > 10) {
+                    stuck.countDown();
+                    await(release);
+                }
+            };
+            CachedEpochClock clock = new CachedEpochClock();
+            clock.update(results.get(0).storeTimestampMs()); // start: not caught up later than the first record
+            // Four workers: the reader cuts up to four chunks before it waits for the writer.
+            PipelineSettings settings = new PipelineSettings(1 << 20, 10, 4, 4, false);
+            PipelinedDispatcher d = new PipelinedDispatcher(log, queues, settings, List.of(blocking), clock, null);
+            try (d) {
+                d.start(0);
+                assertTrue(stuck.await(10, TimeUnit.SECONDS));
+                Await.until("later chunks parsed", () -> d.chunksInFlight() == 2);
+                long afterFirstChunk = results.get(9).nextPosition();
+                assertEquals(afterFirstChunk, d.dispatchedPosition(), "only the completed chunk counts");
+                assertEquals(log.writtenPosition() - afterFirstChunk, d.lagBytes());
+                clock.update(results.get(9).storeTimestampMs() + 7_000);
+                assertEquals(7_000, d.lagMs(), "now minus the store time of the last record written");
+                assertFalse(d.drain(10), "cannot catch up while the writer is stuck");
+                release.countDown();
+                assertTrue(d.drain(10_000));
+                assertEquals(0, d.lagBytes());
+                assertEquals(0, d.lagMs());
+            }
+        }
+    }
+
+    @Test
+    void shouldMeasureLagFromWhenDispatchLastCaughtUpAfterAnIdlePeriod() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            CountDownLatch stuck = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            ArrivalListener blocking = (t, q, max) -> {
+                if (max == 2) {
+                    stuck.countDown();
+                    await(release);
+                }
+            };
+            CachedEpochClock clock = new CachedEpochClock();
+            AppendResult first = PipelineFixture.append(log, new Single("I", 0, 10, null), 1);
+            clock.update(first.storeTimestampMs());
+            PipelinedDispatcher d = new PipelinedDispatcher(log, queues, PipelineFixture.smallChunks(),
+                    List.of(blocking), clock, null);
+            try (d) {
+                d.start(0);
+                Await.until("first record dispatched", () -> d.lagBytes() == 0);
+                long idleUntil = first.storeTimestampMs() + 3_600_000; // an hour without traffic
+                clock.update(idleUntil);
+                Await.until("the reader notices it is idle", () -> d.caughtUpAtMs() == idleUntil);
+                PipelineFixture.append(log, new Single("I", 0, 10, null), 2);
+                assertTrue(stuck.await(10, TimeUnit.SECONDS));
+                clock.update(idleUntil + 500);
+                assertEquals(500, d.lagMs(), "not an hour: the new record waited at most since dispatch was idle");
+                release.countDown();
+                assertTrue(d.drain(10_000));
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepAtMostRingSlotsChunksWhenTheWriterIsStuck() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            PipelineFixture.appendSimple(log, "M", 4, 400, 50);
+            CountDownLatch release = new CountDownLatch(1);
+            ArrivalListener blocking = (t, q, max) -> await(release);
+            PipelineSettings settings = new PipelineSettings(1024, 5, 2, 3, false);
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, settings, List.of(blocking), null);
+            try (d) {
+                d.start(0);
+                Await.until("ring full", () -> d.chunksInFlight() == 3);
+                long cut = d.cutPosition();
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+                while (System.nanoTime() < deadline) {
+                    assertTrue(d.chunksInFlight() <= 3, "never more chunks than ring slots");
+                    assertEquals(cut, d.cutPosition(), "the reader waits for room");
+                    LockSupport.parkNanos(1_000_000);
+                }
+                assertTrue(cut < log.writtenPosition());
+                release.countDown();
+                assertTrue(d.drain(10_000));
+            }
+        }
+    }
+
+    @Test
+    void shouldDrainWhatWasAppendedWhileRunning() throws IOException {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, PipelineFixture.smallChunks(), List.of(),
+                    null);
+            try (d) {
+                d.start(0);
+                for (int i = 0; i < 2_000; i++) {
+                    PipelineFixture.append(log, new Single("D", i % 7, 20 + i % 200, null), i);
+                    if (i % 100 == 0) {
+                        d.wakeUp();
+                    }
+                }
+                assertTrue(d.drain(10_000));
+                assertEquals(log.writtenPosition(), d.dispatchedPosition());
+            }
+            for (int q = 0; q < 7; q++) {
+                assertEquals(log.queueOffsets().nextOffset("D", q), queues.find("D", q).orElseThrow().maxOffset());
+            }
+        }
+    }
+
+    @Test
+    void shouldRedispatchExactlyWhatTheQueuesLackAfterACrash() throws Exception {
+        Path pipelined = dir.resolve("pipelined");
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            PipelineFixture.appendSimple(log, "C", 16, 6_000, 40);
+            long firstRunEnd;
+            try (ConsumeQueueTable queues = PipelineFixture.openQueues(pipelined)) {
+                // Slow decoding, so that the crash lands in the middle of the backlog.
+                RecordChunkDecoder decoder = new RecordChunkDecoder(queues::getOrCreate, false);
+                ChunkDecoder slow = (chunk, scratch) -> {
+                    LockSupport.parkNanos(1_000_000);
+                    decoder.decode(chunk, scratch);
+                };
+                PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues,
+                        new PipelineSettings(2048, 64, 2, 4, false), List.of(), slow);
+                d.start(0);
+                Await.until("part of the backlog dispatched", () -> d.dispatchedPosition() > 0);
+                d.close(); // a crash as far as the consume queues are concerned: no drain
+                firstRunEnd = d.dispatchedPosition();
+                assertTrue(firstRunEnd < log.writtenPosition(), "the crash must leave work behind");
+            }
+            try (ConsumeQueueTable queues = PipelineFixture.openQueues(pipelined)) {
+                long from = queues.maxPhysicalEnd();
+                assertTrue(from >= firstRunEnd, "slots written beyond the published position survive");
+                long slotsBefore = totalSlots(queues);
+                PipelineStats stats = PipelineFixture.dispatchAll(log, queues, PipelineFixture.smallChunks(), null,
+                        from);
+                assertEquals(0, stats.duplicates(), "nothing re-dispatched twice");
+                assertEquals(6_000 - slotsBefore, stats.indexed(), "exactly the missing slots");
+                assertEquals(6_000, totalSlots(queues));
+            }
+            try (ConsumeQueueTable expected = PipelineFixture.openQueues(dir.resolve("serial"))) {
+                PipelineFixture.serialDispatch(log, expected, 0);
+            }
+            PipelineFixture.assertSameQueueFiles(dir.resolve("serial"), pipelined);
+        }
+    }
+
+    private static long totalSlots(ConsumeQueueTable queues) {
+        long n = 0;
+        for (ConsumeQueue q : queues.queues()) {
+            n += q.maxOffset() - q.minOffset();
+        }
+        return n;
+    }
+
+    @Test
+    void shouldCountListenerFailuresAndGoOn() throws IOException {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            PipelineFixture.appendSimple(log, "F", 3, 100, 10);
+            Map<Integer, Long> seen = new ConcurrentHashMap<>();
+            ArrivalListener failing = (t, q, max) -> {
+                throw new IllegalStateException("listener bug");
+            };
+            ArrivalListener recording = (t, q, max) -> seen.put(q, max);
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, PipelineFixture.smallChunks(),
+                    List.of(failing, recording), null);
+            try (d) {
+                d.start(0);
+                assertTrue(d.drain(10_000));
+            }
+            assertTrue(d.stats().listenerErrors() > 0);
+            assertEquals(Map.of(0, 34L, 1, 33L, 2, 33L), seen, "the second listener still hears every queue");
+        }
+    }
+
+    @Test
+    void shouldRefuseBadLifecycleCalls() throws IOException {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, PipelineFixture.smallChunks(), List.of(),
+                    null);
+            PipelineFixture.append(log, new Single("X", 0, 1, null), 0);
+            assertFalse(d.drain(0), "not running");
+            IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> d.start(-1));
+            assertTrue(negative.getMessage().contains("-1"));
+            d.start(0);
+            assertThrows(IllegalStateException.class, () -> d.start(0));
+            d.close();
+            d.close();
+            assertThrows(IllegalStateException.class, () -> d.start(0));
+        }
+    }
+
+    @Test
+    void shouldSpreadEntriesOverManyQueuesAndNotifyEachOnce() throws IOException {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            PipelineFixture.appendSimple(log, "W", 500, 2_000, 8);
+            Map<Integer, AtomicInteger> calls = new ConcurrentHashMap<>();
+            ArrivalListener counting = (t, q, max) -> calls.computeIfAbsent(q, k -> new AtomicInteger()).incrementAndGet();
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues,
+                    new PipelineSettings(1 << 20, 4096, 2, 4, false), List.of(counting), null);
+            try (d) {
+                d.start(0);
+                assertTrue(d.drain(10_000));
+            }
+            long chunks = d.stats().chunks(); // after close: the writer has finished its last notifications
+            assertEquals(500, calls.size());
+            for (AtomicInteger n : calls.values()) {
+                assertTrue(n.get() <= chunks, "at most one notification per chunk per queue");
+            }
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("test latch not released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
