@@ -76,7 +76,7 @@ public final class CommitLog implements AutoCloseable {
         this.failureHandler = env.failureHandler();
         this.chain = chain;
         this.allocator = new SegmentAllocator(settings.commitLogDir(), settings.segmentBytes(),
-                settings.preallocateSegments());
+                settings.preallocateSegments(), settings.segmentsPreparedAhead());
         this.storeHostBytes = MessageIds.hostBytes(settings.storeHost());
         this.encoder = new DraftEncoder(settings.maxMessageBytes(), settings.segmentBytes(),
                 storeHostBytes.length == RecordDescriptor.IPV6_HOST_BYTES);
@@ -424,6 +424,14 @@ public final class CommitLog implements AutoCloseable {
     /** Same as {@link #writtenPosition()}: the end of the log. */
     public long maxPosition() {
         return writtenPosition();
+    }
+
+    /**
+     * How many segments after the active one are prepared and ready to be rolled onto, 0 to
+     * {@link LogSettings#segmentsPreparedAhead()}: a gauge of whether segment preparation keeps ahead of the writer.
+     */
+    public int segmentsReadyAhead() {
+        return allocator.readyCount();
     }
 
     /** The queue offset table (next offset per queue). */
