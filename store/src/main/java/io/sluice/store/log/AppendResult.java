@@ -19,6 +19,7 @@ public final class AppendResult {
     private final int messageCount;
     private final long storeTimestampMs;
     private final byte[] storeHostBytes;
+    /** Position of every record written; {@code null} when exactly one record was written, at {@link #position}. */
     private final long[] recordPositions;
     private String msgIds;
 
@@ -42,7 +43,8 @@ public final class AppendResult {
     /**
      * A stored append.
      *
-     * @param recordPositions one position per record written (1 unless the append was an unpacked batch)
+     * @param recordPositions one position per record written for an unpacked batch; {@code null} when the append
+     *                        wrote one record (at {@code position}), which saves an array per append
      */
     static AppendResult stored(long position, int wroteBytes, long queueOffset, int messageCount,
                                long storeTimestampMs, byte[] storeHostBytes, long[] recordPositions) {
@@ -88,11 +90,19 @@ public final class AppendResult {
 
     /** Number of records written: 1, or the batch size for an unpacked batch. */
     public int recordCount() {
-        return recordPositions.length;
+        return recordPositions == null ? 1 : recordPositions.length;
     }
 
-    /** Position of the {@code i}-th record written. */
+    /**
+     * Position of the {@code i}-th record written.
+     *
+     * @throws IndexOutOfBoundsException unless {@code 0 <= i < recordCount()}
+     */
     public long recordPosition(int i) {
+        if (recordPositions == null) {
+            Objects.checkIndex(i, 1);
+            return position;
+        }
         return recordPositions[i];
     }
 
@@ -108,7 +118,8 @@ public final class AppendResult {
     public String msgIds() {
         String ids = msgIds;
         if (ids == null) {
-            ids = MessageIds.joinOffsetMsgIds(storeHostBytes, recordPositions);
+            ids = recordPositions == null ? MessageIds.offsetMsgId(storeHostBytes, position)
+                    : MessageIds.joinOffsetMsgIds(storeHostBytes, recordPositions);
             msgIds = ids;
         }
         return ids;

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +55,7 @@ public final class CommitLog implements AutoCloseable {
 
     private final LogSettings settings;
     private final LogEnvironment env;
+    private final EpochClock epochClock;
     private final StoreFailureHandler failureHandler;
     private final SegmentChain chain;
     private final SegmentAllocator allocator;
@@ -73,10 +75,11 @@ public final class CommitLog implements AutoCloseable {
     private CommitLog(LogSettings settings, LogEnvironment env, SegmentChain chain) {
         this.settings = settings;
         this.env = env;
+        this.epochClock = env.epochClock();
         this.failureHandler = env.failureHandler();
         this.chain = chain;
         this.allocator = new SegmentAllocator(settings.commitLogDir(), settings.segmentBytes(),
-                settings.preallocateSegments());
+                settings.preallocateSegments(), settings.segmentsPreparedAhead());
         this.storeHostBytes = MessageIds.hostBytes(settings.storeHost());
         this.encoder = new DraftEncoder(settings.maxMessageBytes(), settings.segmentBytes(),
                 storeHostBytes.length == RecordDescriptor.IPV6_HOST_BYTES);
@@ -170,10 +173,9 @@ public final class CommitLog implements AutoCloseable {
      */
     public CompletableFuture<AppendResult> append(MessageDraft draft) {
         DraftEncoder.Outcome outcome = encoder.prepare(draft);
-        if (!outcome.isReady()) {
+        if (!(outcome instanceof PreparedAppend p)) {
             return refused(outcome.status());
         }
-        PreparedAppend p = outcome.prepared();
         AppendResult result;
         PendingAppend pending = null;
         boolean flushRefused = false;
@@ -183,7 +185,12 @@ public final class CommitLog implements AutoCloseable {
             if (gate != AppendStatus.PUT_OK) {
                 return refused(gate);
             }
-            long base = p.assignsQueueOffset ? queueOffsets.assign(p.topic, p.queueId) : 0;
+            QueueOffsetTable.QueueOffsets queues = null;
+            long base = 0;
+            if (p.assignsQueueOffset) {
+                queues = queueOffsets.queues(p.topic);
+                base = queues.get(p.queueId);
+            }
             int bytes = p.bytes(base);
             long position = written.get();
             MappedSegment segment = chain.last();
@@ -198,17 +205,16 @@ public final class CommitLog implements AutoCloseable {
                 segment = roll();
                 offset = 0;
             }
-            long storeTimestampMs = env.epochClock().time();
-            long[] positions = new long[p.recordCount()];
-            p.write(segment.buffer(), offset, position, base, storeTimestampMs, storeHostBytes, positions);
+            long storeTimestampMs = epochClock.time();
+            p.write(segment.buffer(), offset, position, base, storeTimestampMs, storeHostBytes);
             // Release store: the record's bytes above happen-before any acquire read of the new position.
             written.setRelease(position + bytes);
             segment.noteStoreTimestamp(storeTimestampMs);
-            if (p.assignsQueueOffset) {
-                queueOffsets.advance(p.topic, p.queueId, base + p.messageCount);
+            if (queues != null) {
+                queues.set(p.queueId, base + p.messageCount);
             }
             result = AppendResult.stored(position, bytes, base, p.messageCount, storeTimestampMs, storeHostBytes,
-                    positions);
+                    p.recordPositions());
             if (syncFlush && p.waitsForFlush) {
                 pending = new PendingAppend(result, env.nanoClock().nanoTime() + syncFlushTimeoutNs);
                 // Refused only after a storage failure: the record is written but will not be made durable.
@@ -424,6 +430,14 @@ public final class CommitLog implements AutoCloseable {
     /** Same as {@link #writtenPosition()}: the end of the log. */
     public long maxPosition() {
         return writtenPosition();
+    }
+
+    /**
+     * How many segments after the active one are prepared and ready to be rolled onto, 0 to
+     * {@link LogSettings#segmentsPreparedAhead()}: a gauge of whether segment preparation keeps ahead of the writer.
+     */
+    public int segmentsReadyAhead() {
+        return allocator.readyCount();
     }
 
     /** The queue offset table (next offset per queue). */

@@ -23,11 +23,16 @@ import java.util.Objects;
  * @param syncFlushTimeoutMs        SYNC: wait for the fsync at most this long, then FLUSH_DISK_TIMEOUT (5 000)
  * @param storeHost                 this broker's address as written into STOREHOST and offset message ids
  * @param checkCrcOnRecover         verify BODYCRC when recovering (Apache {@code checkCRCOnRecover}, true)
- * @param preallocateSegments       write zeros through a new segment before use so that its disk blocks exist
- *                                  (a write into a sparse mapping on a full disk would fault), then touch every
- *                                  page of the mapping so the writer takes no page faults; costs one extra
- *                                  sequential write per segment, done ahead of the writer
+ * @param preallocateSegments       before a new segment is used, write one zero byte into every page of its
+ *                                  mapping (on a background thread): the file system allocates each page (and
+ *                                  reserves its disk block) then, so a full disk fails the preparation with an
+ *                                  IOException instead of faulting the writer, and the writer takes no page
+ *                                  faults. When false the file is sparse and the writer faults in every page
+ *                                  itself (true)
  * @param segmentAllocationTimeoutMs how long an append waits for the next segment to be prepared (5 000)
+ * @param segmentsPreparedAhead     how many segments are prepared ahead of the active one, 1..
+ *                                  {@value #MAX_SEGMENTS_PREPARED_AHEAD}; each is a whole segment of disk and
+ *                                  page cache reserved in advance (1)
  */
 public record LogSettings(
         Path commitLogDir,
@@ -41,7 +46,8 @@ public record LogSettings(
         InetSocketAddress storeHost,
         boolean checkCrcOnRecover,
         boolean preallocateSegments,
-        int segmentAllocationTimeoutMs) {
+        int segmentAllocationTimeoutMs,
+        int segmentsPreparedAhead) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1 << 30;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -50,6 +56,9 @@ public record LogSettings(
     public static final int DEFAULT_FLUSH_THOROUGH_INTERVAL_MS = 10_000;
     public static final int DEFAULT_SYNC_FLUSH_TIMEOUT_MS = 5_000;
     public static final int DEFAULT_SEGMENT_ALLOCATION_TIMEOUT_MS = 5_000;
+    public static final int DEFAULT_SEGMENTS_PREPARED_AHEAD = 1;
+    /** Most segments that may be prepared ahead of the active one. */
+    public static final int MAX_SEGMENTS_PREPARED_AHEAD = 16;
     /** Smallest segment accepted (one page). */
     public static final int MIN_SEGMENT_BYTES = 4096;
 
@@ -77,8 +86,22 @@ public record LogSettings(
             throw new IllegalArgumentException(
                     "segmentAllocationTimeoutMs must be >= 1, was " + segmentAllocationTimeoutMs);
         }
+        if (segmentsPreparedAhead < 1 || segmentsPreparedAhead > MAX_SEGMENTS_PREPARED_AHEAD) {
+            throw new IllegalArgumentException("segmentsPreparedAhead must be in [1, " + MAX_SEGMENTS_PREPARED_AHEAD
+                    + "], was " + segmentsPreparedAhead);
+        }
         // Validates the flush slice with its own messages.
         new FlushSettings(flushMode, flushIntervalMs, flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs);
+    }
+
+    /** The settings without {@code segmentsPreparedAhead} (which is then 1), as before it existed. */
+    public LogSettings(Path commitLogDir, int segmentBytes, int maxMessageBytes, FlushMode flushMode,
+                       int flushIntervalMs, int flushMinPages, int flushThoroughIntervalMs, int syncFlushTimeoutMs,
+                       InetSocketAddress storeHost, boolean checkCrcOnRecover, boolean preallocateSegments,
+                       int segmentAllocationTimeoutMs) {
+        this(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs, flushMinPages,
+                flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover, preallocateSegments,
+                segmentAllocationTimeoutMs, DEFAULT_SEGMENTS_PREPARED_AHEAD);
     }
 
     /** The flush agent's slice. */
@@ -106,6 +129,7 @@ public record LogSettings(
         private boolean checkCrcOnRecover = true;
         private boolean preallocateSegments = true;
         private int segmentAllocationTimeoutMs = DEFAULT_SEGMENT_ALLOCATION_TIMEOUT_MS;
+        private int segmentsPreparedAhead = DEFAULT_SEGMENTS_PREPARED_AHEAD;
 
         private Builder(Path commitLogDir, InetSocketAddress storeHost) {
             this.commitLogDir = commitLogDir;
@@ -162,10 +186,15 @@ public record LogSettings(
             return this;
         }
 
+        public Builder segmentsPreparedAhead(int value) {
+            this.segmentsPreparedAhead = value;
+            return this;
+        }
+
         public LogSettings build() {
             return new LogSettings(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs,
                     flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover,
-                    preallocateSegments, segmentAllocationTimeoutMs);
+                    preallocateSegments, segmentAllocationTimeoutMs, segmentsPreparedAhead);
         }
     }
 }

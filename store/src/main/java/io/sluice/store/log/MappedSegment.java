@@ -33,7 +33,9 @@ final class MappedSegment {
     /** Suffix of a segment file still being created. */
     static final String TEMP_SUFFIX = ".tmp";
     private static final int PAGE_BYTES = 4096;
-    private static final int ZERO_CHUNK_BYTES = 1 << 20;
+    private static final int ZERO_CHUNK_BYTES = 4 << 20;
+    /** The kernel's default fault-around window. */
+    private static final int TOUCH_WINDOW_BYTES = 64 * 1024;
 
     private final Path file;
     private final long startPosition;
@@ -72,9 +74,13 @@ final class MappedSegment {
     }
 
     /**
-     * Creates (replacing any stale file of that name) and maps a new segment.
+     * Creates (replacing any stale file of that name) and maps a new segment, under a temporary name that is
+     * replaced by the final one when the segment is complete.
      *
-     * @param preallocate write zeros through the whole file first so that its blocks are allocated
+     * @param preallocate write zeros through the whole file in large blocks, so that its pages and disk blocks
+     *                    exist (a full disk fails here, with an IOException, instead of faulting a store into
+     *                    the mapping), then {@link #pretouch()} the mapping; otherwise the file is sparse
+     * @throws IOException when the file cannot be created, filled or mapped
      */
     static MappedSegment create(Path dir, long startPosition, int sizeBytes, boolean preallocate)
             throws IOException {
@@ -83,31 +89,54 @@ final class MappedSegment {
         // which load ignores, never a short segment that would stop the log from opening.
         Path temp = dir.resolve(fileName(startPosition) + TEMP_SUFFIX);
         Files.deleteIfExists(temp);
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        MappedByteBuffer mapped;
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
             if (preallocate) {
                 writeZeros(channel, sizeBytes);
             } else {
                 channel.write(ByteBuffer.allocate(1), sizeBytes - 1L); // full length, sparse
             }
+            mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
+        } catch (IOException e) {
+            Files.deleteIfExists(temp);
+            throw e;
         }
+        MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
+        if (preallocate) {
+            segment.pretouch();
+        }
+        // The mapping follows the file through the rename.
         Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
-            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
-            if (preallocate) {
-                segment.pretouch();
-            }
-            return segment;
+        return segment;
+    }
+
+    private static void writeZeros(FileChannel channel, int sizeBytes) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK_BYTES, sizeBytes));
+        long at = 0;
+        while (at < sizeBytes) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), sizeBytes - at));
+            at += channel.write(zeros, at);
         }
     }
 
     /**
-     * Writes one zero byte per page through the mapping so that the page-table entries exist before the writer
-     * arrives: the writer then copies without taking a page fault per 4 KiB. Only done after the file's blocks
-     * were allocated by {@link #writeZeros}, so the stores cannot fault for lack of disk space.
+     * Makes every page of a freshly zero-filled segment present and writable in this process's page table
+     * before the writer arrives, so that the writer copies without taking a page fault per 4 KiB. Rewrites
+     * every page's first byte with zero: only for a segment nobody has written yet.
+     *
+     * <p>The first page of each {@value #TOUCH_WINDOW_BYTES}-byte window is written, the others read first and
+     * then written. That order takes the fewest faults on the file systems measured: a write fault on ext4
+     * maps a whole large folio writable (one fault per 256 pages after 1 MiB writes), and a read fault on
+     * tmpfs maps the window's other pages writable at once (fault-around: two faults per 16 pages instead of
+     * 16); elsewhere the reads cost nothing and the writes fault as a write-only pass would.
      */
-    private void pretouch() {
+    void pretouch() {
         for (int at = 0; at < sizeBytes; at += PAGE_BYTES) {
+            if (at % TOUCH_WINDOW_BYTES != 0 && buffer.getByte(at) != 0) {
+                throw new IllegalStateException(this + " is not blank at offset " + at + "; pre-touch is only for"
+                        + " new segments");
+            }
             buffer.putByte(at, (byte) 0);
         }
     }
@@ -129,15 +158,6 @@ final class MappedSegment {
             MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
             segment.lastStoreTimestampMs.set(Files.getLastModifiedTime(file).toMillis());
             return segment;
-        }
-    }
-
-    private static void writeZeros(FileChannel channel, int sizeBytes) throws IOException {
-        ByteBuffer zeros = ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK_BYTES, sizeBytes));
-        long at = 0;
-        while (at < sizeBytes) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), sizeBytes - at));
-            at += channel.write(zeros, at);
         }
     }
 

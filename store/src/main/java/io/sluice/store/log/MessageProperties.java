@@ -131,10 +131,23 @@ public final class MessageProperties {
      * @return the value, or {@code null} when the name is absent (absence is not an error)
      */
     public static String find(String text, String name) {
-        if (text == null || text.isEmpty()) {
+        long range = findRange(text, name);
+        if (range == NOT_FOUND) {
             return null;
         }
-        String found = null;
+        return text.substring(valueIndex(range), valueIndex(range) + valueLength(range));
+    }
+
+    /**
+     * Where {@link #find} would take its value from, without building a string.
+     *
+     * @return {@code (valueIndex << 32) | valueLength} of the value in {@code text}, or {@link #NOT_FOUND}
+     */
+    static long findRange(String text, String name) {
+        if (text == null || text.isEmpty()) {
+            return NOT_FOUND;
+        }
+        long found = NOT_FOUND;
         int len = text.length();
         int start = 0;
         while (start < len) {
@@ -144,11 +157,18 @@ public final class MessageProperties {
             }
             int sep = text.indexOf(NAME_VALUE_SEPARATOR, start);
             if (sep > start && sep < end - 1 && sep - start == name.length() && text.startsWith(name, start)) {
-                found = text.substring(sep + 1, end);
+                found = ((long) (sep + 1) << 32) | (end - sep - 1);
             }
             start = end + 1;
         }
         return found;
+    }
+
+    /** True when {@link #find} would return {@code value}; builds no string. */
+    static boolean hasValue(String text, String name, String value) {
+        long range = findRange(text, name);
+        return range != NOT_FOUND && valueLength(range) == value.length()
+                && text.startsWith(value, valueIndex(range));
     }
 
     /**

@@ -8,14 +8,16 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A validated draft with everything that does not depend on its position already computed (body CRCs, topic
  * and properties bytes, sizes), so that the append lock is held only to assign offsets and copy bytes.
- * Produced by {@link DraftEncoder}.
+ * Produced by {@link DraftEncoder}; it is the encoder's outcome for a draft that can be stored.
+ *
+ * <p>Nothing here allocates while the lock is held: the records are written field by field straight into the
+ * mapping, the body and properties with one copy each.
  *
  * <p>Thread-safety: created by the appending thread, then used under the append lock by the same thread.
  */
-abstract class PreparedAppend {
+abstract class PreparedAppend implements DraftEncoder.Outcome {
 
     private static final ByteOrder BE = RecordDescriptor.BYTE_ORDER;
-    private static final byte[] NO_BYTES = new byte[0];
 
     final String topic;
     final int queueId;
@@ -46,31 +48,38 @@ abstract class PreparedAppend {
         this.messageCount = messageCount;
     }
 
-    /** Records this append writes. */
-    abstract int recordCount();
+    @Override
+    public final AppendStatus status() {
+        return AppendStatus.PUT_OK;
+    }
 
     /** Bytes of all records together once the base queue offset is known. */
     abstract int bytes(long baseQueueOffset);
 
-    /**
-     * Writes the records at {@code dst[index]}, which is log position {@code position}.
-     *
-     * @param positionsOut receives the position of every record written (length {@link #recordCount()})
-     */
+    /** Writes the records at {@code dst[index]}, which is log position {@code position}. */
     abstract void write(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
-                        byte[] storeHostBytes, long[] positionsOut);
+                        byte[] storeHostBytes);
+
+    /**
+     * The position of every record written by {@link #write}, for an append that writes several records;
+     * {@code null} for one that writes a single record (at the position given to {@code write}).
+     */
+    long[] recordPositions() {
+        return null;
+    }
 
     /** TOTALSIZE of one record of this append. */
     final int recordBytes(int bodyLength, int propertiesLength) {
         return (int) RecordDescriptor.recordBytes(sysFlag, magic, bodyLength, topicBytes.length, propertiesLength);
     }
 
-    /** Writes one record; returns its size. */
-    final int writeRecord(UnsafeBuffer dst, int index, int bodyCrc, int flag, long queueOffset, long position,
-                          long storeTimestampMs, byte[] storeHostBytes, ByteBuffer body, int bodyIndex,
-                          int bodyLength, ByteBuffer properties, int propertiesIndex, int propertiesLength,
-                          byte[] propertiesSuffix) {
-        int totalSize = recordBytes(bodyLength, propertiesLength + propertiesSuffix.length);
+    /**
+     * Writes every field before the body (BODYLENGTH included) of a record of {@code totalSize} bytes.
+     *
+     * @return the index of the body
+     */
+    final int writeHeader(UnsafeBuffer dst, int index, int totalSize, int bodyCrc, int flag, long queueOffset,
+                          long position, long storeTimestampMs, byte[] storeHostBytes, int bodyLength) {
         dst.putInt(index + RecordDescriptor.TOTAL_SIZE_OFFSET, totalSize, BE);
         dst.putInt(index + RecordDescriptor.MAGIC_OFFSET, magic, BE);
         dst.putInt(index + RecordDescriptor.BODY_CRC_OFFSET, bodyCrc, BE);
@@ -92,9 +101,15 @@ abstract class PreparedAppend {
         dst.putLong(at, preparedTransactionOffset, BE);
         at += Long.BYTES;
         dst.putInt(at, bodyLength, BE);
-        at += Integer.BYTES;
-        dst.putBytes(at, body, bodyIndex, bodyLength);
-        at += bodyLength;
+        return at + Integer.BYTES;
+    }
+
+    /**
+     * Writes TOPICLENGTH, TOPIC and PROPERTIESLENGTH at {@code at}, just after the body.
+     *
+     * @return the index of the properties
+     */
+    final int writeTopic(UnsafeBuffer dst, int at, int propertiesLength) {
         if (magic == RecordDescriptor.MAGIC_V2) {
             dst.putShort(at, (short) topicBytes.length, BE);
             at += Short.BYTES;
@@ -104,114 +119,128 @@ abstract class PreparedAppend {
         }
         dst.putBytes(at, topicBytes);
         at += topicBytes.length;
-        dst.putShort(at, (short) (propertiesLength + propertiesSuffix.length), BE);
-        at += Short.BYTES;
-        dst.putBytes(at, properties, propertiesIndex, propertiesLength);
-        at += propertiesLength;
-        dst.putBytes(at, propertiesSuffix);
-        return totalSize;
+        dst.putShort(at, (short) propertiesLength, BE);
+        return at + Short.BYTES;
     }
 
     /** A plain message: one record. */
     static final class Single extends PreparedAppend {
         private final ByteBuffer body;
+        private final int bodyIndex;
+        private final int bodyLength;
         private final int bodyCrc;
         private final int flag;
-        private final ByteBuffer properties;
+        private final byte[] properties;
 
         Single(MessageDraft draft, byte[] topicBytes, int sysFlag, byte[] bornHostBytes, boolean assignsQueueOffset,
-               boolean waitsForFlush, byte[] propertiesBytes) {
+               boolean waitsForFlush, byte[] properties) {
             super(draft, topicBytes, sysFlag, bornHostBytes, assignsQueueOffset, waitsForFlush, 1);
             this.body = draft.body();
-            this.bodyCrc = RecordDescriptor.bodyCrc(body);
+            this.bodyIndex = body.position();
+            this.bodyLength = body.remaining();
+            this.bodyCrc = RecordDescriptor.bodyCrc(body, bodyIndex, bodyLength);
             this.flag = draft.flag();
-            this.properties = ByteBuffer.wrap(propertiesBytes);
-        }
-
-        @Override
-        int recordCount() {
-            return 1;
+            this.properties = properties;
         }
 
         @Override
         int bytes(long baseQueueOffset) {
-            return recordBytes(body.remaining(), properties.capacity());
+            return recordBytes(bodyLength, properties.length);
         }
 
         @Override
         void write(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
-                   byte[] storeHostBytes, long[] positionsOut) {
-            writeRecord(dst, index, bodyCrc, flag, baseQueueOffset, position, storeTimestampMs, storeHostBytes,
-                    body, body.position(), body.remaining(), properties, 0, properties.capacity(), NO_BYTES);
-            positionsOut[0] = position;
+                   byte[] storeHostBytes) {
+            int at = writeHeader(dst, index, recordBytes(bodyLength, properties.length), bodyCrc, flag,
+                    baseQueueOffset, position, storeTimestampMs, storeHostBytes, bodyLength);
+            dst.putBytes(at, body, bodyIndex, bodyLength);
+            at = writeTopic(dst, at + bodyLength, properties.length);
+            dst.putBytes(at, properties);
         }
     }
 
-    /** A BatchCQ inner batch: one record whose properties end with INNER_NUM and INNER_BASE. */
+    /**
+     * A BatchCQ inner batch: one record whose properties end with {@code INNER_NUM 0x01 n 0x02 INNER_BASE 0x01
+     * base 0x02}; only the base's digits are left to write under the lock.
+     */
     static final class InnerBatch extends PreparedAppend {
+        private static final byte[] INNER_NUM_NAME = (MessageProperties.INNER_NUM
+                + MessageProperties.NAME_VALUE_SEPARATOR).getBytes(StandardCharsets.US_ASCII);
+        private static final byte[] INNER_BASE_NAME = (MessageProperties.PROPERTY_SEPARATOR
+                + MessageProperties.INNER_BASE + MessageProperties.NAME_VALUE_SEPARATOR)
+                .getBytes(StandardCharsets.US_ASCII);
+        /** Longest suffix: 19 digits and the final 0x02. */
+        static final int MAX_SUFFIX_BYTES = 20;
+
         private final ByteBuffer body;
+        private final int bodyIndex;
+        private final int bodyLength;
         private final int bodyCrc;
         private final int flag;
         /** The draft's properties, terminated, then {@code INNER_NUM 0x01 n 0x02 INNER_BASE 0x01}. */
-        private final ByteBuffer propertiesPrefix;
+        private final byte[] propertiesPrefix;
 
         InnerBatch(MessageDraft draft, byte[] topicBytes, int sysFlag, byte[] bornHostBytes, boolean waitsForFlush,
                    int innerNum, byte[] propertiesPrefix) {
             super(draft, topicBytes, sysFlag, bornHostBytes, true, waitsForFlush, innerNum);
             this.body = draft.body();
-            this.bodyCrc = RecordDescriptor.bodyCrc(body);
+            this.bodyIndex = body.position();
+            this.bodyLength = body.remaining();
+            this.bodyCrc = RecordDescriptor.bodyCrc(body, bodyIndex, bodyLength);
             this.flag = draft.flag();
-            this.propertiesPrefix = ByteBuffer.wrap(propertiesPrefix);
+            this.propertiesPrefix = propertiesPrefix;
         }
 
         /** Builds the fixed part of the properties: everything up to the INNER_BASE value. */
         static byte[] propertiesPrefix(String text, int innerNum) {
-            StringBuilder sb = new StringBuilder(text.length() + 40);
-            MessageProperties.appendTerminated(sb, text);
-            sb.append(MessageProperties.INNER_NUM).append(MessageProperties.NAME_VALUE_SEPARATOR).append(innerNum)
-                    .append(MessageProperties.PROPERTY_SEPARATOR)
-                    .append(MessageProperties.INNER_BASE).append(MessageProperties.NAME_VALUE_SEPARATOR);
-            return sb.toString().getBytes(StandardCharsets.UTF_8);
-        }
-
-        /** Longest suffix: 19 digits and the final 0x02. */
-        static final int MAX_SUFFIX_BYTES = 20;
-
-        private static byte[] suffix(long baseQueueOffset) {
-            String digits = Long.toString(baseQueueOffset);
-            byte[] out = new byte[digits.length() + 1];
-            for (int i = 0; i < digits.length(); i++) {
-                out[i] = (byte) digits.charAt(i);
+            byte[] draftProperties = text.getBytes(StandardCharsets.UTF_8);
+            int length = draftProperties.length;
+            // A final 0x02 byte can only be the separator: UTF-8 never uses bytes below 0x80 inside a character.
+            boolean terminate = length > 0 && draftProperties[length - 1] != MessageProperties.PROPERTY_SEPARATOR;
+            int digits = decimalDigits(innerNum);
+            byte[] out = new byte[length + (terminate ? 1 : 0) + INNER_NUM_NAME.length + digits
+                    + INNER_BASE_NAME.length];
+            System.arraycopy(draftProperties, 0, out, 0, length);
+            int at = length;
+            if (terminate) {
+                out[at++] = MessageProperties.PROPERTY_SEPARATOR;
             }
-            out[digits.length()] = MessageProperties.PROPERTY_SEPARATOR;
+            System.arraycopy(INNER_NUM_NAME, 0, out, at, INNER_NUM_NAME.length);
+            at += INNER_NUM_NAME.length;
+            for (int i = at + digits - 1, v = innerNum; i >= at; i--, v /= 10) {
+                out[i] = (byte) ('0' + v % 10);
+            }
+            at += digits;
+            System.arraycopy(INNER_BASE_NAME, 0, out, at, INNER_BASE_NAME.length);
             return out;
         }
 
-        private static int suffixBytes(long baseQueueOffset) {
+        /** Digits of a non-negative number. */
+        static int decimalDigits(long value) {
             int digits = 1;
-            for (long v = baseQueueOffset; v >= 10; v /= 10) {
+            for (long v = value; v >= 10; v /= 10) {
                 digits++;
             }
-            return digits + 1;
-        }
-
-        @Override
-        int recordCount() {
-            return 1;
+            return digits;
         }
 
         @Override
         int bytes(long baseQueueOffset) {
-            return recordBytes(body.remaining(), propertiesPrefix.capacity() + suffixBytes(baseQueueOffset));
+            return recordBytes(bodyLength, propertiesPrefix.length + decimalDigits(baseQueueOffset) + 1);
         }
 
         @Override
         void write(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
-                   byte[] storeHostBytes, long[] positionsOut) {
-            writeRecord(dst, index, bodyCrc, flag, baseQueueOffset, position, storeTimestampMs, storeHostBytes,
-                    body, body.position(), body.remaining(), propertiesPrefix, 0, propertiesPrefix.capacity(),
-                    suffix(baseQueueOffset));
-            positionsOut[0] = position;
+                   byte[] storeHostBytes) {
+            int propertiesLength = propertiesPrefix.length + decimalDigits(baseQueueOffset) + 1;
+            int at = writeHeader(dst, index, recordBytes(bodyLength, propertiesLength), bodyCrc, flag,
+                    baseQueueOffset, position, storeTimestampMs, storeHostBytes, bodyLength);
+            dst.putBytes(at, body, bodyIndex, bodyLength);
+            at = writeTopic(dst, at + bodyLength, propertiesLength);
+            dst.putBytes(at, propertiesPrefix);
+            at += propertiesPrefix.length;
+            at += dst.putNaturalLongAscii(at, baseQueueOffset);
+            dst.putByte(at, (byte) MessageProperties.PROPERTY_SEPARATOR);
         }
     }
 
@@ -221,6 +250,7 @@ abstract class PreparedAppend {
         private final BatchBodyDescriptor.Entry[] entries;
         private final int[] bodyCrcs;
         private final int totalBytes;
+        private final long[] positions;
 
         UnpackedBatch(MessageDraft draft, byte[] topicBytes, int sysFlag, byte[] bornHostBytes, boolean waitsForFlush,
                       BatchBodyDescriptor.Entry[] entries) {
@@ -228,6 +258,7 @@ abstract class PreparedAppend {
             this.batch = draft.body();
             this.entries = entries;
             this.bodyCrcs = new int[entries.length];
+            this.positions = new long[entries.length];
             long total = 0;
             for (int i = 0; i < entries.length; i++) {
                 BatchBodyDescriptor.Entry e = entries[i];
@@ -238,29 +269,32 @@ abstract class PreparedAppend {
         }
 
         @Override
-        int recordCount() {
-            return entries.length;
-        }
-
-        @Override
         int bytes(long baseQueueOffset) {
             return totalBytes;
         }
 
         @Override
         void write(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
-                   byte[] storeHostBytes, long[] positionsOut) {
+                   byte[] storeHostBytes) {
             int at = index;
             long pos = position;
             for (int i = 0; i < entries.length; i++) {
                 BatchBodyDescriptor.Entry e = entries[i];
-                positionsOut[i] = pos;
-                int size = writeRecord(dst, at, bodyCrcs[i], e.flag(), baseQueueOffset + i, pos, storeTimestampMs,
-                        storeHostBytes, batch, e.bodyIndex(), e.bodyLength(), batch, e.propertiesIndex(),
-                        e.propertiesLength(), NO_BYTES);
+                positions[i] = pos;
+                int size = recordBytes(e.bodyLength(), e.propertiesLength());
+                int bodyAt = writeHeader(dst, at, size, bodyCrcs[i], e.flag(), baseQueueOffset + i, pos,
+                        storeTimestampMs, storeHostBytes, e.bodyLength());
+                dst.putBytes(bodyAt, batch, e.bodyIndex(), e.bodyLength());
+                int propertiesAt = writeTopic(dst, bodyAt + e.bodyLength(), e.propertiesLength());
+                dst.putBytes(propertiesAt, batch, e.propertiesIndex(), e.propertiesLength());
                 at += size;
                 pos += size;
             }
+        }
+
+        @Override
+        long[] recordPositions() {
+            return positions;
         }
     }
 }

@@ -86,16 +86,6 @@ public final class QueueOffsetTable {
         return out;
     }
 
-    /** Append path (lock held): the offset to assign. */
-    long assign(String topic, int queueId) {
-        return nextOffset(topic, queueId);
-    }
-
-    /** Append path (lock held): the queue now continues at {@code nextOffset}. */
-    void advance(String topic, int queueId, long nextOffset) {
-        queues(topic).set(queueId, nextOffset);
-    }
-
     /** Recovery (lock held): raises the queue's next offset to at least {@code nextOffset}. */
     void advanceTo(String topic, int queueId, long nextOffset) {
         QueueOffsets q = queues(topic);
@@ -104,8 +94,13 @@ public final class QueueOffsetTable {
         }
     }
 
-    private QueueOffsets queues(String topic) {
-        return topics.computeIfAbsent(topic, t -> new QueueOffsets());
+    /**
+     * The queues of {@code topic}, created when absent. The append path (lock held) reads the offset to assign
+     * and writes the next one through the same handle: one map lookup per append.
+     */
+    QueueOffsets queues(String topic) {
+        QueueOffsets q = topics.get(topic);
+        return q != null ? q : topics.computeIfAbsent(topic, t -> new QueueOffsets());
     }
 
     private static void checkQueueId(int queueId) {
@@ -114,8 +109,11 @@ public final class QueueOffsetTable {
         }
     }
 
-    /** One topic's queues; grown (copied) by the lock holder when a higher queue id appears. */
-    private static final class QueueOffsets {
+    /**
+     * One topic's queues; grown (copied) by the lock holder when a higher queue id appears. {@link #get} from any
+     * thread; {@link #set} with the append lock held.
+     */
+    static final class QueueOffsets {
         private volatile AtomicLongArray offsets = new AtomicLongArray(8);
 
         long get(int queueId) {

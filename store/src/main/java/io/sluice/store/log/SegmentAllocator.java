@@ -2,6 +2,7 @@ package io.sluice.store.log;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -12,27 +13,45 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Prepares the next segment (create, pre-allocate, map) on a background thread so that the writer rarely waits
- * for a file system call when it rolls.
+ * Prepares the next segments (create, map, pre-touch) on a background thread so that the writer rarely waits
+ * for a file system call when it rolls. Keeps {@code ahead} consecutive segments in preparation or ready, in
+ * start order; the thread prepares them one after the other, the next one to be used first.
+ *
+ * <p>When to start: as soon as the writer rolls onto a segment, the preparation of the one after it begins (and
+ * at {@link CommitLog#recover}), so a preparation has the writer's whole pass over a segment to finish. With
+ * {@code preallocate} a preparation costs one page fault per page; where faults are slow (virtual machines) a
+ * writer that fills a segment faster than that waits at the roll, up to {@code segmentAllocationTimeoutMs}.
  *
  * <p>Thread-safety: {@link #prepare(long)} and {@link #take(long, long)} are called by the append lock holder
- * only (one at a time); the work itself runs on the allocator's own thread ({@code sluice-segment-allocator}).
+ * only (one at a time); {@link #readyCount()} by any thread. The work itself runs on the allocator's own thread
+ * ({@code sluice-segment-allocator}).
  */
 final class SegmentAllocator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SegmentAllocator.class);
 
+    /** One segment being prepared. */
+    private record Preparation(long startPosition, CompletableFuture<MappedSegment> segment) {
+    }
+
     private final Path dir;
     private final int segmentBytes;
     private final boolean preallocate;
+    private final int ahead;
     private final ExecutorService executor;
-    private long preparedStart = -1;
-    private CompletableFuture<MappedSegment> prepared;
+    /** Consecutive segments, the next to be taken first. Lock holder only. */
+    private final ArrayDeque<Preparation> queue = new ArrayDeque<>();
+    /** Copy of {@link #queue} for {@link #readyCount()}; replaced by the lock holder on every change. */
+    private volatile Preparation[] published = new Preparation[0];
 
-    SegmentAllocator(Path dir, int segmentBytes, boolean preallocate) {
+    SegmentAllocator(Path dir, int segmentBytes, boolean preallocate, int ahead) {
+        if (ahead < 1) {
+            throw new IllegalArgumentException("ahead must be >= 1, was " + ahead);
+        }
         this.dir = dir;
         this.segmentBytes = segmentBytes;
         this.preallocate = preallocate;
+        this.ahead = ahead;
         this.executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-segment-allocator");
             t.setDaemon(true);
@@ -40,41 +59,56 @@ final class SegmentAllocator implements AutoCloseable {
         });
     }
 
-    /** Starts preparing the segment at {@code startPosition} unless it is already being prepared. */
+    /**
+     * Makes sure the {@code ahead} segments from {@code startPosition} on are being prepared. Preparations for
+     * other positions (the log was truncated) are discarded.
+     */
     void prepare(long startPosition) {
-        if (prepared != null && preparedStart == startPosition) {
-            return;
+        Preparation head = queue.peekFirst();
+        if (head != null && head.startPosition() != startPosition) {
+            discardAll();
         }
-        discardPrepared();
-        preparedStart = startPosition;
-        prepared = CompletableFuture.supplyAsync(() -> {
+        long next = queue.isEmpty() ? startPosition : queue.peekLast().startPosition() + segmentBytes;
+        while (queue.size() < ahead) {
+            queue.addLast(submit(next));
+            next += segmentBytes;
+        }
+        publish();
+    }
+
+    private Preparation submit(long startPosition) {
+        return new Preparation(startPosition, CompletableFuture.supplyAsync(() -> {
             try {
                 return MappedSegment.create(dir, startPosition, segmentBytes, preallocate);
             } catch (IOException e) {
                 throw new SegmentCreationException(e);
             }
-        }, executor);
+        }, executor));
     }
 
     /**
      * The segment at {@code startPosition}: the prepared one, waiting for it at most {@code timeoutMs}, or one
-     * created now when another position was prepared.
+     * prepared now when other positions were prepared. The caller then calls {@link #prepare} with the position
+     * after it to keep the queue full.
      *
      * @throws IOException      when creating the file failed
      * @throws TimeoutException when preparation did not finish in time (it continues; a later call may succeed)
      */
     MappedSegment take(long startPosition, long timeoutMs) throws IOException, TimeoutException {
-        if (prepared == null || preparedStart != startPosition) {
+        Preparation head = queue.peekFirst();
+        if (head == null || head.startPosition() != startPosition) {
             prepare(startPosition);
+            head = queue.peekFirst();
         }
         try {
-            MappedSegment segment = prepared.get(timeoutMs, TimeUnit.MILLISECONDS);
-            prepared = null;
-            preparedStart = -1;
+            MappedSegment segment = head.segment().get(timeoutMs, TimeUnit.MILLISECONDS);
+            queue.pollFirst();
+            publish();
             return segment;
         } catch (ExecutionException e) {
-            prepared = null;
-            preparedStart = -1;
+            // Everything queued is dropped: the next take prepares this position again from scratch.
+            discardAll();
+            publish();
             if (e.getCause() instanceof SegmentCreationException sce) {
                 throw sce.getCause();
             }
@@ -87,13 +121,27 @@ final class SegmentAllocator implements AutoCloseable {
         }
     }
 
-    /** Deletes a prepared segment nobody took (it is not part of the log). */
-    private void discardPrepared() {
-        CompletableFuture<MappedSegment> p = prepared;
-        prepared = null;
-        preparedStart = -1;
-        if (p != null) {
-            p.thenAccept(segment -> {
+    /** How many segments, counted from the next one to be taken, are prepared and ready. Any thread. */
+    int readyCount() {
+        int ready = 0;
+        for (Preparation p : published) {
+            CompletableFuture<MappedSegment> f = p.segment();
+            if (!f.isDone() || f.isCompletedExceptionally()) {
+                break;
+            }
+            ready++;
+        }
+        return ready;
+    }
+
+    private void publish() {
+        published = queue.toArray(new Preparation[0]);
+    }
+
+    /** Deletes prepared segments nobody will take (they are not part of the log). */
+    private void discardAll() {
+        for (Preparation p; (p = queue.pollFirst()) != null; ) {
+            p.segment().thenAccept(segment -> {
                 try {
                     segment.delete();
                 } catch (IOException e) {
@@ -105,7 +153,8 @@ final class SegmentAllocator implements AutoCloseable {
 
     @Override
     public void close() {
-        discardPrepared();
+        discardAll();
+        publish();
         executor.shutdown();
         try {
             if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {

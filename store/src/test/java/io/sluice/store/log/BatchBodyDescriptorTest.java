@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -75,6 +76,42 @@ class BatchBodyDescriptorTest {
         } catch (MalformedBatchException e) {
             assertTrue(e.getMessage().startsWith("batch entry #"), e.getMessage());
         }
+    }
+
+    @Property(tries = 200)
+    void countAgreesWithTheIterator(@ForAll("batches") List<BatchBodyDescriptor.Message> messages,
+                                    @ForAll @IntRange(min = 0, max = 10_000) int corruptAt, @ForAll byte value) {
+        byte[] bytes = BatchBodyDescriptor.encode(messages);
+        bytes[corruptAt % bytes.length] = value;
+        String iterated;
+        try {
+            int n = 0;
+            for (Iterator<BatchBodyDescriptor.Entry> it = BatchBodyDescriptor.entries(ByteBuffer.wrap(bytes));
+                 it.hasNext(); it.next()) {
+                n++;
+            }
+            iterated = "count " + n;
+        } catch (MalformedBatchException e) {
+            iterated = e.getMessage();
+        }
+        String counted;
+        try {
+            counted = "count " + BatchBodyDescriptor.count(ByteBuffer.wrap(bytes));
+        } catch (MalformedBatchException e) {
+            counted = e.getMessage();
+        }
+        assertEquals(iterated, counted);
+    }
+
+    @Test
+    void countReadsBigEndianWhateverTheBufferOrder() {
+        byte[] bytes = BatchBodyDescriptor.encode(List.of(new BatchBodyDescriptor.Message(0, new byte[300], "A\u00011\u0002"),
+                new BatchBodyDescriptor.Message(0, new byte[7], "")));
+        ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length + 3).order(ByteOrder.LITTLE_ENDIAN);
+        direct.position(3);
+        direct.put(bytes).position(3);
+        assertEquals(2, BatchBodyDescriptor.count(direct));
+        assertEquals(3, direct.position(), "the buffer is not moved");
     }
 
     @Test

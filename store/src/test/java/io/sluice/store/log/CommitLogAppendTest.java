@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.DispatchEntry;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -171,6 +173,64 @@ class CommitLogAppendTest {
             assertEquals(7, e3.queueOffset());
             assertEquals(1, e3.batchCount());
             assertEquals(7, e2.nextQueueOffset());
+        }
+    }
+
+    @Test
+    void shouldWriteALongInnerBaseAfterMultiByteProperties() throws Exception {
+        try (CommitLog log = LogFixture.openRecovered(dir)) {
+            log.queueOffsets().set("Inner", 0, 12_345_678_901L);
+            AppendResult r = LogFixture.appendOk(log, innerBatch(12, "KEYS\u0001caf\u00e9 \u00fcber"));
+            MessageExt record = MessageDecoder.decode(log.readRecord(r.position(), r.wroteBytes()).buffer(),
+                    true, true);
+            assertEquals(12_345_678_901L, record.getQueueOffset());
+            assertEquals("12", record.getProperty("INNER_NUM"));
+            assertEquals("12345678901", record.getProperty("INNER_BASE"));
+            assertEquals("caf\u00e9 \u00fcber", record.getProperty("KEYS"));
+            assertEquals(12_345_678_913L, log.queueOffsets().nextOffset("Inner", 0));
+            assertEquals(r.nextPosition(), log.writtenPosition(), "TOTALSIZE matches the bytes written");
+        }
+    }
+
+    @Test
+    void singleRecordResultNamesItsOnlyRecord() throws IOException {
+        try (CommitLog log = LogFixture.openRecovered(dir)) {
+            LogFixture.appendOk(log, LogFixture.draft("S", 0, "first"));
+            AppendResult r = LogFixture.appendOk(log, LogFixture.draft("S", 0, "second"));
+            assertEquals(1, r.recordCount());
+            assertEquals(r.position(), r.recordPosition(0));
+            assertThrows(IndexOutOfBoundsException.class, () -> r.recordPosition(1));
+            assertEquals(MessageIds.offsetMsgId(LogFixture.STORE_HOST, r.position()), r.msgIds());
+            assertEquals(r.msgIds(), r.withStatus(AppendStatus.FLUSH_DISK_TIMEOUT).msgIds());
+        }
+    }
+
+    @Test
+    void shouldKeepTopicsAndHostsApartWhenDraftsAlternate() throws IOException {
+        InetSocketAddress v6 = LogFixture.ipv6(40000);
+        try (CommitLog log = LogFixture.openRecovered(dir)) {
+            List<AppendResult> results = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                boolean even = i % 2 == 0;
+                results.add(LogFixture.appendOk(log, MessageDraft.builder(even ? "Even" : "Odd", 0)
+                        .body(("m" + i).getBytes(StandardCharsets.UTF_8))
+                        .bornHost(even ? LogFixture.BORN_HOST : v6).build()));
+                // An illegal topic or an unresolved host right after a cached legal one is still refused.
+                assertStatus(log, MessageDraft.builder(even ? "Ev en" : "Od/d", 0).body(new byte[1])
+                        .bornHost(LogFixture.BORN_HOST).build(), AppendStatus.MESSAGE_ILLEGAL);
+                assertStatus(log, MessageDraft.builder(even ? "Even" : "Odd", 0).body(new byte[1])
+                        .bornHost(InetSocketAddress.createUnresolved("nowhere.invalid", 1)).build(),
+                        AppendStatus.MESSAGE_ILLEGAL);
+            }
+            for (int i = 0; i < 6; i++) {
+                AppendResult r = results.get(i);
+                MessageExt m = MessageDecoder.decode(log.readRecord(r.position(), r.wroteBytes()).buffer(), true,
+                        true);
+                boolean even = i % 2 == 0;
+                assertEquals(even ? "Even" : "Odd", m.getTopic());
+                assertEquals(even ? LogFixture.BORN_HOST : v6, m.getBornHost());
+                assertEquals(i / 2, m.getQueueOffset());
+            }
         }
     }
 

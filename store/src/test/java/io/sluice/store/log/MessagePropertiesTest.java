@@ -58,6 +58,10 @@ class MessagePropertiesTest {
             String viaBytes = found == MessageProperties.NOT_FOUND ? null : new String(bytes,
                     MessageProperties.valueIndex(found), MessageProperties.valueLength(found), StandardCharsets.UTF_8);
             assertEquals(parsed.get(name), viaBytes, () -> "byte lookup of " + name);
+            for (String value : new String[] {"1", "x", "12"}) {
+                assertEquals(value.equals(parsed.get(name)), MessageProperties.hasValue(text, name, value),
+                        () -> "hasValue " + name + "=" + value);
+            }
         }
     }
 
