@@ -9,6 +9,7 @@ import io.sluice.broker.handler.OffsetHandler;
 import io.sluice.broker.handler.PullHandler;
 import io.sluice.broker.handler.PullSettings;
 import io.sluice.broker.handler.RetryAndAdminHandlers;
+import io.sluice.broker.handler.SendHooks;
 import io.sluice.broker.handler.SendHandler;
 import io.sluice.broker.handler.SendSettings;
 import io.sluice.broker.handler.TopicHandler;
@@ -28,6 +29,8 @@ import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.remoting.transport.ServerSettings;
 import io.sluice.store.MessageStore;
 import io.sluice.store.StoreSettings;
+import io.sluice.store.dispatch.DispatchMode;
+import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.log.LogSettings;
@@ -163,7 +166,7 @@ public final class Broker implements AutoCloseable {
         registrar = new NameServerRegistrar(registrarSettings(), client, metadata::topicTable, scheduler);
         topics = new TopicRegistry(metadata, new TopicSettings(settings.autoCreateTopicEnable(),
                 settings.defaultTopicQueueNums()), registrar);
-        topics.installSystemTopics();
+        topics.installSystemTopics(settings.brokerClusterName(), settings.brokerName());
 
         store = MessageStore.open(storeSettings(settings, address), topics::queueTypeOf);
 
@@ -173,9 +176,10 @@ public final class Broker implements AutoCloseable {
         parking = new PullParking(scheduler, pullExecutor);
         store.addArrivalListener(parking::onArrival);
 
-        registerHandlers();
+        // Retry, delay and admin first: the send and pull handlers feed its delay scheduler and statistics.
         retryAndAdmin = RetryAndAdminHandlers.install(settings, server, store, metadata, topics, groups, clients,
                 adminExecutor, scheduler, clock);
+        registerHandlers();
         ready = true;
 
         registered = true;
@@ -188,7 +192,8 @@ public final class Broker implements AutoCloseable {
 
     private void registerHandlers() {
         SendHandler send = new SendHandler(store, topics, groups, new SendSettings(settings.brokerClusterName(),
-                settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock);
+                settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock,
+                new SendHooks(retryAndAdmin.delays()::redirectIfDelayed, retryAndAdmin.stats()::onPut));
         RequestHandler onSend = send::onSend;
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend);
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend);
@@ -200,7 +205,7 @@ public final class Broker implements AutoCloseable {
         PullHandler pull = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
-                settings.maxTransferCountPerPull()));
+                settings.maxTransferCountPerPull()), retryAndAdmin.stats()::onPull);
         HandlerOptions pulls = HandlerOptions.onExecutor(pullExecutor).withoutFlowControl();
         server.registerHandler(RequestCode.PULL_MESSAGE, pull::onPull, pulls);
         server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pull::onPull, pulls);
@@ -422,8 +427,12 @@ public final class Broker implements AutoCloseable {
                         settings.diskSpaceWarningLevelRatio() / 100.0)
                 .withCleanFileForcibly(settings.cleanFileForciblyEnable())
                 .withCheckIntervalMs(settings.cleanResourceIntervalMs());
+        DispatchSettings dispatch = DispatchSettings.defaults().withMode(
+                settings.dispatchMode() == io.sluice.broker.config.DispatchMode.SERIAL
+                        ? DispatchMode.SERIAL : DispatchMode.PIPELINED);
         return StoreSettings.builder(settings.storePathRootDir(), storeHost)
                 .index(index)
+                .dispatch(dispatch)
                 .retention(retention)
                 .checkpointIntervalMs(settings.flushIntervalConsumeQueueMs())
                 .build()

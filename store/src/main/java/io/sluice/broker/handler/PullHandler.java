@@ -48,6 +48,7 @@ public final class PullHandler {
     private final ClientRegistry clients;
     private final PullParking parking;
     private final PullSettings settings;
+    private final PullObserver observer;
 
     /**
      * @param store    where messages are read
@@ -57,9 +58,11 @@ public final class PullHandler {
      * @param clients  subscriptions registered by heartbeats
      * @param parking  parked pulls
      * @param settings limits and long-polling settings
+     * @param observer told of every answered pull that returned messages
      */
     public PullHandler(MessageStore store, MetadataStore offsets, TopicRegistry topics, SubscriptionGroups groups,
-                       ClientRegistry clients, PullParking parking, PullSettings settings) {
+                       ClientRegistry clients, PullParking parking, PullSettings settings, PullObserver observer) {
+        this.observer = observer;
         this.store = store;
         this.offsets = offsets;
         this.topics = topics;
@@ -159,6 +162,10 @@ public final class PullHandler {
                         () -> reExecute(connection, pull, later));
                 return null;
             }
+        }
+        if (result.messageCount() > 0) {
+            observer.onPull(pull.consumerGroup(), pull.topic(), pull.queueId(), result.messageCount(),
+                    result.nextOffset());
         }
         return response(code, result, topic, group.get());
     }

@@ -57,6 +57,7 @@ public final class SendHandler {
     private final SubscriptionGroups groups;
     private final SendSettings settings;
     private final UniqKeyGenerator uniqKeys;
+    private final SendHooks hooks;
     private final LongAdder refused = new LongAdder();
 
     /**
@@ -65,9 +66,11 @@ public final class SendHandler {
      * @param groups   reconsume limits of retry sends
      * @param settings broker identity and limits
      * @param clock    the time source of generated message keys
+     * @param hooks    the draft rewrite before the append and the report of stored appends
      */
     public SendHandler(MessageStore store, TopicRegistry topics, SubscriptionGroups groups, SendSettings settings,
-                       EpochClock clock) {
+                       EpochClock clock, SendHooks hooks) {
+        this.hooks = hooks;
         this.store = store;
         this.topics = topics;
         this.groups = groups;
@@ -163,11 +166,17 @@ public final class SendHandler {
         if (config.topicFilterType() == TopicFilterType.MULTI_TAG) {
             sysFlag |= RecordDescriptor.MULTI_TAGS_FLAG;
         }
-        MessageDraft draft = new MessageDraft(config.topicName(), queueId, header.flag(), sysFlag,
-                header.bornTimestampMs(), bornHost(connection), header.reconsumeTimes(), 0, ByteBuffer.wrap(body),
-                properties, kind);
+        MessageDraft draft = hooks.beforeAppend().apply(new MessageDraft(config.topicName(), queueId, header.flag(),
+                sysFlag, header.bornTimestampMs(), bornHost(connection), header.reconsumeTimes(), 0,
+                ByteBuffer.wrap(body), properties, kind));
         String transactionId = uniqKey;
-        return store.append(draft).thenApply(result -> answer(result, kind, queueId, transactionId));
+        String storedTopic = draft.topic();
+        return store.append(draft).thenApply(result -> {
+            if (result.status().isStored()) {
+                hooks.onStored().accept(storedTopic, result.messageCount());
+            }
+            return answer(result, kind, queueId, transactionId);
+        });
     }
 
     private RemotingCommand answer(AppendResult result, AppendKind kind, int queueId, String uniqKey) {

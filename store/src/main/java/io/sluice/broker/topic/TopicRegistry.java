@@ -10,6 +10,7 @@ import io.sluice.store.meta.TopicNames;
 import io.sluice.store.meta.TopicPerm;
 import io.sluice.store.meta.TopicTable;
 import java.util.List;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -57,18 +58,43 @@ public final class TopicRegistry {
     }
 
     /**
-     * Stores the topics the broker itself provides: {@code TBW102} (perm 7, {@code defaultTopicQueueNums} queues)
-     * when auto-creation is enabled. Called once at start, before the first full registration, which announces
-     * them.
+     * Stores the topics the broker itself provides, as an Apache broker does: {@code SELF_TEST_TOPIC},
+     * {@code OFFSET_MOVED_EVENT}, one topic named after the cluster and one after the broker (each one queue), and
+     * {@code TBW102} (perm 7, {@code defaultTopicQueueNums} queues) when auto-creation is enabled. Called once at
+     * start, before the first full registration, which announces them.
+     *
+     * <p>The fixed set matters beyond compatibility: a name server takes a broker's first registration that holds
+     * exactly one topic for an early incremental one and rejects it, so a broker must never start with a single
+     * topic.
+     *
+     * @param clusterName the broker's cluster
+     * @param brokerName  the broker's name
      */
-    public synchronized void installSystemTopics() {
+    public synchronized void installSystemTopics(String clusterName, String brokerName) {
+        List<TopicConfig> system = new ArrayList<>();
+        system.add(oneQueueTopic(TopicNames.SELF_TEST_TOPIC, TopicPerm.READ_WRITE));
+        system.add(oneQueueTopic(TopicNames.OFFSET_MOVED_EVENT, TopicPerm.READ_WRITE));
+        system.add(oneQueueTopic(clusterName, TopicPerm.READ_WRITE | TopicPerm.INHERIT));
+        system.add(oneQueueTopic(brokerName, TopicPerm.READ_WRITE | TopicPerm.INHERIT));
         if (settings.autoCreateTopicEnable()) {
             int queues = settings.defaultTopicQueueNums();
-            TopicConfig template = new TopicConfig(TopicNames.AUTO_CREATE_TOPIC_KEY_TOPIC, queues, queues,
+            system.add(new TopicConfig(TopicNames.AUTO_CREATE_TOPIC_KEY_TOPIC, queues, queues,
                     TopicPerm.READ_WRITE | TopicPerm.INHERIT, TopicFilterType.SINGLE_TAG, 0, false, QueueType.SIMPLE,
-                    Map.of());
-            metadata.putTopic(template);
+                    Map.of()));
         }
+        List<TopicConfig> missing = new ArrayList<>();
+        for (TopicConfig topic : system) {
+            if (metadata.getTopic(topic.topicName()).isEmpty()) {
+                missing.add(topic);
+            }
+        }
+        if (!missing.isEmpty()) {
+            metadata.putTopics(missing);
+        }
+    }
+
+    private static TopicConfig oneQueueTopic(String name, int perm) {
+        return new TopicConfig(name, 1, 1, perm, TopicFilterType.SINGLE_TAG, 0, false, QueueType.SIMPLE, Map.of());
     }
 
     /** The topic's config, or empty. */

@@ -40,6 +40,10 @@ public final class TopicNames {
     public static final String AUTO_CREATE_TOPIC_KEY_TOPIC = "TBW102";
     /** Where delay-level messages wait until they are due. */
     public static final String SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX";
+    /** A one-queue topic every broker provides for connectivity checks. */
+    public static final String SELF_TEST_TOPIC = "SELF_TEST_TOPIC";
+    /** A one-queue topic every broker provides; Apache records consumer offset resets there. */
+    public static final String OFFSET_MOVED_EVENT = "OFFSET_MOVED_EVENT";
 
     private static final Set<String> SYSTEM_TOPICS = Set.of(
             AUTO_CREATE_TOPIC_KEY_TOPIC,
@@ -49,8 +53,8 @@ public final class TopicNames {
             "RMQ_SYS_TRACE_TOPIC",
             "RMQ_SYS_TRANS_OP_HALF_TOPIC",
             "TRANS_CHECK_MAX_TIME_TOPIC",
-            "SELF_TEST_TOPIC",
-            "OFFSET_MOVED_EVENT",
+            SELF_TEST_TOPIC,
+            OFFSET_MOVED_EVENT,
             "CHECKPOINT_TOPIC");
 
     /** System topics a producer may never send to (they are written only by the broker itself). */

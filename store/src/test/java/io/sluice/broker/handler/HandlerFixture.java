@@ -72,9 +72,9 @@ final class HandlerFixture implements AutoCloseable {
         parking = new PullParking(timer, pullExecutor);
         store.addArrivalListener(parking::onArrival);
         send = new SendHandler(store, topics, groups, new SendSettings(CLUSTER, "broker-t", brokerPermission,
-                1 << 20, STORE_HOST), SystemEpochClock.INSTANCE);
+                1 << 20, STORE_HOST), SystemEpochClock.INSTANCE, SendHooks.NONE);
         pull = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(brokerPermission,
-                longPolling, 200, 25_000, 256 * 1024, 32));
+                longPolling, 200, 25_000, 256 * 1024, 32), PullObserver.NONE);
         offsets = new OffsetHandler(store, metadata, topics, groups);
     }
 

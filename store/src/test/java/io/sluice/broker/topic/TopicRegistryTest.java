@@ -139,22 +139,36 @@ class TopicRegistryTest {
 
     @Test
     void shouldInstallTemplateOnlyWhenAutoCreateIsEnabled() {
-        registry(false).installSystemTopics();
+        registry(false).installSystemTopics("DefaultCluster", "broker-t");
         assertEquals(Optional.empty(), metadata.getTopic(TopicNames.AUTO_CREATE_TOPIC_KEY_TOPIC));
-        registry(true).installSystemTopics();
+        registry(true).installSystemTopics("DefaultCluster", "broker-t");
         TopicConfig template = metadata.getTopic(TopicNames.AUTO_CREATE_TOPIC_KEY_TOPIC).orElseThrow();
         assertEquals(7, template.perm());
         assertEquals(8, template.writeQueueNums());
     }
 
     @Test
+    void shouldInstallSeveralSystemTopicsSoTheFirstRegistrationIsNeverTakenForAnIncrementalOne() {
+        registry(false).installSystemTopics("DefaultCluster", "broker-t");
+        for (String topic : List.of(TopicNames.SELF_TEST_TOPIC, TopicNames.OFFSET_MOVED_EVENT, "DefaultCluster",
+                "broker-t")) {
+            TopicConfig config = metadata.getTopic(topic).orElseThrow(() -> new AssertionError(topic));
+            assertEquals(1, config.writeQueueNums(), topic);
+        }
+        assertTrue(metadata.allTopics().size() > 1, "a one-topic first registration is rejected by name servers");
+        long version = metadata.topicDataVersion().counter();
+        registry(false).installSystemTopics("DefaultCluster", "broker-t");
+        assertEquals(version, metadata.topicDataVersion().counter(), "a restart installs nothing twice");
+    }
+
+    @Test
     void shouldAutoCreateOnSendOnlyWhenEnabled() {
         TopicRegistry disabled = registry(false);
-        disabled.installSystemTopics();
+        disabled.installSystemTopics("DefaultCluster", "broker-t");
         assertEquals(Optional.empty(), disabled.autoCreateForSend("fresh", "TBW102", 4));
 
         TopicRegistry enabled = registry(true);
-        enabled.installSystemTopics();
+        enabled.installSystemTopics("DefaultCluster", "broker-t");
         TopicConfig created = enabled.autoCreateForSend("fresh", "TBW102", 4).orElseThrow();
         assertEquals(4, created.writeQueueNums());
         assertEquals(TopicPerm.READ_WRITE, created.perm());
