@@ -1,0 +1,198 @@
+package io.sluice.store.flush;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.NanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * SYNC flush with group commit. Appends that wait are queued in position order; the flusher thread forces
+ * everything written so far with one fsync and completes every waiter that fsync covers. A second thread, the
+ * deadline watcher, answers {@link FlushOutcome#TIMED_OUT} to waiters whose deadline passed, so a stuck fsync
+ * never leaves an append hanging.
+ *
+ * <p>Threads: {@code sluice-group-commit} (the only caller of {@link FlushTarget#flushTo(long)} while running,
+ * and where {@link FlushOutcome#FLUSHED} is delivered) and {@code sluice-flush-deadline} (where
+ * {@link FlushOutcome#TIMED_OUT} is delivered). The pending queue is guarded by its own monitor, held briefly
+ * by the appender (adding), the flusher (removing the flushed prefix) and the watcher (removing the expired
+ * prefix). Outcomes are delivered outside that monitor. Public methods are thread-safe.
+ */
+public final class GroupCommitAgent implements FlushAgent {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommitAgent.class);
+
+    /** How long the flusher parks when idle; appends unpark it at once. */
+    private static final long IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Upper bound of the watcher's tick; short enough that a timeout is answered within a few ms of its due. */
+    private static final long MAX_WATCH_TICK_NS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final FlushTarget target;
+    private final StoreFailureHandler failureHandler;
+    private final NanoClock nanoClock;
+    private final long watchTickNs;
+    private final ArrayDeque<FlushWaiter> pending = new ArrayDeque<>();
+    private final Thread flusher;
+    private final Thread watcher;
+    private final List<FlushWaiter> flusherDrain = new ArrayList<>();
+    private final List<FlushWaiter> watcherDrain = new ArrayList<>();
+    private volatile boolean running;
+    private boolean closed;
+
+    GroupCommitAgent(FlushSettings settings, FlushTarget target, StoreFailureHandler failureHandler,
+                     NanoClock nanoClock) {
+        this.target = Objects.requireNonNull(target, "target");
+        this.failureHandler = Objects.requireNonNull(failureHandler, "failureHandler");
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        long timeoutNs = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMs());
+        this.watchTickNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(MAX_WATCH_TICK_NS, timeoutNs / 4));
+        this.flusher = new Thread(this::runFlusher, "sluice-group-commit");
+        this.flusher.setDaemon(true);
+        this.watcher = new Thread(this::runWatcher, "sluice-flush-deadline");
+        this.watcher.setDaemon(true);
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        flusher.start();
+        watcher.start();
+    }
+
+    @Override
+    public void await(FlushWaiter waiter) {
+        boolean refused;
+        synchronized (pending) {
+            refused = closed || failureHandler.hasFailed();
+            if (!refused) {
+                pending.addLast(waiter);
+            }
+        }
+        if (refused) {
+            waiter.onOutcome(FlushOutcome.FAILED);
+        } else {
+            LockSupport.unpark(flusher);
+        }
+    }
+
+    @Override
+    public void onAppended() {
+        LockSupport.unpark(flusher);
+    }
+
+    private void runFlusher() {
+        while (running) {
+            if (doFlushWork() == 0) {
+                LockSupport.parkNanos(this, IDLE_PARK_NS);
+            }
+        }
+    }
+
+    /** One flusher cycle: force what is written, then complete the covered waiters. Returns work done. */
+    int doFlushWork() {
+        if (failureHandler.hasFailed()) {
+            return completeAll(FlushOutcome.FAILED);
+        }
+        int work = 0;
+        long written = target.writtenPosition();
+        if (written > target.flushedPosition()) {
+            try {
+                target.flushTo(written);
+                work++;
+            } catch (IOException e) {
+                failureHandler.onIoFailure("fsync", e);
+                return completeAll(FlushOutcome.FAILED) + 1;
+            }
+        }
+        return work + completeFlushed(target.flushedPosition());
+    }
+
+    private int completeFlushed(long flushed) {
+        synchronized (pending) {
+            FlushWaiter head;
+            while ((head = pending.peekFirst()) != null && head.position() <= flushed) {
+                flusherDrain.add(pending.pollFirst());
+            }
+        }
+        return deliver(flusherDrain, FlushOutcome.FLUSHED);
+    }
+
+    private int completeAll(FlushOutcome outcome) {
+        synchronized (pending) {
+            flusherDrain.addAll(pending);
+            pending.clear();
+        }
+        return deliver(flusherDrain, outcome);
+    }
+
+    private void runWatcher() {
+        while (running) {
+            expireOverdue();
+            LockSupport.parkNanos(this, watchTickNs);
+        }
+    }
+
+    /** Answers TIMED_OUT to every waiter whose deadline has passed. Returns how many. */
+    int expireOverdue() {
+        long nowNs = nanoClock.nanoTime();
+        synchronized (pending) {
+            FlushWaiter head;
+            // Waiters are queued in append order and all get the same timeout, so the overdue ones are a prefix.
+            while ((head = pending.peekFirst()) != null && head.deadlineNs() - nowNs <= 0) {
+                watcherDrain.add(pending.pollFirst());
+            }
+        }
+        return deliver(watcherDrain, FlushOutcome.TIMED_OUT);
+    }
+
+    private static int deliver(List<FlushWaiter> drained, FlushOutcome outcome) {
+        int n = drained.size();
+        for (int i = 0; i < n; i++) {
+            drained.get(i).onOutcome(outcome);
+        }
+        drained.clear();
+        return n;
+    }
+
+    /** Number of waiters not yet answered. */
+    public int pendingCount() {
+        synchronized (pending) {
+            return pending.size();
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (pending) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        running = false;
+        LockSupport.unpark(flusher);
+        LockSupport.unpark(watcher);
+        joinQuietly(flusher);
+        joinQuietly(watcher);
+        // The threads are gone: this thread now owns the flusher's drain list.
+        doFlushWork();
+        completeAll(FlushOutcome.FAILED);
+        LOG.debug("group commit agent stopped at flushed position {}", target.flushedPosition());
+    }
+
+    private static void joinQuietly(Thread thread) {
+        if (!thread.isAlive()) {
+            return;
+        }
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,460 @@
+package io.sluice.store.log;
+
+import io.sluice.store.DispatchEntry;
+import io.sluice.store.flush.FlushAgent;
+import io.sluice.store.flush.FlushMode;
+import io.sluice.store.flush.StoreFailureHandler;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The CommitLog: one append-only log of {@link RecordDescriptor} records shared by every topic and queue, kept
+ * in fixed-size {@link MappedSegment}s.
+ *
+ * <p><b>Lifecycle.</b> {@link #open} maps the existing segments; {@link #recover} finds the end of the valid
+ * data, cuts any torn tail and starts the flush agent; from then on appends are accepted until {@link #close}.
+ *
+ * <p><b>Writing: one lock.</b> Appends are serialized by a single non-fair {@link ReentrantLock}, held by the
+ * thread that calls {@link #append} (typically a send-request thread) for exactly this: check writability,
+ * assign the queue offset, copy the already-encoded record into the mapping, publish the written position,
+ * advance the queue offset and, in SYNC mode, queue the fsync wait. Validation, CRCs and properties encoding
+ * happen before the lock is taken. A lock was chosen over a single append agent because the critical section
+ * is one memory copy: handing each record to another thread would add a queue hop and a wake-up to every
+ * append's latency and still serialize on that thread, while the lock lets the caller finish the append on
+ * its own stack and complete ASYNC appends without any thread switch. Rolling to the next segment also happens
+ * under the lock, but the segment is normally already prepared by a background allocator.
+ * {@link QueueOffsetTable#set}, {@link #truncateTo} and {@link #recover} take the same lock.
+ *
+ * <p><b>Memory ordering.</b> The appender writes a record's bytes with plain stores and then publishes
+ * {@link #writtenPosition()} with a release store; readers load it with acquire and may read any byte below it.
+ * {@link #confirmedPosition()} is what dispatch may read: the flushed position in SYNC mode (so consumers never
+ * see a record that a crash could take back), the written position in ASYNC mode.
+ *
+ * <p><b>Failures.</b> Every storage {@link IOException} goes to the {@link StoreFailureHandler}, which makes the
+ * log refuse appends (SERVICE_NOT_AVAILABLE) from then on; the append that met the failure gets IO_ERROR.
+ *
+ * <p>Thread-safe. Owned by the store; one instance per CommitLog directory.
+ */
+public final class CommitLog implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
+
+    private enum State { LOADED, RUNNING, CLOSED }
+
+    private final LogSettings settings;
+    private final LogEnvironment env;
+    private final StoreFailureHandler failureHandler;
+    private final SegmentChain chain;
+    private final SegmentAllocator allocator;
+    private final DraftEncoder encoder;
+    private final byte[] storeHostBytes;
+    private final boolean syncFlush;
+    private final long syncFlushTimeoutNs;
+    /** Serializes appends, truncation, recovery and queue offset changes. */
+    private final ReentrantLock appendLock = new ReentrantLock();
+    private final QueueOffsetTable queueOffsets = new QueueOffsetTable(appendLock);
+    /** Position after the last byte appended; stored with release, read with acquire. */
+    private final AtomicLong written = new AtomicLong();
+    private final LogFlushTarget flushTarget;
+    private final FlushAgent flushAgent;
+    private volatile State state = State.LOADED;
+
+    private CommitLog(LogSettings settings, LogEnvironment env, SegmentChain chain) {
+        this.settings = settings;
+        this.env = env;
+        this.failureHandler = env.failureHandler();
+        this.chain = chain;
+        this.allocator = new SegmentAllocator(settings.commitLogDir(), settings.segmentBytes(),
+                settings.preallocateSegments());
+        this.storeHostBytes = MessageIds.hostBytes(settings.storeHost());
+        this.encoder = new DraftEncoder(settings.maxMessageBytes(), settings.segmentBytes(),
+                storeHostBytes.length == RecordDescriptor.IPV6_HOST_BYTES);
+        this.syncFlush = settings.flushMode() == FlushMode.SYNC;
+        this.syncFlushTimeoutNs = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMs());
+        this.flushTarget = new LogFlushTarget(chain, written, env.forceHook());
+        this.flushAgent = FlushAgent.create(settings.flushSettings(), flushTarget, failureHandler, env.nanoClock());
+    }
+
+    /** Opens with system clocks, a fresh failure handler and no fsync hook. */
+    public static CommitLog open(LogSettings settings) throws IOException {
+        return open(settings, LogEnvironment.system());
+    }
+
+    /**
+     * Creates the directory if needed and maps the existing segments. Call {@link #recover} next.
+     *
+     * @throws IOException when the directory cannot be read, or a segment has the wrong size or leaves a hole
+     */
+    public static CommitLog open(LogSettings settings, LogEnvironment env) throws IOException {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(env, "env");
+        Files.createDirectories(settings.commitLogDir());
+        SegmentChain chain = SegmentChain.load(settings.commitLogDir(), settings.segmentBytes());
+        LOG.info("opened CommitLog {} with {} segments", settings.commitLogDir(), chain.size());
+        return new CommitLog(settings, env, chain);
+    }
+
+    /**
+     * Scans forward from {@code fromPosition} verifying every record (length, magic, recomputed size, position
+     * and, if asked, CRC), hands each valid record to {@code visitor} and raises the queue offsets they imply;
+     * stops at the first invalid record, zeros the torn tail of that segment, deletes every later segment and
+     * makes that position the end of the log. Then starts the flush agent and accepts appends.
+     *
+     * <p>Must be called exactly once, after {@link #open}. {@code fromPosition} must be a record boundary the
+     * caller trusts (e.g. where its indexes end) or any segment start; below {@link #minPosition()} it is
+     * raised to it. Everything from there on is re-read, so the visitor must be idempotent.
+     *
+     * @return the end of the valid data, now {@link #writtenPosition()}
+     * @throws IOException           when cutting the tail fails (also reported to the failure handler)
+     * @throws IllegalStateException when called twice or after close
+     */
+    public long recover(long fromPosition, boolean checkCrc, Consumer<DispatchEntry> visitor) throws IOException {
+        Objects.requireNonNull(visitor, "visitor");
+        appendLock.lock();
+        try {
+            if (state != State.LOADED) {
+                throw new IllegalStateException("recover() is called once after open(); the log is " + state);
+            }
+            long end = 0;
+            if (!chain.isEmpty()) {
+                long maxEnd = chain.last().endPosition();
+                if (fromPosition > maxEnd) {
+                    throw new IllegalArgumentException("fromPosition " + fromPosition + " is beyond the last segment"
+                            + " end " + maxEnd);
+                }
+                long from = Math.max(fromPosition, chain.minPosition(0));
+                end = LogRecovery.scan(chain, from, checkCrc, visitor, queueOffsets);
+                try {
+                    LogRecovery.cutAfter(chain, end);
+                } catch (IOException e) {
+                    failureHandler.onIoFailure("cut the log after position " + end, e);
+                    throw e;
+                }
+            }
+            written.setRelease(end);
+            flushTarget.reset(end);
+            state = State.RUNNING;
+            flushAgent.start();
+            allocator.prepare(nextSegmentStart());
+            return end;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Appends a draft as one or more records (see {@link AppendKind}).
+     *
+     * <p>A refused draft completes at once with its status and writes nothing. In ASYNC mode a stored draft
+     * completes at once with PUT_OK. In SYNC mode (unless the draft's WAIT property is {@code false}) it
+     * completes on a flush thread once its bytes are durable: PUT_OK, or FLUSH_DISK_TIMEOUT after
+     * {@code syncFlushTimeoutMs}, or IO_ERROR if the fsync failed.
+     */
+    public CompletableFuture<AppendResult> append(MessageDraft draft) {
+        DraftEncoder.Outcome outcome = encoder.prepare(draft);
+        if (!outcome.isReady()) {
+            return refused(outcome.status());
+        }
+        PreparedAppend p = outcome.prepared();
+        AppendResult result;
+        PendingAppend pending = null;
+        appendLock.lock();
+        try {
+            AppendStatus gate = writeGate();
+            if (gate != AppendStatus.PUT_OK) {
+                return refused(gate);
+            }
+            long base = p.assignsQueueOffset ? queueOffsets.assign(p.topic, p.queueId) : 0;
+            int bytes = p.bytes(base);
+            long position = written.get();
+            MappedSegment segment = chain.last();
+            if (segment == null || position == segment.endPosition()) {
+                segment = roll();
+            }
+            int offset = (int) (position - segment.startPosition());
+            if (bytes + RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES > segment.sizeBytes() - offset) {
+                writeBlank(segment, offset);
+                position = segment.endPosition();
+                written.setRelease(position);
+                segment = roll();
+                offset = 0;
+            }
+            long storeTimestampMs = env.epochClock().time();
+            long[] positions = new long[p.recordCount()];
+            p.write(segment.buffer(), offset, position, base, storeTimestampMs, storeHostBytes, positions);
+            // Release store: the record's bytes above happen-before any acquire read of the new position.
+            written.setRelease(position + bytes);
+            segment.noteStoreTimestamp(storeTimestampMs);
+            if (p.assignsQueueOffset) {
+                queueOffsets.advance(p.topic, p.queueId, base + p.messageCount);
+            }
+            result = AppendResult.stored(position, bytes, base, p.messageCount, storeTimestampMs, storeHostBytes,
+                    positions);
+            if (syncFlush && p.waitsForFlush) {
+                pending = new PendingAppend(result, env.nanoClock().nanoTime() + syncFlushTimeoutNs);
+                flushAgent.await(pending);
+            }
+        } catch (IOException e) {
+            failureHandler.onIoFailure("create segment", e);
+            return refused(AppendStatus.IO_ERROR);
+        } catch (TimeoutException e) {
+            LOG.warn("next segment not ready within {} ms", settings.segmentAllocationTimeoutMs());
+            return refused(AppendStatus.CREATE_SEGMENT_FAILED);
+        } finally {
+            appendLock.unlock();
+        }
+        if (pending != null) {
+            return pending.future;
+        }
+        if (syncFlush) {
+            flushAgent.onAppended();
+        }
+        return CompletableFuture.completedFuture(result);
+    }
+
+    private AppendStatus writeGate() {
+        if (state != State.RUNNING || failureHandler.hasFailed()) {
+            return AppendStatus.SERVICE_NOT_AVAILABLE;
+        }
+        return failureHandler.isDiskFull() ? AppendStatus.DISK_FULL : AppendStatus.PUT_OK;
+    }
+
+    private static CompletableFuture<AppendResult> refused(AppendStatus status) {
+        return CompletableFuture.completedFuture(AppendResult.refused(status));
+    }
+
+    /** Lock held: seals the segment with the blank record. */
+    private static void writeBlank(MappedSegment segment, int offset) {
+        segment.buffer().putInt(offset + RecordDescriptor.TOTAL_SIZE_OFFSET, segment.sizeBytes() - offset,
+                RecordDescriptor.BYTE_ORDER);
+        segment.buffer().putInt(offset + RecordDescriptor.MAGIC_OFFSET, RecordDescriptor.MAGIC_BLANK,
+                RecordDescriptor.BYTE_ORDER);
+    }
+
+    /** Lock held: makes the next segment the active one and starts preparing the one after. */
+    private MappedSegment roll() throws IOException, TimeoutException {
+        MappedSegment next = allocator.take(nextSegmentStart(), settings.segmentAllocationTimeoutMs());
+        chain.append(next);
+        allocator.prepare(next.endPosition());
+        return next;
+    }
+
+    private long nextSegmentStart() {
+        MappedSegment last = chain.last();
+        if (last != null) {
+            return last.endPosition();
+        }
+        long w = written.get();
+        return w - w % settings.segmentBytes();
+    }
+
+    /**
+     * A read-only view (no copy) of {@code sizeBytes} bytes at {@code position}, typically one record located
+     * through a consume queue.
+     */
+    public ReadResult readRecord(long position, int sizeBytes) {
+        if (position < 0 || sizeBytes <= 0) {
+            return ReadResult.missing(ReadStatus.INVALID_RANGE);
+        }
+        MappedSegment segment = chain.find(position);
+        if (segment == null) {
+            boolean deleted = !chain.isEmpty() && position < chain.minPosition(0);
+            return ReadResult.missing(deleted ? ReadStatus.POSITION_DELETED : ReadStatus.BEYOND_END);
+        }
+        if (position + sizeBytes > written.getAcquire()) {
+            return ReadResult.missing(ReadStatus.BEYOND_END);
+        }
+        int offset = (int) (position - segment.startPosition());
+        if (offset + sizeBytes > segment.sizeBytes()) {
+            return ReadResult.missing(ReadStatus.INVALID_RANGE);
+        }
+        return ReadResult.found(segment.view(offset, sizeBytes));
+    }
+
+    /**
+     * Parses the record at {@code position}, reading nothing at or beyond {@link #confirmedPosition()}.
+     * For walking the log use {@link #cursor(long)}.
+     */
+    public ScanResult scan(long position, boolean checkCrc) {
+        MappedSegment segment = chain.find(position);
+        if (segment == null) {
+            boolean deleted = !chain.isEmpty() && position < chain.minPosition(0);
+            return deleted ? ScanResult.positionDeleted(position) : ScanResult.noMoreData(position);
+        }
+        int offset = (int) (position - segment.startPosition());
+        int toEnd = segment.sizeBytes() - offset;
+        int readable = (int) Math.max(0, Math.min(toEnd, confirmedPosition() - position));
+        return RecordParser.parse(segment.buffer(), offset, readable, toEnd, position, checkCrc);
+    }
+
+    /** A cursor for dispatch, starting at {@code fromPosition} (a record boundary), without CRC checks. */
+    public RecordCursor cursor(long fromPosition) {
+        return new RecordCursor(this, fromPosition, false);
+    }
+
+    /**
+     * Truncates the log to {@code position}, which must be a record boundary in
+     * [{@link #minPosition()}, {@link #writtenPosition()}]: zeros the bytes after it and deletes later segments.
+     * Queue offsets are not rolled back; the caller resets them through {@link #queueOffsets()}.
+     *
+     * @throws IOException when zeroing or deleting fails (also reported to the failure handler)
+     */
+    public void truncateTo(long position) throws IOException {
+        appendLock.lock();
+        try {
+            long end = written.get();
+            if (position < minPosition() || position > end) {
+                throw new IllegalArgumentException("truncation position " + position + " outside ["
+                        + minPosition() + ", " + end + "]");
+            }
+            MappedSegment segment = chain.find(position);
+            long keepBelow = position;
+            try {
+                if (segment != null) {
+                    int from = (int) (position - segment.startPosition());
+                    int to = (int) Math.min(segment.sizeBytes(), end - segment.startPosition());
+                    segment.zero(from, to);
+                    segment.force(from, to);
+                    keepBelow = segment.endPosition();
+                }
+                for (MappedSegment dropped : chain.removeFrom(keepBelow)) {
+                    dropped.delete();
+                }
+            } catch (IOException e) {
+                failureHandler.onIoFailure("truncate to " + position, e);
+                throw e;
+            }
+            written.setRelease(position);
+            flushTarget.truncate(position);
+            if (state == State.RUNNING) {
+                allocator.prepare(nextSegmentStart());
+            }
+            LOG.warn("CommitLog truncated from {} to {}", end, position);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Deletes whole segments, oldest first, never the active (newest) one: a segment goes when its last write
+     * is at least {@code retentionMs} old, or unconditionally when {@code force} is set (disk pressure). Stops at
+     * the first segment that must stay, or after {@code maxDeletes}. Readers holding views of a deleted segment
+     * keep valid bytes (see {@link MappedSegment}).
+     *
+     * @return the new {@link #minPosition()}
+     */
+    public long deleteExpiredSegments(long nowMs, long retentionMs, boolean force, int maxDeletes) {
+        int deleted = 0;
+        MappedSegment[] segments = chain.snapshot();
+        for (int i = 0; i < segments.length - 1 && deleted < maxDeletes; i++) {
+            MappedSegment s = segments[i];
+            if (!force && nowMs - s.lastWriteTimeMs() < retentionMs) {
+                break;
+            }
+            if (!chain.removeOldest(s)) {
+                break;
+            }
+            try {
+                s.delete();
+            } catch (IOException e) {
+                // The segment is already out of the log; only its disk space is not reclaimed.
+                LOG.warn("could not delete the file of expired {}", s, e);
+            }
+            deleted++;
+            LOG.info("deleted expired {} (last write {} ms ago, forced {})", s, nowMs - s.lastWriteTimeMs(), force);
+        }
+        return minPosition();
+    }
+
+    /**
+     * Fraction (0..1) of the CommitLog's file system that is used.
+     *
+     * @throws IOException when the file system cannot be queried
+     */
+    public double diskUsedRatio() throws IOException {
+        FileStore store = Files.getFileStore(settings.commitLogDir());
+        long total = store.getTotalSpace();
+        return total <= 0 ? 1.0 : (double) (total - store.getUsableSpace()) / total;
+    }
+
+    /** Position after the last byte appended (acquire). */
+    public long writtenPosition() {
+        return written.getAcquire();
+    }
+
+    /** Position after the last byte known durable. */
+    public long flushedPosition() {
+        return flushTarget.flushedPosition();
+    }
+
+    /** What dispatch may read: flushed (SYNC) or written (ASYNC). */
+    public long confirmedPosition() {
+        return syncFlush ? flushTarget.flushedPosition() : written.getAcquire();
+    }
+
+    /** Start of the oldest segment (0 for an empty log). */
+    public long minPosition() {
+        return chain.minPosition(written.getAcquire() - written.getAcquire() % settings.segmentBytes());
+    }
+
+    /** Same as {@link #writtenPosition()}: the end of the log. */
+    public long maxPosition() {
+        return writtenPosition();
+    }
+
+    /** The queue offset table (next offset per queue). */
+    public QueueOffsetTable queueOffsets() {
+        return queueOffsets;
+    }
+
+    /** The store host written into records. */
+    public InetSocketAddress storeHost() {
+        return settings.storeHost();
+    }
+
+    /** The settings this log runs with. */
+    public LogSettings settings() {
+        return settings;
+    }
+
+    /** True once recovered and until closed, unless a storage failure happened. */
+    public boolean isWritable() {
+        return state == State.RUNNING && failureHandler.isWritable();
+    }
+
+    /**
+     * Stops accepting appends, performs a final flush (pending SYNC appends get their outcome) and stops the
+     * background threads. Idempotent.
+     */
+    @Override
+    public void close() {
+        State previous;
+        appendLock.lock();
+        try {
+            previous = state;
+            state = State.CLOSED;
+        } finally {
+            appendLock.unlock();
+        }
+        if (previous == State.CLOSED) {
+            return;
+        }
+        if (previous == State.RUNNING) {
+            flushAgent.close();
+        }
+        allocator.close();
+        LOG.info("closed CommitLog {} at position {}, flushed {}", settings.commitLogDir(), writtenPosition(),
+                flushedPosition());
+    }
+}

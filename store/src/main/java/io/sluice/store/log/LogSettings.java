@@ -1,0 +1,170 @@
+package io.sluice.store.log;
+
+import io.sluice.store.flush.FlushMode;
+import io.sluice.store.flush.FlushSettings;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Settings of one CommitLog, validated once on construction (the exception names the bad value).
+ *
+ * <p>Immutable; thread-safe.
+ *
+ * @param commitLogDir              directory of the segment files (Apache {@code <root>/commitlog})
+ * @param segmentBytes              size of every segment file (Apache {@code mappedFileSizeCommitLog}, 1 GiB);
+ *                                  must hold the largest record: at least
+ *                                  {@code maxMessageBytes + 64 KiB + 8}. Fixed for the life of a store.
+ * @param maxMessageBytes           largest body, or whole batch body, accepted (Apache {@code maxMessageSize}, 4 MiB)
+ * @param flushMode                 ASYNC or SYNC
+ * @param flushIntervalMs           ASYNC flush period (500)
+ * @param flushMinPages             ASYNC: dirty pages needed to force (4)
+ * @param flushThoroughIntervalMs   ASYNC: force everything at least this often (10 000)
+ * @param syncFlushTimeoutMs        SYNC: wait for the fsync at most this long, then FLUSH_DISK_TIMEOUT (5 000)
+ * @param storeHost                 this broker's address as written into STOREHOST and offset message ids
+ * @param checkCrcOnRecover         verify BODYCRC when recovering (Apache {@code checkCRCOnRecover}, true)
+ * @param preallocateSegments       write zeros through a new segment before use so that its disk blocks exist
+ *                                  (a write into a sparse mapping on a full disk would fault); costs one extra
+ *                                  sequential write per segment, done ahead of the writer
+ * @param segmentAllocationTimeoutMs how long an append waits for the next segment to be prepared (5 000)
+ */
+public record LogSettings(
+        Path commitLogDir,
+        int segmentBytes,
+        int maxMessageBytes,
+        FlushMode flushMode,
+        int flushIntervalMs,
+        int flushMinPages,
+        int flushThoroughIntervalMs,
+        int syncFlushTimeoutMs,
+        InetSocketAddress storeHost,
+        boolean checkCrcOnRecover,
+        boolean preallocateSegments,
+        int segmentAllocationTimeoutMs) {
+
+    public static final int DEFAULT_SEGMENT_BYTES = 1 << 30;
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+    public static final int DEFAULT_FLUSH_INTERVAL_MS = 500;
+    public static final int DEFAULT_FLUSH_MIN_PAGES = 4;
+    public static final int DEFAULT_FLUSH_THOROUGH_INTERVAL_MS = 10_000;
+    public static final int DEFAULT_SYNC_FLUSH_TIMEOUT_MS = 5_000;
+    public static final int DEFAULT_SEGMENT_ALLOCATION_TIMEOUT_MS = 5_000;
+    /** Smallest segment accepted (one page). */
+    public static final int MIN_SEGMENT_BYTES = 4096;
+
+    public LogSettings {
+        Objects.requireNonNull(commitLogDir, "commitLogDir");
+        Objects.requireNonNull(flushMode, "flushMode");
+        Objects.requireNonNull(storeHost, "storeHost");
+        if (storeHost.getAddress() == null) {
+            throw new IllegalArgumentException("storeHost " + storeHost + " is unresolved");
+        }
+        if (maxMessageBytes < 1) {
+            throw new IllegalArgumentException("maxMessageBytes must be >= 1, was " + maxMessageBytes);
+        }
+        if (segmentBytes < MIN_SEGMENT_BYTES) {
+            throw new IllegalArgumentException(
+                    "segmentBytes must be >= " + MIN_SEGMENT_BYTES + ", was " + segmentBytes);
+        }
+        long needed = (long) maxMessageBytes + RecordDescriptor.MAX_RECORD_OVERHEAD_BYTES
+                + RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES;
+        if (segmentBytes < needed) {
+            throw new IllegalArgumentException("segmentBytes " + segmentBytes + " cannot hold the largest record: "
+                    + "need >= maxMessageBytes (" + maxMessageBytes + ") + 65536 + 8 = " + needed);
+        }
+        if (segmentAllocationTimeoutMs < 1) {
+            throw new IllegalArgumentException(
+                    "segmentAllocationTimeoutMs must be >= 1, was " + segmentAllocationTimeoutMs);
+        }
+        // Validates the flush slice with its own messages.
+        new FlushSettings(flushMode, flushIntervalMs, flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs);
+    }
+
+    /** The flush agent's slice. */
+    public FlushSettings flushSettings() {
+        return new FlushSettings(flushMode, flushIntervalMs, flushMinPages, flushThoroughIntervalMs,
+                syncFlushTimeoutMs);
+    }
+
+    /** A builder with Apache's defaults. */
+    public static Builder builder(Path commitLogDir, InetSocketAddress storeHost) {
+        return new Builder(commitLogDir, storeHost);
+    }
+
+    /** Builds {@link LogSettings}; not thread-safe. */
+    public static final class Builder {
+        private final Path commitLogDir;
+        private final InetSocketAddress storeHost;
+        private int segmentBytes = DEFAULT_SEGMENT_BYTES;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private FlushMode flushMode = FlushMode.ASYNC;
+        private int flushIntervalMs = DEFAULT_FLUSH_INTERVAL_MS;
+        private int flushMinPages = DEFAULT_FLUSH_MIN_PAGES;
+        private int flushThoroughIntervalMs = DEFAULT_FLUSH_THOROUGH_INTERVAL_MS;
+        private int syncFlushTimeoutMs = DEFAULT_SYNC_FLUSH_TIMEOUT_MS;
+        private boolean checkCrcOnRecover = true;
+        private boolean preallocateSegments = true;
+        private int segmentAllocationTimeoutMs = DEFAULT_SEGMENT_ALLOCATION_TIMEOUT_MS;
+
+        private Builder(Path commitLogDir, InetSocketAddress storeHost) {
+            this.commitLogDir = commitLogDir;
+            this.storeHost = storeHost;
+        }
+
+        public Builder segmentBytes(int value) {
+            this.segmentBytes = value;
+            return this;
+        }
+
+        public Builder maxMessageBytes(int value) {
+            this.maxMessageBytes = value;
+            return this;
+        }
+
+        public Builder flushMode(FlushMode value) {
+            this.flushMode = value;
+            return this;
+        }
+
+        public Builder flushIntervalMs(int value) {
+            this.flushIntervalMs = value;
+            return this;
+        }
+
+        public Builder flushMinPages(int value) {
+            this.flushMinPages = value;
+            return this;
+        }
+
+        public Builder flushThoroughIntervalMs(int value) {
+            this.flushThoroughIntervalMs = value;
+            return this;
+        }
+
+        public Builder syncFlushTimeoutMs(int value) {
+            this.syncFlushTimeoutMs = value;
+            return this;
+        }
+
+        public Builder checkCrcOnRecover(boolean value) {
+            this.checkCrcOnRecover = value;
+            return this;
+        }
+
+        public Builder preallocateSegments(boolean value) {
+            this.preallocateSegments = value;
+            return this;
+        }
+
+        public Builder segmentAllocationTimeoutMs(int value) {
+            this.segmentAllocationTimeoutMs = value;
+            return this;
+        }
+
+        public LogSettings build() {
+            return new LogSettings(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs,
+                    flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover,
+                    preallocateSegments, segmentAllocationTimeoutMs);
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package io.sluice.store.log;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One fixed-size CommitLog segment file, memory-mapped read-write for its whole length. The file is named by
+ * its start position in the log as 20 zero-padded decimal digits ({@code 00000000001073741824}).
+ *
+ * <p><b>Unmapping.</b> A segment is never unmapped explicitly. Readers receive views of the mapping (for pull
+ * responses that may still be in flight when retention deletes the file), and an explicit unmap under such a
+ * view would crash the JVM. Deleting a segment therefore only unlinks the file; the mapping, and with it the
+ * file's disk blocks, are released when the garbage collector finds the buffer unreachable. The cost is that
+ * address space and disk space of deleted segments are reclaimed with a delay that depends on the GC. The file
+ * is never shortened while mapped either (that would fault readers): truncation writes zeros instead.
+ *
+ * <p>Thread-safety: the mapping is written only by the holder of the CommitLog append lock (appends) or by the
+ * single recovery/truncation caller; any thread may read below the log's published written position.
+ */
+final class MappedSegment {
+
+    /** Digits of a segment file name. */
+    static final int FILE_NAME_DIGITS = 20;
+    private static final int PAGE_BYTES = 4096;
+    private static final int ZERO_CHUNK_BYTES = 1 << 20;
+
+    private final Path file;
+    private final long startPosition;
+    private final int sizeBytes;
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer buffer;
+    /** Store timestamp of the last record appended or recovered here; 0 when unknown. */
+    private final AtomicLong lastStoreTimestampMs = new AtomicLong();
+
+    private MappedSegment(Path file, long startPosition, int sizeBytes, MappedByteBuffer mapped) {
+        this.file = file;
+        this.startPosition = startPosition;
+        this.sizeBytes = sizeBytes;
+        this.mapped = mapped;
+        this.buffer = new UnsafeBuffer(mapped);
+    }
+
+    /** The file name of the segment starting at {@code startPosition}. */
+    static String fileName(long startPosition) {
+        String digits = Long.toString(startPosition);
+        return "0".repeat(FILE_NAME_DIGITS - digits.length()) + digits;
+    }
+
+    /** True if {@code name} looks like a segment file name. */
+    static boolean isSegmentFileName(String name) {
+        if (name.length() != FILE_NAME_DIGITS) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Creates (replacing any stale file of that name) and maps a new segment.
+     *
+     * @param preallocate write zeros through the whole file first so that its blocks are allocated
+     */
+    static MappedSegment create(Path dir, long startPosition, int sizeBytes, boolean preallocate)
+            throws IOException {
+        Path file = dir.resolve(fileName(startPosition));
+        Files.deleteIfExists(file);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            if (preallocate) {
+                writeZeros(channel, sizeBytes);
+            }
+            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
+            return new MappedSegment(file, startPosition, sizeBytes, mapped);
+        }
+    }
+
+    /**
+     * Maps an existing segment file.
+     *
+     * @throws IOException naming the file when its size is not {@code sizeBytes}
+     */
+    static MappedSegment open(Path file, int sizeBytes) throws IOException {
+        long startPosition = Long.parseLong(file.getFileName().toString());
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = channel.size();
+            if (size != sizeBytes) {
+                throw new IOException("segment " + file + " has " + size + " bytes, the log's segmentBytes is "
+                        + sizeBytes + " (the segment size of an existing log cannot change)");
+            }
+            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
+            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
+            segment.lastStoreTimestampMs.set(Files.getLastModifiedTime(file).toMillis());
+            return segment;
+        }
+    }
+
+    private static void writeZeros(FileChannel channel, int sizeBytes) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK_BYTES, sizeBytes));
+        long at = 0;
+        while (at < sizeBytes) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), sizeBytes - at));
+            at += channel.write(zeros, at);
+        }
+    }
+
+    Path file() {
+        return file;
+    }
+
+    long startPosition() {
+        return startPosition;
+    }
+
+    /** Position just after this segment: the next segment's start. */
+    long endPosition() {
+        return startPosition + sizeBytes;
+    }
+
+    int sizeBytes() {
+        return sizeBytes;
+    }
+
+    boolean contains(long position) {
+        return position >= startPosition && position < startPosition + sizeBytes;
+    }
+
+    /** The whole mapping; writes are reserved to the append lock holder. */
+    UnsafeBuffer buffer() {
+        return buffer;
+    }
+
+    /** A read-only view of {@code length} bytes from {@code offset}; no copy. */
+    ByteBuffer view(int offset, int length) {
+        return mapped.slice(offset, length).asReadOnlyBuffer();
+    }
+
+    /** Records that a record with this store timestamp was appended or recovered here. */
+    void noteStoreTimestamp(long storeTimestampMs) {
+        lastStoreTimestampMs.lazySet(storeTimestampMs);
+    }
+
+    /** When this segment was last written: the last record's store time, else the file's modification time. */
+    long lastWriteTimeMs() {
+        return lastStoreTimestampMs.get();
+    }
+
+    /** Forces the bytes in {@code [fromOffset, toOffset)} to disk. */
+    void force(int fromOffset, int toOffset) throws IOException {
+        if (toOffset <= fromOffset) {
+            return;
+        }
+        try {
+            mapped.force(fromOffset, toOffset - fromOffset);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Writes zeros over {@code [fromOffset, toOffset)}. */
+    void zero(int fromOffset, int toOffset) {
+        if (toOffset > fromOffset) {
+            buffer.setMemory(fromOffset, toOffset - fromOffset, (byte) 0);
+        }
+    }
+
+    /**
+     * Zeros every page from {@code fromOffset} to the end that holds a non-zero byte, reading pages that are
+     * already zero without dirtying them. Used by recovery, which does not know how far a torn tail reaches.
+     *
+     * @return the offset after the last byte changed, or {@code fromOffset} when nothing was
+     */
+    int zeroNonZeroTail(int fromOffset) {
+        int dirtyEnd = fromOffset;
+        int pageStart = fromOffset;
+        while (pageStart < sizeBytes) {
+            int pageEnd = Math.min(sizeBytes, (pageStart / PAGE_BYTES + 1) * PAGE_BYTES);
+            if (!isZero(pageStart, pageEnd)) {
+                zero(pageStart, pageEnd);
+                dirtyEnd = pageEnd;
+            }
+            pageStart = pageEnd;
+        }
+        return dirtyEnd;
+    }
+
+    private boolean isZero(int from, int to) {
+        int at = from;
+        while (at < to && (at & 7) != 0) {
+            if (buffer.getByte(at++) != 0) {
+                return false;
+            }
+        }
+        for (; at + Long.BYTES <= to; at += Long.BYTES) {
+            if (buffer.getLong(at) != 0) {
+                return false;
+            }
+        }
+        while (at < to) {
+            if (buffer.getByte(at++) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Unlinks the file. The mapping stays valid for readers until it is garbage collected. */
+    void delete() throws IOException {
+        Files.deleteIfExists(file);
+    }
+
+    @Override
+    public String toString() {
+        return "segment " + file.getFileName();
+    }
+}

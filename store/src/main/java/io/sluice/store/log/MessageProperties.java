@@ -1,0 +1,228 @@
+package io.sluice.store.log;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.agrona.DirectBuffer;
+
+/**
+ * Codec of the message properties string: {@code name 0x01 value 0x02} for every pair, the last one included.
+ *
+ * <p>Parsing follows Apache RocketMQ exactly: split on 0x02; in each piece the first 0x01 splits name from value;
+ * a piece is kept only when both name and value are non-empty (so {@code KEYS\u0001} disappears); a later
+ * duplicate overwrites an earlier one. Both a trailing 0x02 and its absence are accepted.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class MessageProperties {
+
+    /** Separates a name from its value. */
+    public static final char NAME_VALUE_SEPARATOR = '\u0001';
+    /** Terminates a pair. */
+    public static final char PROPERTY_SEPARATOR = '\u0002';
+
+    /** Tag of the message; its {@code String.hashCode()} is the consume-queue tagsCode. */
+    public static final String TAGS = "TAGS";
+    /** User keys separated by a space. */
+    public static final String KEYS = "KEYS";
+    /** Client-generated unique message id. */
+    public static final String UNIQ_KEY = "UNIQ_KEY";
+    /** {@code "false"} when the producer does not wait for the store (waitStoreMsgOK). */
+    public static final String WAIT = "WAIT";
+    /** Delay level. */
+    public static final String DELAY = "DELAY";
+    /** Broker cluster name, added by the broker. */
+    public static final String CLUSTER = "CLUSTER";
+    /** Inner batch: number of messages in the record. */
+    public static final String INNER_NUM = "INNER_NUM";
+    /** Inner batch: queue offset of the first message in the record. */
+    public static final String INNER_BASE = "INNER_BASE";
+    /** Original topic of a delayed or transactional message. */
+    public static final String REAL_TOPIC = "REAL_TOPIC";
+    /** Original queue id of a delayed or transactional message. */
+    public static final String REAL_QID = "REAL_QID";
+    /** Original topic of a retried message. */
+    public static final String RETRY_TOPIC = "RETRY_TOPIC";
+    /** Offset message id of the first delivery of a retried message. */
+    public static final String ORIGIN_MESSAGE_ID = "ORIGIN_MESSAGE_ID";
+    /** Added by the consumer from the pull response; never stored. */
+    public static final String MAX_OFFSET = "MAX_OFFSET";
+    /** Added by the consumer from the pull response; never stored. */
+    public static final String MIN_OFFSET = "MIN_OFFSET";
+    /** {@code "true"} on a transactional half message. */
+    public static final String TRAN_MSG = "TRAN_MSG";
+    /** Producer group (transactions). */
+    public static final String PGROUP = "PGROUP";
+    /** How many times a message was reconsumed (client republish). */
+    public static final String RECONSUME_TIME = "RECONSUME_TIME";
+    /** Maximum reconsume times of a retried message. */
+    public static final String MAX_RECONSUME_TIMES = "MAX_RECONSUME_TIMES";
+    /** Set by the client when consumption starts. */
+    public static final String CONSUME_START_TIME = "CONSUME_START_TIME";
+    /** Region id (response field of Apache brokers). */
+    public static final String MSG_REGION = "MSG_REGION";
+    /** Trace switch (response field of Apache brokers). */
+    public static final String TRACE_ON = "TRACE_ON";
+
+    /** Returned by {@link #findValue} when the name is absent. */
+    static final long NOT_FOUND = -1L;
+
+    private MessageProperties() {
+    }
+
+    /**
+     * Parses a properties string. Never fails: malformed pieces are skipped as Apache does.
+     *
+     * @param text the properties string; {@code null} or empty gives an empty map
+     * @return a mutable map in string order, later duplicates having overwritten earlier ones
+     */
+    public static Map<String, String> parse(String text) {
+        Map<String, String> map = new LinkedHashMap<>();
+        if (text == null) {
+            return map;
+        }
+        int len = text.length();
+        int start = 0;
+        while (start < len) {
+            int end = text.indexOf(PROPERTY_SEPARATOR, start);
+            if (end < 0) {
+                end = len;
+            }
+            int sep = text.indexOf(NAME_VALUE_SEPARATOR, start);
+            if (sep > start && sep < end - 1) {
+                map.put(text.substring(start, sep), text.substring(sep + 1, end));
+            }
+            start = end + 1;
+        }
+        return map;
+    }
+
+    /**
+     * Encodes pairs as {@code name 0x01 value 0x02}, in iteration order. Pairs with a {@code null} value are
+     * skipped; empty values are written (and dropped again by {@link #parse}).
+     *
+     * @throws IllegalArgumentException naming the pair when a name is empty or contains 0x01/0x02, or a value
+     *                                  contains 0x02
+     */
+    public static String encode(Map<String, String> properties) {
+        StringBuilder sb = new StringBuilder(properties.size() * 16);
+        for (Map.Entry<String, String> e : properties.entrySet()) {
+            String name = e.getKey();
+            String value = e.getValue();
+            if (value == null) {
+                continue;
+            }
+            if (name == null || name.isEmpty() || name.indexOf(NAME_VALUE_SEPARATOR) >= 0
+                    || name.indexOf(PROPERTY_SEPARATOR) >= 0) {
+                throw new IllegalArgumentException("illegal property name '" + name + "'");
+            }
+            if (value.indexOf(PROPERTY_SEPARATOR) >= 0) {
+                throw new IllegalArgumentException("value of property '" + name + "' contains 0x02");
+            }
+            sb.append(name).append(NAME_VALUE_SEPARATOR).append(value).append(PROPERTY_SEPARATOR);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The value of {@code name} in a properties string, with {@link #parse} semantics (last occurrence wins)
+     * but without building a map.
+     *
+     * @return the value, or {@code null} when the name is absent (absence is not an error)
+     */
+    public static String find(String text, String name) {
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        String found = null;
+        int len = text.length();
+        int start = 0;
+        while (start < len) {
+            int end = text.indexOf(PROPERTY_SEPARATOR, start);
+            if (end < 0) {
+                end = len;
+            }
+            int sep = text.indexOf(NAME_VALUE_SEPARATOR, start);
+            if (sep > start && sep < end - 1 && sep - start == name.length() && text.startsWith(name, start)) {
+                found = text.substring(sep + 1, end);
+            }
+            start = end + 1;
+        }
+        return found;
+    }
+
+    /**
+     * Appends a pair to an encoded string, first terminating the string's last pair if the producer left it
+     * unterminated (5.1.4 clients do).
+     */
+    public static String append(String text, String name, String value) {
+        StringBuilder sb = new StringBuilder((text == null ? 0 : text.length()) + name.length() + value.length() + 2);
+        appendTerminated(sb, text);
+        return sb.append(name).append(NAME_VALUE_SEPARATOR).append(value).append(PROPERTY_SEPARATOR).toString();
+    }
+
+    /** Appends {@code text} to {@code sb}, adding the final 0x02 when {@code text} is non-empty and lacks it. */
+    static void appendTerminated(StringBuilder sb, String text) {
+        if (text != null && !text.isEmpty()) {
+            sb.append(text);
+            if (text.charAt(text.length() - 1) != PROPERTY_SEPARATOR) {
+                sb.append(PROPERTY_SEPARATOR);
+            }
+        }
+    }
+
+    /** The ASCII bytes of a property name, for {@link #findValue}. */
+    static byte[] nameBytes(String name) {
+        return name.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Finds {@code name} in the encoded properties {@code buffer[index, index + length)} with {@link #parse}
+     * semantics (last occurrence wins), without decoding anything.
+     *
+     * @return {@code (valueIndex << 32) | valueLength}, or {@link #NOT_FOUND}
+     */
+    static long findValue(DirectBuffer buffer, int index, int length, byte[] name) {
+        long found = NOT_FOUND;
+        int end = index + length;
+        int start = index;
+        while (start < end) {
+            int pieceEnd = start;
+            int sep = -1;
+            while (pieceEnd < end) {
+                byte b = buffer.getByte(pieceEnd);
+                if (b == PROPERTY_SEPARATOR) {
+                    break;
+                }
+                if (b == NAME_VALUE_SEPARATOR && sep < 0) {
+                    sep = pieceEnd;
+                }
+                pieceEnd++;
+            }
+            if (sep > start && sep < pieceEnd - 1 && sep - start == name.length && nameMatches(buffer, start, name)) {
+                found = ((long) (sep + 1) << 32) | (pieceEnd - sep - 1);
+            }
+            start = pieceEnd + 1;
+        }
+        return found;
+    }
+
+    private static boolean nameMatches(DirectBuffer buffer, int index, byte[] name) {
+        for (int i = 0; i < name.length; i++) {
+            if (buffer.getByte(index + i) != name[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Index part of a {@link #findValue} result. */
+    static int valueIndex(long found) {
+        return (int) (found >>> 32);
+    }
+
+    /** Length part of a {@link #findValue} result. */
+    static int valueLength(long found) {
+        return (int) found;
+    }
+}

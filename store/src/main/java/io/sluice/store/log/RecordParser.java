@@ -1,0 +1,190 @@
+package io.sluice.store.log;
+
+import io.sluice.store.DispatchEntry;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Reads one CommitLog record ({@link RecordDescriptor}) and says what it is, without trusting any length
+ * before checking it: the bytes may be a torn write, stale data or garbage.
+ *
+ * <p>A record is VALID when its magic is v1/v2, every length field fits inside TOTALSIZE, the size recomputed
+ * from the fields equals TOTALSIZE, PHYSICALOFFSET equals the position it was read at, and (when asked) the
+ * body CRC matches. For a valid record it fills a {@link DispatchEntry}: tagsCode is {@code TAGS.hashCode()}
+ * sign-extended (0 without TAGS); for an INNER_BATCH record carrying well-formed INNER_NUM and INNER_BASE,
+ * queueOffset is INNER_BASE and batchCount INNER_NUM, otherwise QUEUEOFFSET and 1.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class RecordParser {
+
+    private static final ByteOrder BE = RecordDescriptor.BYTE_ORDER;
+    /** Smallest possible message record: IPv4 hosts, empty body, topic and properties. */
+    static final int MIN_RECORD_BYTES = (int) RecordDescriptor.recordBytes(0, RecordDescriptor.MAGIC_V1, 0, 0, 0);
+    private static final byte[] TAGS = MessageProperties.nameBytes(MessageProperties.TAGS);
+    private static final byte[] INNER_NUM = MessageProperties.nameBytes(MessageProperties.INNER_NUM);
+    private static final byte[] INNER_BASE = MessageProperties.nameBytes(MessageProperties.INNER_BASE);
+    private static final ThreadLocal<CRC32> CRC = ThreadLocal.withInitial(CRC32::new);
+
+    private RecordParser() {
+    }
+
+    /**
+     * Parses the record that starts at {@code buffer.position()}, read at log position {@code position}; the
+     * bytes up to the buffer's limit are taken as both readable and the rest of the segment.
+     */
+    public static ScanResult parse(ByteBuffer buffer, long position, boolean checkCrc) {
+        UnsafeBuffer view = new UnsafeBuffer(buffer, buffer.position(), buffer.remaining());
+        return parse(view, 0, buffer.remaining(), buffer.remaining(), position, checkCrc);
+    }
+
+    /**
+     * Parses the record at {@code buffer[index]}.
+     *
+     * @param readableBytes     bytes from {@code index} that are written (published) and may be read
+     * @param bytesToSegmentEnd bytes from {@code index} to the end of the segment
+     * @param position          the log position of {@code buffer[index]}
+     * @param checkCrc          verify BODYCRC
+     */
+    public static ScanResult parse(DirectBuffer buffer, int index, int readableBytes, int bytesToSegmentEnd,
+                                   long position, boolean checkCrc) {
+        if (readableBytes < RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES) {
+            return ScanResult.noMoreData(position);
+        }
+        int totalSize = buffer.getInt(index + RecordDescriptor.TOTAL_SIZE_OFFSET, BE);
+        int magic = buffer.getInt(index + RecordDescriptor.MAGIC_OFFSET, BE);
+        if (magic == RecordDescriptor.MAGIC_BLANK) {
+            if (totalSize != bytesToSegmentEnd) {
+                return ScanResult.corrupt(position, "blank record TOTALSIZE " + totalSize + " but "
+                        + bytesToSegmentEnd + " bytes are left in the segment");
+            }
+            return ScanResult.endOfSegment(position, totalSize, position + totalSize);
+        }
+        if (!RecordDescriptor.isMessageMagic(magic)) {
+            if (magic == 0 && totalSize == 0) {
+                return ScanResult.noMoreData(position);
+            }
+            return ScanResult.corrupt(position, "illegal magic 0x" + Integer.toHexString(magic));
+        }
+        if (totalSize < MIN_RECORD_BYTES || totalSize > bytesToSegmentEnd) {
+            return ScanResult.corrupt(position, "TOTALSIZE " + totalSize + " outside [" + MIN_RECORD_BYTES + ", "
+                    + bytesToSegmentEnd + "]");
+        }
+        if (totalSize > readableBytes) {
+            return ScanResult.noMoreData(position);
+        }
+        return parseMessage(buffer, index, totalSize, magic, position, checkCrc);
+    }
+
+    private static ScanResult parseMessage(DirectBuffer buffer, int index, int totalSize, int magic, long position,
+                                           boolean checkCrc) {
+        int sysFlag = buffer.getInt(index + RecordDescriptor.SYS_FLAG_OFFSET, BE);
+        int bodyLengthOffset = RecordDescriptor.bodyLengthOffset(sysFlag);
+        int topicLengthBytes = RecordDescriptor.topicLengthBytes(magic);
+        if (bodyLengthOffset + Integer.BYTES + topicLengthBytes > totalSize) {
+            return ScanResult.corrupt(position, "SYSFLAG 0x" + Integer.toHexString(sysFlag)
+                    + " host fields do not fit TOTALSIZE " + totalSize);
+        }
+        int bodyLength = buffer.getInt(index + bodyLengthOffset, BE);
+        int bodyIndex = index + bodyLengthOffset + Integer.BYTES;
+        if (bodyLength < 0 || bodyLength > totalSize - (bodyLengthOffset + Integer.BYTES + topicLengthBytes)) {
+            return ScanResult.corrupt(position, "BODYLENGTH " + bodyLength + " does not fit TOTALSIZE " + totalSize);
+        }
+        int topicLengthIndex = bodyIndex + bodyLength;
+        int topicLength = magic == RecordDescriptor.MAGIC_V2
+                ? buffer.getShort(topicLengthIndex, BE) : buffer.getByte(topicLengthIndex);
+        int topicIndex = topicLengthIndex + topicLengthBytes;
+        int end = index + totalSize;
+        if (topicLength < 0 || (long) topicIndex + topicLength + Short.BYTES > end) {
+            return ScanResult.corrupt(position, "TOPICLENGTH " + topicLength + " does not fit TOTALSIZE "
+                    + totalSize);
+        }
+        int propertiesLength = buffer.getShort(topicIndex + topicLength, BE);
+        int propertiesIndex = topicIndex + topicLength + Short.BYTES;
+        long computed = RecordDescriptor.recordBytes(sysFlag, magic, bodyLength, topicLength, propertiesLength);
+        if (propertiesLength < 0 || computed != totalSize) {
+            return ScanResult.corrupt(position, "TOTALSIZE " + totalSize + " but the fields add up to " + computed);
+        }
+        long physicalOffset = buffer.getLong(index + RecordDescriptor.PHYSICAL_OFFSET_OFFSET, BE);
+        if (physicalOffset != position) {
+            return ScanResult.corrupt(position, "PHYSICALOFFSET " + physicalOffset + " read at position "
+                    + position);
+        }
+        if (checkCrc) {
+            int stored = buffer.getInt(index + RecordDescriptor.BODY_CRC_OFFSET, BE);
+            int actual = crc(buffer, bodyIndex, bodyLength);
+            if (stored != actual) {
+                return ScanResult.corrupt(position, "BODYCRC " + stored + " but the body's CRC is " + actual);
+            }
+        }
+        long queueOffset = buffer.getLong(index + RecordDescriptor.QUEUE_OFFSET_OFFSET, BE);
+        int batchCount = 1;
+        if ((sysFlag & RecordDescriptor.INNER_BATCH_FLAG) != 0) {
+            long num = propertyAsLong(buffer, propertiesIndex, propertiesLength, INNER_NUM);
+            long base = propertyAsLong(buffer, propertiesIndex, propertiesLength, INNER_BASE);
+            if (num >= 1 && num <= Integer.MAX_VALUE && base >= 0) {
+                queueOffset = base;
+                batchCount = (int) num;
+            }
+        }
+        if (queueOffset < 0) {
+            return ScanResult.corrupt(position, "QUEUEOFFSET " + queueOffset + " is negative");
+        }
+        String topic = buffer.getStringWithoutLengthUtf8(topicIndex, topicLength);
+        long tagsCode = 0;
+        long tags = MessageProperties.findValue(buffer, propertiesIndex, propertiesLength, TAGS);
+        if (tags != MessageProperties.NOT_FOUND) {
+            tagsCode = buffer.getStringWithoutLengthUtf8(MessageProperties.valueIndex(tags),
+                    MessageProperties.valueLength(tags)).hashCode();
+        }
+        long storeTimestampMs = buffer.getLong(index + RecordDescriptor.storeTimestampOffset(sysFlag), BE);
+        int queueId = buffer.getInt(index + RecordDescriptor.QUEUE_ID_OFFSET, BE);
+        return ScanResult.valid(new DispatchEntry(topic, queueId, queueOffset, batchCount, position, totalSize,
+                tagsCode, storeTimestampMs, sysFlag));
+    }
+
+    /** A non-negative decimal property value, or -1 when absent or not a number. */
+    private static long propertyAsLong(DirectBuffer buffer, int index, int length, byte[] name) {
+        long found = MessageProperties.findValue(buffer, index, length, name);
+        if (found == MessageProperties.NOT_FOUND) {
+            return -1;
+        }
+        int at = MessageProperties.valueIndex(found);
+        int len = MessageProperties.valueLength(found);
+        if (len > 18) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = 0; i < len; i++) {
+            int digit = buffer.getByte(at + i) - '0';
+            if (digit < 0 || digit > 9) {
+                return -1;
+            }
+            value = value * 10 + digit;
+        }
+        return value;
+    }
+
+    /** Masked CRC32 of {@code length} bytes at {@code buffer[index]}. */
+    static int crc(DirectBuffer buffer, int index, int length) {
+        CRC32 crc = CRC.get();
+        crc.reset();
+        ByteBuffer bb = buffer.byteBuffer();
+        byte[] array = buffer.byteArray();
+        if (array != null) {
+            crc.update(array, buffer.wrapAdjustment() + index, length);
+        } else if (bb != null) {
+            // Direct buffer: the adjustment is relative to the ByteBuffer's own address.
+            int from = buffer.wrapAdjustment() + index;
+            crc.update(bb.duplicate().clear().position(from).limit(from + length));
+        } else {
+            for (int i = 0; i < length; i++) {
+                crc.update(buffer.getByte(index + i));
+            }
+        }
+        return (int) crc.getValue() & RecordDescriptor.BODY_CRC_MASK;
+    }
+}

@@ -1,0 +1,186 @@
+package io.sluice.store.log;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.store.DispatchEntry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommitLogRecoveryTest {
+
+    @TempDir
+    Path dir;
+
+    private List<AppendResult> appendSome(int count, int bodyBytes) throws IOException {
+        List<AppendResult> results = new ArrayList<>();
+        try (CommitLog log = LogFixture.openRecovered(dir)) {
+            for (int i = 0; i < count; i++) {
+                results.add(LogFixture.appendOk(log, LogFixture.draft("Rec", i % 2,
+                        LogFixture.filled(bodyBytes, i), "TAGS\u0001t" + i + "\u0002")));
+            }
+        }
+        return results;
+    }
+
+    private Path segmentFile(long start) {
+        return dir.resolve("commitlog").resolve(MappedSegment.fileName(start));
+    }
+
+    private void overwrite(long position, byte[] bytes) throws IOException {
+        long start = position - position % LogFixture.SEGMENT_BYTES;
+        try (FileChannel ch = FileChannel.open(segmentFile(start), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(bytes), position - start);
+        }
+    }
+
+    private byte[] readFile(long position, int length) throws IOException {
+        long start = position - position % LogFixture.SEGMENT_BYTES;
+        ByteBuffer out = ByteBuffer.allocate(length);
+        try (FileChannel ch = FileChannel.open(segmentFile(start), StandardOpenOption.READ)) {
+            ch.read(out, position - start);
+        }
+        return out.array();
+    }
+
+    @Test
+    void shouldRecoverEverythingAfterACleanCloseAndContinueTheQueues() throws IOException {
+        List<AppendResult> written = appendSome(30, 9_000); // about two segments
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            List<DispatchEntry> seen = new ArrayList<>();
+            long end = log.recover(0, true, seen::add);
+            assertEquals(written.get(29).nextPosition(), end);
+            assertEquals(30, seen.size());
+            for (int i = 0; i < 30; i++) {
+                assertEquals(written.get(i).position(), seen.get(i).position());
+                assertEquals(written.get(i).queueOffset(), seen.get(i).queueOffset());
+            }
+            assertEquals(15, log.queueOffsets().nextOffset("Rec", 0));
+            assertEquals(15, LogFixture.appendOk(log, LogFixture.draft("Rec", 0, "next")).queueOffset());
+            assertTrue(log.writtenPosition() > end);
+        }
+    }
+
+    @Test
+    void shouldCutATornLastRecordAndReuseItsSpace() throws IOException {
+        List<AppendResult> written = appendSome(5, 1_000);
+        AppendResult torn = written.get(4);
+        // A torn write: the record's header made it to disk, the second half did not.
+        int keep = torn.wroteBytes() / 2;
+        overwrite(torn.position() + keep, new byte[torn.wroteBytes() - keep]);
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            List<DispatchEntry> seen = new ArrayList<>();
+            assertEquals(torn.position(), log.recover(0, true, seen::add));
+            assertEquals(4, seen.size());
+            assertArrayEquals(new byte[keep], readFile(torn.position(), keep), "the torn header is zeroed");
+            assertEquals(2, log.queueOffsets().nextOffset("Rec", 0), "offsets 0, 2 of queue 0 survive");
+            AppendResult again = LogFixture.appendOk(log, LogFixture.draft("Rec", 0, "again"));
+            assertEquals(torn.position(), again.position());
+            assertEquals(2, again.queueOffset());
+        }
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            List<DispatchEntry> seen = new ArrayList<>();
+            log.recover(0, true, seen::add);
+            assertEquals(5, seen.size(), "the replacement record is found, nothing of the torn one");
+        }
+    }
+
+    @Test
+    void shouldStopAtABadBodyCrcOnlyWhenCheckingCrc() throws IOException {
+        List<AppendResult> written = appendSome(3, 500);
+        AppendResult bad = written.get(1);
+        byte[] bodyByte = readFile(bad.position() + 100, 1);
+        bodyByte[0] ^= 0x5A;
+        overwrite(bad.position() + 100, bodyByte);
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            assertEquals(written.get(2).nextPosition(), log.recover(0, false, e -> { }), "no CRC: all valid");
+        }
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            assertEquals(bad.position(), log.recover(0, true, e -> { }), "CRC: stops at the flipped record");
+            assertEquals(ScanStatus.NO_MORE_DATA, log.scan(bad.position(), true).status());
+        }
+    }
+
+    @Test
+    void shouldDeleteSegmentsAfterATornRecordInAnEarlierSegment() throws IOException {
+        List<AppendResult> written = appendSome(40, 9_000); // three segments
+        AppendResult torn = written.get(5);
+        overwrite(torn.position() + 4, new byte[] {1, 2, 3, 4}); // bad magic
+        assertTrue(Files.exists(segmentFile(2L * LogFixture.SEGMENT_BYTES)));
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            assertEquals(torn.position(), log.recover(0, true, e -> { }));
+            assertEquals(torn.position(), log.writtenPosition());
+            // Segment 1 may already be back as the allocator's prepared (empty) next segment; segment 2 is gone.
+            assertFalse(Files.exists(segmentFile(2L * LogFixture.SEGMENT_BYTES)));
+            assertEquals(ReadStatus.BEYOND_END, log.readRecord(written.get(20).position(), 10).status());
+        }
+    }
+
+    @Test
+    void shouldZeroStaleBytesBeyondTheEndSoTheyCannotComeBack() throws IOException {
+        List<AppendResult> written = appendSome(6, 700);
+        // Cut after record 2 by corrupting record 3's magic: records 3..5 become stale bytes past the end.
+        AppendResult cut = written.get(3);
+        overwrite(cut.position() + 4, new byte[] {0, 0, 0, 1});
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            assertEquals(cut.position(), log.recover(0, true, e -> { }));
+        }
+        int staleBytes = (int) (written.get(5).nextPosition() - cut.position());
+        assertArrayEquals(new byte[staleBytes], readFile(cut.position(), staleBytes));
+    }
+
+    @Test
+    void shouldRecoverFromACheckpointPositionAndVisitOnlyLaterRecords() throws IOException {
+        List<AppendResult> written = appendSome(10, 300);
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            List<DispatchEntry> seen = new ArrayList<>();
+            log.recover(written.get(7).position(), true, seen::add);
+            assertEquals(3, seen.size());
+            assertEquals(written.get(7).position(), seen.get(0).position());
+            assertThrows(IllegalStateException.class, () -> log.recover(0, true, e -> { }));
+        }
+    }
+
+    @Test
+    void shouldTruncateToARecordBoundary() throws IOException {
+        try (CommitLog log = LogFixture.openRecovered(dir)) {
+            List<AppendResult> written = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                written.add(LogFixture.appendOk(log, LogFixture.draft("Tr", 0, LogFixture.filled(9_000, i), "")));
+            }
+            long cut = written.get(3).position();
+            log.truncateTo(cut);
+            assertEquals(cut, log.writtenPosition());
+            assertTrue(log.flushedPosition() <= cut);
+            assertEquals(ReadStatus.BEYOND_END, log.readRecord(cut, 10).status());
+            assertEquals(ReadStatus.BEYOND_END, log.readRecord(written.get(20).position(), 10).status());
+            assertFalse(Files.exists(segmentFile(2L * LogFixture.SEGMENT_BYTES)));
+            log.queueOffsets().set("Tr", 0, 3);
+            AppendResult next = LogFixture.appendOk(log, LogFixture.draft("Tr", 0, "after"));
+            assertEquals(cut, next.position());
+            assertEquals(3, next.queueOffset());
+            assertThrows(IllegalArgumentException.class, () -> log.truncateTo(log.writtenPosition() + 1));
+        }
+    }
+
+    @Test
+    void shouldRefuseASegmentOfTheWrongSize() throws IOException {
+        appendSome(1, 10);
+        try (FileChannel ch = FileChannel.open(segmentFile(0), StandardOpenOption.WRITE)) {
+            ch.truncate(1000);
+        }
+        IOException e = assertThrows(IOException.class, () -> CommitLog.open(LogFixture.settings(dir).build()));
+        assertTrue(e.getMessage().contains("00000000000000000000"), e.getMessage());
+    }
+}
