@@ -206,12 +206,13 @@ public final class ConsumerRpc {
 
     /**
      * Hands a message the listener failed back to the broker for redelivery through the group's retry topic
-     * (CONSUMER_SEND_MSG_BACK).
+     * (CONSUMER_SEND_MSG_BACK), through the broker of the queue it was pulled from.
      *
      * @param delayLevel 0 lets the broker choose ({@code 3 + reconsumeTimes}); negative sends to the dead-letter
      *                   topic
      */
-    public CompletableFuture<Void> sendBack(ReceivedMessage message, int delayLevel, int maxReconsumeTimes) {
+    public CompletableFuture<Void> sendBack(MessageQueue pulledFrom, ReceivedMessage message, int delayLevel,
+                                            int maxReconsumeTimes) {
         String originMsgId = message.property(PropertyKeys.ORIGIN_MESSAGE_ID);
         RemotingCommand request = RemotingCommand.request(RequestCode.CONSUMER_SEND_MSG_BACK)
                 .putExtField("offset", message.commitLogOffset())
@@ -222,7 +223,7 @@ public final class ConsumerRpc {
                 .putExtField("unitMode", false)
                 .putExtField("maxReconsumeTimes", maxReconsumeTimes)
                 .putExtField("bname", message.brokerName());
-        return addressOf(message.queue()).thenCompose(address -> runtime.callOk(address, request))
+        return addressOf(pulledFrom).thenCompose(address -> runtime.callOk(address, request))
                 .thenApply(response -> null);
     }
 
