@@ -94,6 +94,7 @@ public final class LitePullConsumer implements AutoCloseable {
         for (MessageQueue queue : queues) {
             Checks.topic(queue.topic());
         }
+        register(queues);
         agent.assign(null, Set.copyOf(queues));
     }
 
@@ -171,6 +172,7 @@ public final class LitePullConsumer implements AutoCloseable {
     /** Commits the given offsets (next offset to consume per queue) and waits. */
     public void commit(Map<MessageQueue, Long> offsets) {
         ensureOpen();
+        register(offsets.keySet());
         CompletableFuture<?>[] commits = offsets.entrySet().stream()
                 .map(entry -> rpc.commitOffset(entry.getKey(), entry.getValue(), false))
                 .toArray(CompletableFuture[]::new);
@@ -201,6 +203,17 @@ public final class LitePullConsumer implements AutoCloseable {
         agent.close();
         runtime.unregister(List.of(), List.of(settings.consumerGroup()));
         runtime.close();
+    }
+
+    /** Sends a heartbeat to the brokers of the queues' topics, so that they know the group before it commits. */
+    private void register(Collection<MessageQueue> queues) {
+        Set<String> addresses = new HashSet<>();
+        long timeoutMs = settings.connection().rpcTimeoutMs() + 1000;
+        for (String topic : queues.stream().map(MessageQueue::topic).distinct().toList()) {
+            addresses.addAll(Rpc.await(runtime.routes().publishRoute(topic), timeoutMs, "route of " + topic)
+                    .allAddresses());
+        }
+        Rpc.await(runtime.heartbeat(addresses), timeoutMs, "heartbeat");
     }
 
     private HeartbeatData heartbeat() {

@@ -135,7 +135,7 @@ final class TestCluster {
                 "mapperFileSizeBatchConsumeQueue=" + 46 * 30_000,
                 "autoCreateTopicEnable=true",
                 "autoCreateSubscriptionGroup=true",
-                "timerWheelEnable=false",
+                "mappedFileSizeTimerLog=" + 4 * 1024 * 1024,
                 "diskMaxUsedSpaceRatio=98",
                 ""));
         processes.add(ChildJvm.start("apache-broker", classPath, jvm, "org.apache.rocketmq.broker.BrokerStartup",
