@@ -51,6 +51,8 @@ public final class Producer implements AutoCloseable {
     private final Accumulator accumulator;
     private final AtomicInteger directJobs = new AtomicInteger();
     private volatile boolean closed;
+    /** The last topic that passed validation; a racy cache (any thread may overwrite it with a valid topic). */
+    private volatile String lastValidTopic;
 
     private Producer(ProducerSettings settings) {
         this.settings = settings;
@@ -285,7 +287,11 @@ public final class Producer implements AutoCloseable {
 
     private void validate(Message message) {
         Objects.requireNonNull(message, "message");
-        Checks.topic(message.topic());
+        String topic = message.topic();
+        if (topic != lastValidTopic) {
+            Checks.topic(topic);
+            lastValidTopic = topic;
+        }
         if (SendAgent.DEFAULT_TOPIC.equals(message.topic())) {
             throw new IllegalArgumentException("topic " + SendAgent.DEFAULT_TOPIC + " is reserved for auto-creation");
         }

@@ -45,8 +45,12 @@ class ProducerTest {
     }
 
     private ProducerSettings.Builder builder() {
-        return ProducerSettings.builder(ConnectionSettings.of(cluster.namesrvAddress()).withClientIp("127.0.0.1"))
-                .producerGroup("pg");
+        return ProducerSettings.builder(connection()).producerGroup("pg").sendTimeoutMs(10_000);
+    }
+
+    /** Generous timeouts: the build machine may be heavily loaded. */
+    private ConnectionSettings connection() {
+        return ConnectionSettings.of(cluster.namesrvAddress()).withClientIp("127.0.0.1").withRpcTimeoutMs(10_000);
     }
 
     private Producer producer(ProducerSettings.Builder builder) {
@@ -300,8 +304,7 @@ class ProducerTest {
 
     @Test
     void shouldRefreshRoutesPeriodically() {
-        Producer producer = producer(builder().connection(ConnectionSettings.of(cluster.namesrvAddress())
-                .withClientIp("127.0.0.1").withIntervals(50, 50)));
+        Producer producer = producer(builder().connection(connection().withIntervals(50, 50)));
         producer.send(Message.of("Simple", "x".getBytes()));
         int before = cluster.routeQueries.get();
         Await.until(() -> cluster.routeQueries.get() >= before + 3, "periodic route refreshes");

@@ -102,7 +102,7 @@ public final class BatchEntryDescriptor {
         at = name(UNIQ_KEY_NAME, out, at);
         int keyStart = at;
         at = keys.write(out, at);
-        String uniqKey = new String(out, keyStart, at - keyStart, StandardCharsets.US_ASCII);
+        int keyLength = at - keyStart;
         out[at++] = PropertyCodec.PAIR_SEPARATOR;
         if (tags != null) {
             at = name(TAGS_NAME, out, at);
@@ -125,7 +125,7 @@ public final class BatchEntryDescriptor {
             out[at++] = PropertyCodec.PAIR_SEPARATOR;
         }
         assert at == total : "entry size " + at + " != " + total;
-        return new EncodedMessage(message, uniqKey, out);
+        return new EncodedMessage(message, out, keyStart, keyLength);
     }
 
     /**

@@ -87,7 +87,13 @@ public final class SendAgent {
         }
         route.whenComplete((found, routeError) -> {
             if (routeError != null) {
-                job.outcome().failed(unwrap(routeError));
+                Throwable cause = unwrap(routeError);
+                boolean transport = !(cause instanceof BrokerErrorException);
+                if (transport && attempt < maxAttempts && deadlineNs - System.nanoTime() > 0) {
+                    attempt(job, attempt + 1, deadlineNs, previousBroker, cause);
+                } else {
+                    job.outcome().failed(cause);
+                }
                 return;
             }
             try {
