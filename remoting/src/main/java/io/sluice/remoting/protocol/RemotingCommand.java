@@ -72,28 +72,34 @@ public final class RemotingCommand {
         return command;
     }
 
+    /** The request code of a request, the response code of a response. */
     public int code() {
         return code;
     }
 
+    /** Sets the request or response code; returns this command. */
     public RemotingCommand setCode(int code) {
         this.code = code;
         return this;
     }
 
+    /** The sender's language; Sluice sends JAVA. */
     public LanguageCode language() {
         return language;
     }
 
+    /** Sets the sender's language; returns this command. */
     public RemotingCommand setLanguage(LanguageCode language) {
         this.language = Objects.requireNonNull(language, "language");
         return this;
     }
 
+    /** The sender's version ordinal ({@link ProtocolVersion}). */
     public int version() {
         return version;
     }
 
+    /** Sets the version ordinal; returns this command. */
     public RemotingCommand setVersion(int version) {
         this.version = version;
         return this;
@@ -104,6 +110,7 @@ public final class RemotingCommand {
         return opaque;
     }
 
+    /** Sets the request id; the transport does this for outbound requests and responses. */
     public RemotingCommand setOpaque(int opaque) {
         this.opaque = opaque;
         return this;
@@ -114,24 +121,29 @@ public final class RemotingCommand {
         return flag;
     }
 
+    /** Sets the raw flag word; returns this command. */
     public RemotingCommand setFlag(int flag) {
         this.flag = flag;
         return this;
     }
 
+    /** True when the response bit is set. */
     public boolean isResponse() {
         return (flag & FLAG_RESPONSE) != 0;
     }
 
+    /** Sets the response bit; returns this command. */
     public RemotingCommand markResponse() {
         flag |= FLAG_RESPONSE;
         return this;
     }
 
+    /** True when the oneway bit is set: the request must not be answered. */
     public boolean isOneway() {
         return (flag & FLAG_ONEWAY) != 0;
     }
 
+    /** Sets the oneway bit; returns this command. */
     public RemotingCommand markOneway() {
         flag |= FLAG_ONEWAY;
         return this;
@@ -142,6 +154,7 @@ public final class RemotingCommand {
         return remark;
     }
 
+    /** Sets the remark (null for none); returns this command. */
     public RemotingCommand setRemark(String remark) {
         this.remark = remark;
         return this;
@@ -152,6 +165,7 @@ public final class RemotingCommand {
         return serializeType;
     }
 
+    /** Sets the header serialization used when this command is encoded; returns this command. */
     public RemotingCommand setSerializeType(SerializeType serializeType) {
         this.serializeType = Objects.requireNonNull(serializeType, "serializeType");
         return this;

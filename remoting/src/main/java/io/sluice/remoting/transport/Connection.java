@@ -150,15 +150,15 @@ final class Connection implements ConnectionContext {
                        boolean fallbackOnEncodeError) {
         RemotingCommand request = inbound.command();
         response.setOpaque(request.opaque()).markResponse().setSerializeType(request.serializeType());
-        if (!channel.isActive()) {
+        if (!channel.isActive() || channel.eventLoop().isShuttingDown()) {
             counters.responseWriteFailures.incrementAndGet();
             release(inbound, flowControlled);
             return;
         }
         channel.writeAndFlush(response).addListener(written -> {
             if (written.isSuccess()) {
-                counters.responses.incrementAndGet();
                 release(inbound, flowControlled);
+                counters.responses.incrementAndGet();
                 return;
             }
             counters.responseWriteFailures.incrementAndGet();
@@ -207,7 +207,7 @@ final class Connection implements ConnectionContext {
         }
         inFlightRequests.decrementAndGet();
         inFlightBytes.addAndGet(-inbound.frameBytes());
-        if (readPaused && belowLowMarks()) {
+        if (readPaused && belowLowMarks() && !channel.eventLoop().isShuttingDown()) {
             channel.eventLoop().execute(this::resumeIfBelowLowMarks);
         }
     }

@@ -152,8 +152,8 @@ public final class RemotingClient implements AutoCloseable {
             connection.channel().close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
         }
         connections.clear();
-        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
         endpoint.lanes.shutdown(SHUTDOWN_TIMEOUT_MS);
+        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
     }
 
     private CompletableFuture<Connection> connection(String address) {
@@ -163,7 +163,7 @@ public final class RemotingClient implements AutoCloseable {
         while (true) {
             CompletableFuture<Connection> existing = connections.get(address);
             if (existing != null) {
-                if (!existing.isDone() || existing.getNow(null) != null && existing.getNow(null).isActive()) {
+                if (!existing.isDone() || !existing.isCompletedExceptionally() && existing.join().isActive()) {
                     return existing;
                 }
                 connections.remove(address, existing);

@@ -129,7 +129,7 @@ public final class RemotingServer implements AutoCloseable {
         return List.copyOf(endpoint.liveConnections());
     }
 
-    /** Stops listening, closes every connection, then stops the I/O threads and lanes. Idempotent. */
+    /** Stops listening, closes every connection, then stops the lanes and the I/O threads. Idempotent. */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -142,8 +142,8 @@ public final class RemotingServer implements AutoCloseable {
         for (Connection connection : endpoint.liveConnections()) {
             connection.channel().close().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
         }
-        shutdownGroups();
         endpoint.lanes.shutdown(SHUTDOWN_TIMEOUT_MS);
+        shutdownGroups();
         log.info("Remoting server stopped; {}", endpoint.counters);
     }
 
