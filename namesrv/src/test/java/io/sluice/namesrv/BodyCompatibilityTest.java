@@ -377,4 +377,59 @@ class BodyCompatibilityTest {
         assertEquals(apacheVersion.getCounter().get(), version.counter());
         assertEquals(apacheVersion.getTimestamp(), version.timestamp());
     }
+
+    @Test
+    void apacheAdminReadsOurTopicConfigAsTheGetTopicConfigBody() {
+        TopicConfigWire config = new TopicConfigWire("T", 4, 2, 6, TopicFilterType.SINGLE_TAG, 0, true,
+                Map.of("queue.type", "BatchCQ"));
+
+        var apache = apacheDecode(config,
+                org.apache.rocketmq.remoting.protocol.statictopic.TopicConfigAndQueueMapping.class);
+
+        assertEquals("T", apache.getTopicName());
+        assertEquals(4, apache.getReadQueueNums());
+        assertEquals(2, apache.getWriteQueueNums());
+        assertTrue(apache.isOrder());
+        assertEquals(Map.of("queue.type", "BatchCQ"), apache.getAttributes());
+        assertEquals(null, apache.getMappingDetail());
+    }
+
+    @Test
+    void weReadApacheRuntimeInfoAndConsumerConnections() {
+        var kv = new org.apache.rocketmq.remoting.protocol.body.KVTable();
+        kv.getTable().put("brokerVersionDesc", "V5_1_4");
+        var connection = new org.apache.rocketmq.remoting.protocol.body.Connection();
+        connection.setClientId("cid");
+        connection.setClientAddr("1.2.3.4:5");
+        connection.setLanguage(org.apache.rocketmq.remoting.protocol.LanguageCode.JAVA);
+        connection.setVersion(479);
+        var consumers = new org.apache.rocketmq.remoting.protocol.body.ConsumerConnection();
+        consumers.getConnectionSet().add(connection);
+        consumers.getSubscriptionTable().put("T",
+                new org.apache.rocketmq.remoting.protocol.heartbeat.SubscriptionData("T", "*"));
+        consumers.setConsumeType(org.apache.rocketmq.remoting.protocol.heartbeat.ConsumeType.CONSUME_ACTIVELY);
+        consumers.setMessageModel(org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel.BROADCASTING);
+        consumers.setConsumeFromWhere(
+                org.apache.rocketmq.common.consumer.ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+
+        KVTable ourKv = BodyCodec.decode(kv.encode(), KVTable.class);
+        ConsumerConnection ours = BodyCodec.decode(consumers.encode(), ConsumerConnection.class);
+
+        assertEquals(Map.of("brokerVersionDesc", "V5_1_4"), ourKv.table());
+        assertEquals(Set.of(new Connection("cid", "1.2.3.4:5", "JAVA", 479)), ours.connectionSet());
+        assertEquals("*", ours.subscriptionTable().get("T").subString());
+        assertEquals(ConsumeType.CONSUME_ACTIVELY, ours.consumeType());
+        assertEquals(MessageModel.BROADCASTING, ours.messageModel());
+        assertEquals(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET, ours.consumeFromWhere());
+    }
+
+    @Test
+    void ourBodyChecksumIsApachesChecksum() {
+        byte[] body = BodyCodec.encode(new RegisterBrokerBody(
+                TopicConfigSerializeWrapper.of(new DataVersion(0, 1, 1), Map.of("T", TopicConfigWire.of("T", 4, 6))),
+                List.of()));
+
+        assertEquals(org.apache.rocketmq.common.UtilAll.crc32(body), RegisterBrokerBody.crc32(body));
+        assertEquals(0, RegisterBrokerBody.crc32(null));
+    }
 }

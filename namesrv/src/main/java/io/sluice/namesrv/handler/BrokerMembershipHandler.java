@@ -15,7 +15,6 @@ import io.sluice.remoting.transport.ConnectionContext;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.zip.CRC32;
 
 /**
  * Requests brokers send about themselves (wire spec §3.2, §3.3, §3.7): REGISTER_BROKER (103), UNREGISTER_BROKER
@@ -70,7 +69,7 @@ public final class BrokerMembershipHandler implements NamesrvHandler {
         int bodyCrc32 = request.optionalInt("bodyCrc32", 0);
         byte[] body = request.body();
 
-        if (bodyCrc32 != 0 && bodyCrc32 != crc32(body)) {
+        if (bodyCrc32 != 0 && bodyCrc32 != RegisterBrokerBody.crc32(body)) {
             return Responses.systemError(request, "crc32 not match");
         }
         if (compressed) {
@@ -138,15 +137,5 @@ public final class BrokerMembershipHandler implements NamesrvHandler {
         String brokerAddr = request.requireString("brokerAddr");
         routes.refresh(clusterName, brokerAddr);
         return Responses.success(request);
-    }
-
-    /** CRC32 (IEEE) of the body masked to a non-negative int, as brokers compute {@code bodyCrc32}. */
-    static int crc32(byte[] body) {
-        if (body == null || body.length == 0) {
-            return 0;
-        }
-        CRC32 crc = new CRC32();
-        crc.update(body);
-        return (int) (crc.getValue() & 0x7FFFFFFF);
     }
 }

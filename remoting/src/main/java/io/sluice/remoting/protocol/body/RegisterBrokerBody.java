@@ -1,6 +1,7 @@
 package io.sluice.remoting.protocol.body;
 
 import java.util.List;
+import java.util.zip.CRC32;
 
 /**
  * Body of REGISTER_BROKER (103), uncompressed form:
@@ -18,5 +19,22 @@ public record RegisterBrokerBody(TopicConfigSerializeWrapper topicConfigSerializ
                 ? TopicConfigSerializeWrapper.of(DataVersion.ZERO, null)
                 : topicConfigSerializeWrapper;
         filterServerList = Copies.list(filterServerList, "filterServerList");
+    }
+
+    /**
+     * The {@code bodyCrc32} header value of an encoded body: CRC32 (IEEE, {@code java.util.zip}) masked with
+     * {@code 0x7FFFFFFF}; 0 for an absent body. The name server compares it with the body it received (a header
+     * value of 0 disables the check).
+     *
+     * @param encodedBody the body bytes as sent, or null
+     * @return the checksum
+     */
+    public static int crc32(byte[] encodedBody) {
+        if (encodedBody == null || encodedBody.length == 0) {
+            return 0;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(encodedBody);
+        return (int) (crc.getValue() & 0x7FFFFFFF);
     }
 }
