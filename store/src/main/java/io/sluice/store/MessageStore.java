@@ -470,7 +470,13 @@ public final class MessageStore implements AutoCloseable {
             LOG.error("final checkpoint of {} failed; the next start runs crash recovery", settings.rootDir(), e);
             clean = false;
         }
-        queues.close();
+        try {
+            queues.close();
+        } catch (RuntimeException e) {
+            LOG.error("closing the consume queues of {} failed; the next start runs crash recovery",
+                    settings.rootDir(), e);
+            clean = false;
+        }
         if (clean) {
             try {
                 abortMarker.delete();
@@ -501,8 +507,11 @@ public final class MessageStore implements AutoCloseable {
         stopHousekeeping();
         dispatcher.close();
         log.close();
-        queues.close();
-        releaseLock();
+        try {
+            queues.close();
+        } finally {
+            releaseLock();
+        }
     }
 
     private void stopHousekeeping() {

@@ -19,6 +19,7 @@ import io.sluice.store.meta.TopicPerm;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongPredicate;
 
 /**
@@ -37,7 +38,7 @@ import java.util.function.LongPredicate;
  * {@code longPollingSuspendMaxMs}; {@code shortPollingTimeMs} without long polling) passes.
  *
  * <p>Runs on the broker's pull executor (pulls need no ordering; a parked pull holds no thread); re-executions run
- * on the parking's executor. Thread-safe; stateless apart from its collaborators.
+ * on the parking's executor. Thread-safe; its only state is counters.
  */
 public final class PullHandler {
 
@@ -48,6 +49,8 @@ public final class PullHandler {
     private final ClientRegistry clients;
     private final PullParking parking;
     private final PullSettings settings;
+    private final LongAdder transferredMessages = new LongAdder();
+    private final LongAdder transferredBytes = new LongAdder();
 
     /**
      * @param store    where messages are read
@@ -67,6 +70,16 @@ public final class PullHandler {
         this.clients = clients;
         this.parking = parking;
         this.settings = settings;
+    }
+
+    /** Messages returned by pulls so far (an inner batch counts its messages). */
+    public long transferredMessages() {
+        return transferredMessages.sum();
+    }
+
+    /** Record bytes returned by pulls so far. */
+    public long transferredBytes() {
+        return transferredBytes.sum();
     }
 
     /** PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361). */
@@ -159,6 +172,10 @@ public final class PullHandler {
                         () -> reExecute(connection, pull, later));
                 return null;
             }
+        }
+        if (code == ResponseCode.SUCCESS) {
+            transferredMessages.add(result.messageCount());
+            transferredBytes.add(result.totalBytes());
         }
         return response(code, result, topic, group.get());
     }

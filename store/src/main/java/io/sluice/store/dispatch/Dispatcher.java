@@ -32,8 +32,9 @@ public interface Dispatcher extends AutoCloseable {
     long lagBytes();
 
     /**
-     * How far behind dispatch is in time: now minus the store time of the last record dispatched, while
-     * {@link #lagBytes()} is positive; 0 when caught up.
+     * How far behind dispatch is in time, while {@link #lagBytes()} is positive (0 when caught up): an upper
+     * bound on how long the oldest undispatched record has waited (now minus the later of the last dispatched
+     * record's store time and the moment dispatch last caught up).
      */
     long lagMs();
 

@@ -37,8 +37,11 @@ final class QueueIndexer {
 
     private final ConsumeQueueTable queues;
     private final DispatchCounters counters;
-    private final Set<ConsumeQueue> touched = Collections.newSetFromMap(new IdentityHashMap<>());
-    private ConsumeQueue lastTouched;
+    /** Queues that grew in this pass: the first {@link #RECENT} in an array (the common case), the rest in a set. */
+    private static final int RECENT = 16;
+    private final ConsumeQueue[] recent = new ConsumeQueue[RECENT];
+    private int recentCount;
+    private final Set<ConsumeQueue> overflow = Collections.newSetFromMap(new IdentityHashMap<>());
 
     QueueIndexer(ConsumeQueueTable queues, DispatchCounters counters) {
         this.queues = queues;
@@ -55,7 +58,9 @@ final class QueueIndexer {
         AppendStatus status;
         try {
             queue = queues.getOrCreate(entry.topic(), entry.queueId());
-            status = queue.append(entry);
+            // The primitive overload: the queue was looked up by the entry's topic and queue id.
+            status = queue.append(entry.queueOffset(), entry.batchCount(), entry.position(), entry.sizeBytes(),
+                    entry.tagsCode(), entry.storeTimestampMs());
         } catch (UncheckedIOException e) {
             return ioError(entry, e);
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -70,10 +75,7 @@ final class QueueIndexer {
         switch (status) {
             case APPENDED -> {
                 counters.onIndexed();
-                if (queue != lastTouched) {
-                    touched.add(queue);
-                    lastTouched = queue;
-                }
+                touch(queue);
             }
             case DUPLICATE -> counters.onDuplicate();
             case GAP, CONFLICT -> {
@@ -104,31 +106,49 @@ final class QueueIndexer {
         return Outcome.RETRY;
     }
 
-    /** True when some queue grew since the last {@link #notifyArrivals}. */
-    boolean hasArrivals() {
-        return !touched.isEmpty();
+    private void touch(ConsumeQueue queue) {
+        for (int i = 0; i < recentCount; i++) {
+            if (recent[i] == queue) {
+                return;
+            }
+        }
+        if (recentCount < RECENT) {
+            recent[recentCount++] = queue;
+        } else {
+            overflow.add(queue);
+        }
     }
 
     /** Tells every listener about every queue that grew since the last call, once each, then forgets them. */
     void notifyArrivals(List<ArrivalListener> listeners) {
-        if (touched.isEmpty()) {
+        for (int i = 0; i < recentCount; i++) {
+            notify(recent[i], listeners);
+            recent[i] = null;
+        }
+        recentCount = 0;
+        if (!overflow.isEmpty()) {
+            for (ConsumeQueue queue : overflow) {
+                notify(queue, listeners);
+            }
+            overflow.clear();
+        }
+    }
+
+    private void notify(ConsumeQueue queue, List<ArrivalListener> listeners) {
+        if (listeners.isEmpty()) {
             return;
         }
-        for (ConsumeQueue queue : touched) {
-            long maxOffset = queue.maxOffset();
-            for (ArrivalListener listener : listeners) {
-                try {
-                    listener.onArrival(queue.topic(), queue.queueId(), maxOffset);
-                } catch (RuntimeException e) {
-                    long n = counters.onListenerError();
-                    if (DispatchCounters.shouldLog(n)) {
-                        LOG.error("arrival listener {} failed for {}-{} [{} failures so far]", listener,
-                                queue.topic(), queue.queueId(), n, e);
-                    }
+        long maxOffset = queue.maxOffset();
+        for (ArrivalListener listener : listeners) {
+            try {
+                listener.onArrival(queue.topic(), queue.queueId(), maxOffset);
+            } catch (RuntimeException e) {
+                long n = counters.onListenerError();
+                if (DispatchCounters.shouldLog(n)) {
+                    LOG.error("arrival listener {} failed for {}-{} [{} failures so far]", listener,
+                            queue.topic(), queue.queueId(), n, e);
                 }
             }
         }
-        touched.clear();
-        lastTouched = null;
     }
 }

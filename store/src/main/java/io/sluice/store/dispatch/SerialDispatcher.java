@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * One thread that walks the CommitLog record by record up to its confirmed position and writes each record's
  * consume-queue slot (Apache's serial ReputMessageService, event-driven instead of polling every millisecond).
  *
- * <p><b>A pass</b> handles up to {@code maxRecordsPerPass} records, then publishes {@link #dispatchedPosition()}
- * and tells the arrival listeners which queues grew (once per queue). Damage never stops dispatch: a place below
+ * <p><b>A pass</b> handles up to {@code maxRecordsPerPass} records, then tells the arrival listeners which queues
+ * grew (once per queue) and publishes {@link #dispatchedPosition()}. Damage never stops dispatch: a place below
  * the confirmed position that holds no valid record (bad magic, lengths or position, or a hole of zeros) is
  * counted, logged with its position and skipped up to the next segment, as upstream does on a master; a record
  * that cannot be indexed is counted and skipped (see {@link QueueIndexer}); a position deleted by retention makes
@@ -60,6 +60,8 @@ public final class SerialDispatcher implements Dispatcher {
     private final AtomicLong dispatched = new AtomicLong();
     /** Store time of the last record dispatched, published once per pass. */
     private volatile long lastStoreTimestampMs;
+    /** When a pass last found nothing left to dispatch: pending records arrived after it. */
+    private volatile long caughtUpAtMs;
     /** Set by the dispatch thread just before it parks; see the class comment. */
     private volatile boolean idling;
     private volatile State state = State.NEW;
@@ -83,6 +85,7 @@ public final class SerialDispatcher implements Dispatcher {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.indexer = new QueueIndexer(Objects.requireNonNull(queues, "queues"), counters);
         this.segmentBytes = log.settings().segmentBytes();
+        this.caughtUpAtMs = clock.time();
     }
 
     /**
@@ -120,7 +123,7 @@ public final class SerialDispatcher implements Dispatcher {
         }
         RecordCursor cursor = log.cursor(fromPosition);
         dispatched.setRelease(fromPosition);
-        lastStoreTimestampMs = clock.time();
+        caughtUpAtMs = clock.time();
         Thread t = new Thread(() -> run(cursor), "sluice-dispatch");
         t.setDaemon(true);
         t.setUncaughtExceptionHandler((th, e) -> LOG.error("dispatch thread died at position {}; consume queues"
@@ -151,6 +154,7 @@ public final class SerialDispatcher implements Dispatcher {
             }
             idling = true;
             // Dekker: announce the park, then look again, so a waker that missed the flag is seen here.
+            VarHandle.fullFence();
             if (retryPending || log.confirmedPosition() <= cursor.position()) {
                 idle.idle();
             }
@@ -181,6 +185,7 @@ public final class SerialDispatcher implements Dispatcher {
                 }
                 case NO_MORE_DATA -> {
                     if (r.position() >= confirmed) {
+                        caughtUpAtMs = clock.time();
                         break loop;
                     }
                     // Zeros below the confirmed position, which is always a record boundary: a hole.
@@ -201,11 +206,12 @@ public final class SerialDispatcher implements Dispatcher {
             steps++;
         }
         if (steps > 0) {
-            dispatched.setRelease(cursor.position());
+            // Listeners first, so that a drained dispatcher has also told them everything.
+            indexer.notifyArrivals(listeners);
             if (storeTimestampMs != 0) {
                 lastStoreTimestampMs = storeTimestampMs;
             }
-            indexer.notifyArrivals(listeners);
+            dispatched.setRelease(cursor.position());
         }
         return steps;
     }
@@ -242,7 +248,11 @@ public final class SerialDispatcher implements Dispatcher {
 
     @Override
     public long lagMs() {
-        return lagBytes() > 0 ? Math.max(0, clock.time() - lastStoreTimestampMs) : 0;
+        if (lagBytes() == 0) {
+            return 0;
+        }
+        // The oldest pending record was stored after the last dispatched one and after dispatch last caught up.
+        return Math.max(0, clock.time() - Math.max(lastStoreTimestampMs, caughtUpAtMs));
     }
 
     @Override

@@ -49,8 +49,8 @@ public final class AsyncFlushAgent implements FlushAgent {
     }
 
     @Override
-    public void await(FlushWaiter waiter) {
-        waiter.onOutcome(FlushOutcome.FLUSHED);
+    public boolean offer(FlushWaiter waiter) {
+        return false;
     }
 
     @Override

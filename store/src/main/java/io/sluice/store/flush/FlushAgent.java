@@ -26,10 +26,12 @@ public interface FlushAgent extends AutoCloseable {
 
     /**
      * Hands over an append that wants to be told when its bytes are durable. Must be called in log position
-     * order (the log calls it while holding its append lock). An ASYNC agent answers {@link FlushOutcome#FLUSHED}
-     * at once: in that mode durability is not waited for.
+     * order (the log calls it while holding its append lock). The waiter is never called on the offering thread.
+     *
+     * @return true when queued; false when the agent will not flush it (closed, failed, or an ASYNC agent, which
+     *         does not queue waiters) and the waiter will never be called
      */
-    void await(FlushWaiter waiter);
+    boolean offer(FlushWaiter waiter);
 
     /** Hint that bytes were appended that nobody waits for; a SYNC agent forces them promptly. */
     void onAppended();

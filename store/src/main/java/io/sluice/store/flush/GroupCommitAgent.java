@@ -65,19 +65,15 @@ public final class GroupCommitAgent implements FlushAgent {
     }
 
     @Override
-    public void await(FlushWaiter waiter) {
-        boolean refused;
+    public boolean offer(FlushWaiter waiter) {
         synchronized (pending) {
-            refused = closed || failureHandler.hasFailed();
-            if (!refused) {
-                pending.addLast(waiter);
+            if (closed || failureHandler.hasFailed()) {
+                return false;
             }
+            pending.addLast(waiter);
         }
-        if (refused) {
-            waiter.onOutcome(FlushOutcome.FAILED);
-        } else {
-            LockSupport.unpark(flusher);
-        }
+        LockSupport.unpark(flusher);
+        return true;
     }
 
     @Override

@@ -289,7 +289,11 @@ final class BatchConsumeQueue implements ConsumeQueue {
 
     @Override
     public void close() {
-        log.close();
+        try {
+            log.flush();
+        } finally {
+            log.close();
+        }
     }
 
     @Override

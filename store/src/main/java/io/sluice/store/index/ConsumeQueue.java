@@ -35,7 +35,8 @@ public interface ConsumeQueue {
     QueueType type();
 
     /**
-     * Indexes one dispatched record. Allocation-free.
+     * Indexes one dispatched record. Allocation-free. The caller indexes only records consumers may see
+     * (not transaction PREPARED or ROLLBACK records).
      *
      * @throws IllegalArgumentException if the entry belongs to another queue, or carries a batch this layout
      *                                  cannot hold (SimpleCQ: {@code batchCount != 1}; BatchCQ: above 32767)
@@ -111,7 +112,10 @@ public interface ConsumeQueue {
     /** Forces written slots to the storage device. Any thread. */
     void flush();
 
-    /** Unmaps the files; later appends return {@link AppendStatus#CLOSED}, reads UNAVAILABLE. Idempotent. */
+    /**
+     * Flushes, then unmaps the files; later appends return {@link AppendStatus#CLOSED}, reads UNAVAILABLE.
+     * Idempotent. The files are unmapped even if the flush fails (its exception is then thrown).
+     */
     void close();
 
     /** Closes the queue and deletes its files and directory. */

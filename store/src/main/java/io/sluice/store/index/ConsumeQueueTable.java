@@ -344,12 +344,28 @@ public final class ConsumeQueueTable implements AutoCloseable {
         return settings;
     }
 
-    /** Closes every queue. Idempotent. */
+    /**
+     * Flushes and closes every queue. Idempotent. Every queue is closed even if a flush fails; the first
+     * failure is then thrown.
+     */
     @Override
     public void close() {
         closed = true;
+        RuntimeException failure = null;
         for (ConsumeQueue queue : queues()) {
-            queue.close();
+            try {
+                queue.close();
+            } catch (RuntimeException e) {
+                LOG.error("consume queue {}-{}: flush at close failed", queue.topic(), queue.queueId(), e);
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

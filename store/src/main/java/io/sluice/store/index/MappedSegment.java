@@ -109,10 +109,6 @@ final class MappedSegment {
         }
     }
 
-    Path file() {
-        return file;
-    }
-
     /** Global slot index of this file's first slot. */
     long startSlot() {
         return startSlot;
@@ -165,10 +161,6 @@ final class MappedSegment {
         return (int) REFS.getVolatile(this);
     }
 
-    boolean isRetired() {
-        return (boolean) RETIRED.getVolatile(this);
-    }
-
     /**
      * Drops the owner's reference; the mapping goes when the last reader releases. Idempotent.
      *
@@ -188,7 +180,7 @@ final class MappedSegment {
         }
     }
 
-    /** Forces bytes {@code [fromByte, toByte)} of this file to the storage device. Owner only, not retired. */
+    /** Forces bytes {@code [fromByte, toByte)} of this file to the storage device. Caller holds a reference. */
     void force(int fromByte, int toByte) {
         if (toByte > fromByte) {
             mapped.force(fromByte, toByte - fromByte);

@@ -266,7 +266,11 @@ final class SimpleConsumeQueue implements ConsumeQueue {
 
     @Override
     public void close() {
-        log.close();
+        try {
+            log.flush();
+        } finally {
+            log.close();
+        }
     }
 
     @Override

@@ -42,7 +42,7 @@ public final class BatchBodyDescriptor {
     }
 
     /**
-     * One decoded entry; indexes are absolute indexes into the buffer that was iterated.
+     * One decoded entry; indexes are absolute indexes into the buffer that was iterated. Immutable; thread-safe.
      *
      * @param ordinal          0-based position of the entry in the batch
      * @param entryIndex       index of the entry's TOTALSIZE
@@ -72,7 +72,7 @@ public final class BatchBodyDescriptor {
     }
 
     /**
-     * A message to encode into a batch body.
+     * A message to encode into a batch body. The body array is not copied: the caller owns it.
      *
      * @param flag       the message flag
      * @param body       the body bytes

@@ -105,6 +105,11 @@ public final class CommitLog implements AutoCloseable {
         return new CommitLog(settings, env, chain);
     }
 
+    /** {@link #recover(long, boolean, Consumer)} with the settings' {@code checkCrcOnRecover}. */
+    public long recover(long fromPosition, Consumer<DispatchEntry> visitor) throws IOException {
+        return recover(fromPosition, settings.checkCrcOnRecover(), visitor);
+    }
+
     /**
      * Scans forward from {@code fromPosition} verifying every record (length, magic, recomputed size, position
      * and, if asked, CRC), hands each valid record to {@code visitor} and raises the queue offsets they imply;
@@ -113,7 +118,9 @@ public final class CommitLog implements AutoCloseable {
      *
      * <p>Must be called exactly once, after {@link #open}. {@code fromPosition} must be a record boundary the
      * caller trusts (e.g. where its indexes end) or any segment start; below {@link #minPosition()} it is
-     * raised to it. Everything from there on is re-read, so the visitor must be idempotent.
+     * raised to it. Everything from there on is re-read, so the visitor must be idempotent. Cutting the tail
+     * reads the rest of the last segment once (it cannot know how far a torn write reached) and rewrites only
+     * pages that are not zero.
      *
      * @return the end of the valid data, now {@link #writtenPosition()}
      * @throws IOException           when cutting the tail fails (also reported to the failure handler)
@@ -169,6 +176,7 @@ public final class CommitLog implements AutoCloseable {
         PreparedAppend p = outcome.prepared();
         AppendResult result;
         PendingAppend pending = null;
+        boolean flushRefused = false;
         appendLock.lock();
         try {
             AppendStatus gate = writeGate();
@@ -203,7 +211,8 @@ public final class CommitLog implements AutoCloseable {
                     positions);
             if (syncFlush && p.waitsForFlush) {
                 pending = new PendingAppend(result, env.nanoClock().nanoTime() + syncFlushTimeoutNs);
-                flushAgent.await(pending);
+                // Refused only after a storage failure: the record is written but will not be made durable.
+                flushRefused = !flushAgent.offer(pending);
             }
         } catch (IOException e) {
             failureHandler.onIoFailure("create segment", e);
@@ -213,6 +222,9 @@ public final class CommitLog implements AutoCloseable {
             return refused(AppendStatus.CREATE_SEGMENT_FAILED);
         } finally {
             appendLock.unlock();
+        }
+        if (flushRefused) {
+            return CompletableFuture.completedFuture(result.withStatus(AppendStatus.IO_ERROR));
         }
         if (pending != null) {
             return pending.future;
@@ -368,8 +380,9 @@ public final class CommitLog implements AutoCloseable {
             try {
                 s.delete();
             } catch (IOException e) {
-                // The segment is already out of the log; only its disk space is not reclaimed.
-                LOG.warn("could not delete the file of expired {}", s, e);
+                // The segment is already out of the log, but a file system that cannot unlink is failing.
+                failureHandler.onIoFailure("delete expired " + s, e);
+                break;
             }
             deleted++;
             LOG.info("deleted expired {} (last write {} ms ago, forced {})", s, nowMs - s.lastWriteTimeMs(), force);

@@ -45,7 +45,7 @@ final class DraftEncoder {
         if (draft == null || draft.kind() == null || draft.body() == null || !isLegalTopic(draft.topic())
                 || draft.queueId() < 0 || draft.queueId() > QueueOffsetTable.MAX_QUEUE_ID
                 || !isResolved(draft.bornHost()) || draft.body().remaining() > maxMessageBytes
-                || (draft.sysFlag() & BATCH_FLAGS) != 0) {
+                || (draft.kind() != AppendKind.INNER_BATCH && (draft.sysFlag() & BATCH_FLAGS) != 0)) {
             return Outcome.refused(AppendStatus.MESSAGE_ILLEGAL);
         }
         byte[] topicBytes = draft.topic().getBytes(StandardCharsets.US_ASCII);

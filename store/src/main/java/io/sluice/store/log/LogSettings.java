@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param storeHost                 this broker's address as written into STOREHOST and offset message ids
  * @param checkCrcOnRecover         verify BODYCRC when recovering (Apache {@code checkCRCOnRecover}, true)
  * @param preallocateSegments       write zeros through a new segment before use so that its disk blocks exist
- *                                  (a write into a sparse mapping on a full disk would fault); costs one extra
+ *                                  (a write into a sparse mapping on a full disk would fault), then touch every
+ *                                  page of the mapping so the writer takes no page faults; costs one extra
  *                                  sequential write per segment, done ahead of the writer
  * @param segmentAllocationTimeoutMs how long an append waits for the next segment to be prepared (5 000)
  */

@@ -7,6 +7,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -29,6 +30,8 @@ final class MappedSegment {
 
     /** Digits of a segment file name. */
     static final int FILE_NAME_DIGITS = 20;
+    /** Suffix of a segment file still being created. */
+    static final String TEMP_SUFFIX = ".tmp";
     private static final int PAGE_BYTES = 4096;
     private static final int ZERO_CHUNK_BYTES = 1 << 20;
 
@@ -76,14 +79,36 @@ final class MappedSegment {
     static MappedSegment create(Path dir, long startPosition, int sizeBytes, boolean preallocate)
             throws IOException {
         Path file = dir.resolve(fileName(startPosition));
-        Files.deleteIfExists(file);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
+        // Built under a temporary name and renamed when complete: a crash mid-way leaves only a *.tmp file,
+        // which load ignores, never a short segment that would stop the log from opening.
+        Path temp = dir.resolve(fileName(startPosition) + TEMP_SUFFIX);
+        Files.deleteIfExists(temp);
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             if (preallocate) {
                 writeZeros(channel, sizeBytes);
+            } else {
+                channel.write(ByteBuffer.allocate(1), sizeBytes - 1L); // full length, sparse
             }
+        }
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
-            return new MappedSegment(file, startPosition, sizeBytes, mapped);
+            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
+            if (preallocate) {
+                segment.pretouch();
+            }
+            return segment;
+        }
+    }
+
+    /**
+     * Writes one zero byte per page through the mapping so that the page-table entries exist before the writer
+     * arrives: the writer then copies without taking a page fault per 4 KiB. Only done after the file's blocks
+     * were allocated by {@link #writeZeros}, so the stores cannot fault for lack of disk space.
+     */
+    private void pretouch() {
+        for (int at = 0; at < sizeBytes; at += PAGE_BYTES) {
+            buffer.putByte(at, (byte) 0);
         }
     }
 

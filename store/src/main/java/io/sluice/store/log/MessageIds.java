@@ -27,7 +27,7 @@ public final class MessageIds {
     }
 
     /**
-     * A decoded offset message id.
+     * A decoded offset message id. Immutable; thread-safe.
      *
      * @param storeHost the broker's store host
      * @param position  the record's CommitLog position

@@ -180,17 +180,24 @@ public final class RecordDescriptor {
 
     /** The masked CRC32 of the bytes between {@code body.position()} and its limit; the buffer is not moved. */
     public static int bodyCrc(ByteBuffer body) {
-        CRC32 crc = CRC.get();
-        crc.reset();
-        crc.update(body.duplicate());
-        return (int) crc.getValue() & BODY_CRC_MASK;
+        if (body.hasArray()) {
+            CRC32 crc = CRC.get();
+            crc.reset();
+            crc.update(body.array(), body.arrayOffset() + body.position(), body.remaining());
+            return (int) crc.getValue() & BODY_CRC_MASK;
+        }
+        return bodyCrc(body, body.position(), body.remaining());
     }
 
     /** The masked CRC32 of {@code length} bytes of {@code buffer} from absolute index {@code index}. */
     public static int bodyCrc(ByteBuffer buffer, int index, int length) {
         CRC32 crc = CRC.get();
         crc.reset();
-        crc.update(buffer.duplicate().limit(index + length).position(index));
+        if (buffer.hasArray()) {
+            crc.update(buffer.array(), buffer.arrayOffset() + index, length);
+        } else {
+            crc.update(buffer.duplicate().limit(index + length).position(index));
+        }
         return (int) crc.getValue() & BODY_CRC_MASK;
     }
 }

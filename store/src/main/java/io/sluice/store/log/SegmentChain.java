@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The ordered, contiguous list of a log's segments. Adjacent segments differ by exactly {@code segmentBytes}
@@ -16,6 +18,8 @@ import java.util.List;
  * the tail, retention at the head, truncation) are serialized by this object's monitor.
  */
 final class SegmentChain {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentChain.class);
 
     private static final MappedSegment[] EMPTY = new MappedSegment[0];
 
@@ -35,8 +39,13 @@ final class SegmentChain {
         List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             for (Path p : stream) {
-                if (MappedSegment.isSegmentFileName(p.getFileName().toString()) && Files.isRegularFile(p)) {
+                String name = p.getFileName().toString();
+                if (MappedSegment.isSegmentFileName(name) && Files.isRegularFile(p)) {
                     files.add(p);
+                } else if (name.endsWith(MappedSegment.TEMP_SUFFIX) && MappedSegment.isSegmentFileName(
+                        name.substring(0, name.length() - MappedSegment.TEMP_SUFFIX.length()))) {
+                    LOG.warn("deleting {}: a segment whose creation was interrupted", p);
+                    Files.delete(p);
                 }
             }
         }

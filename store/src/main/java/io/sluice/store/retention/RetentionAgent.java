@@ -97,10 +97,9 @@ public final class RetentionAgent implements Runnable {
     }
 
     private double readRatio() {
+        double ratio;
         try {
-            double ratio = diskUsage.usedRatio(log.settings().commitLogDir());
-            lastDiskUsedRatio = ratio;
-            return ratio;
+            ratio = diskUsage.usedRatio(log.settings().commitLogDir());
         } catch (IOException e) {
             long n = failures.incrementAndGet();
             if ((n & (n - 1)) == 0) {
@@ -108,6 +107,16 @@ public final class RetentionAgent implements Runnable {
             }
             return -1;
         }
+        if (!(ratio >= 0.0 && ratio <= 1.0)) {
+            long n = failures.incrementAndGet();
+            if ((n & (n - 1)) == 0) {
+                LOG.warn("disk usage of {} read as {}, not a fraction; ignored [{} failures so far]",
+                        log.settings().commitLogDir(), ratio, n);
+            }
+            return -1;
+        }
+        lastDiskUsedRatio = ratio;
+        return ratio;
     }
 
     private static String percent(double ratio) {

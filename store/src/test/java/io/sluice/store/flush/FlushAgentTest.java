@@ -1,6 +1,7 @@
 package io.sluice.store.flush;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,8 +95,8 @@ class FlushAgentTest {
         RecordingWaiter a = new RecordingWaiter(100, Long.MAX_VALUE);
         RecordingWaiter b = new RecordingWaiter(200, Long.MAX_VALUE);
         target.written = 150;
-        agent.await(a);
-        agent.await(b);
+        assertTrue(agent.offer(a));
+        assertTrue(agent.offer(b));
         agent.doFlushWork();
         assertEquals(List.of(FlushOutcome.FLUSHED), a.outcomes);
         assertEquals(List.of(), b.outcomes);
@@ -113,8 +114,8 @@ class FlushAgentTest {
         GroupCommitAgent agent = new GroupCommitAgent(SYNC, target, new StoreFailureHandler(), clock);
         RecordingWaiter a = new RecordingWaiter(100, 1_000);
         RecordingWaiter b = new RecordingWaiter(200, 2_000);
-        agent.await(a);
-        agent.await(b);
+        assertTrue(agent.offer(a));
+        assertTrue(agent.offer(b));
         clock.update(1_500);
         assertEquals(1, agent.expireOverdue());
         assertEquals(List.of(FlushOutcome.TIMED_OUT), a.outcomes);
@@ -130,14 +131,21 @@ class FlushAgentTest {
         StoreFailureHandler failures = new StoreFailureHandler();
         GroupCommitAgent agent = new GroupCommitAgent(SYNC, target, failures, new CachedNanoClock());
         RecordingWaiter a = new RecordingWaiter(100, Long.MAX_VALUE);
-        agent.await(a);
+        assertTrue(agent.offer(a));
         target.written = 100;
         target.failure = new IOException("EIO");
         agent.doFlushWork();
         assertEquals(List.of(FlushOutcome.FAILED), a.outcomes);
         RecordingWaiter late = new RecordingWaiter(300, Long.MAX_VALUE);
-        agent.await(late);
-        assertEquals(List.of(FlushOutcome.FAILED), late.outcomes, "refused at once after a failure");
+        assertFalse(agent.offer(late), "refused after a failure");
+        assertEquals(List.of(), late.outcomes, "a refused waiter is never called");
+    }
+
+    @Test
+    void asyncShouldNotQueueWaiters() {
+        AsyncFlushAgent agent = new AsyncFlushAgent(ASYNC, new FakeTarget(), new StoreFailureHandler(),
+                new CachedNanoClock());
+        assertFalse(agent.offer(new RecordingWaiter(1, 1)));
     }
 
     @Test

@@ -135,7 +135,10 @@ class CommitLogAppendTest {
     void shouldStoreAnInnerBatchAsOneRecordAdvancingTheQueueByItsSize() throws Exception {
         try (CommitLog log = LogFixture.openRecovered(dir)) {
             AppendResult first = LogFixture.appendOk(log, innerBatch(3, "TAGS\u0001tg\u0002UNIQ_KEY\u0001b1"));
-            AppendResult second = LogFixture.appendOk(log, innerBatch(4, "UNIQ_KEY\u0001b2\u0002"));
+            // A broker may already have set NEED_UNWRAP | INNER_BATCH itself.
+            AppendResult second = LogFixture.appendOk(log, MessageDraft.builder("Inner", 0)
+                    .body(innerBatch(4, "").body()).propertiesText("UNIQ_KEY\u0001b2\u0002").sysFlag(0xC0)
+                    .bornHost(LogFixture.BORN_HOST).kind(AppendKind.INNER_BATCH).build());
             AppendResult single = LogFixture.appendOk(log, LogFixture.draft("Inner", 0, "plain"));
             assertEquals(0, first.queueOffset());
             assertEquals(3, first.messageCount());

@@ -175,6 +175,17 @@ class CommitLogRecoveryTest {
     }
 
     @Test
+    void shouldIgnoreAndDeleteASegmentWhoseCreationWasInterrupted() throws IOException {
+        List<AppendResult> written = appendSome(2, 100);
+        Path half = dir.resolve("commitlog").resolve(MappedSegment.fileName(LogFixture.SEGMENT_BYTES) + ".tmp");
+        Files.write(half, new byte[1000]);
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            assertFalse(Files.exists(half));
+            assertEquals(written.get(1).nextPosition(), log.recover(0, e -> { }));
+        }
+    }
+
+    @Test
     void shouldRefuseASegmentOfTheWrongSize() throws IOException {
         appendSome(1, 10);
         try (FileChannel ch = FileChannel.open(segmentFile(0), StandardOpenOption.WRITE)) {

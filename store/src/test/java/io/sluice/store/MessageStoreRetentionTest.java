@@ -1,0 +1,175 @@
+package io.sluice.store;
+
+import static io.sluice.store.StoreFixture.SEGMENT_BYTES;
+import static io.sluice.store.StoreFixture.SIMPLE_TOPIC;
+import static io.sluice.store.StoreFixture.appendOk;
+import static io.sluice.store.StoreFixture.awaitDispatched;
+import static io.sluice.store.StoreFixture.draft;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.store.log.AppendStatus;
+import io.sluice.store.log.Await;
+import io.sluice.store.log.RecordDescriptor;
+import io.sluice.store.retention.RetentionOutcome;
+import io.sluice.store.retention.RetentionSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Retention through the façade, with a manual clock (UTC) and a controllable disk. */
+class MessageStoreRetentionTest {
+
+    /** 04:30 UTC: inside the default deletion hour. */
+    private static final long T0 = Instant.parse("2024-01-10T04:30:00Z").toEpochMilli();
+    private static final long HOUR_MS = TimeUnit.HOURS.toMillis(1);
+
+    @TempDir
+    Path root;
+
+    private final CachedEpochClock clock = new CachedEpochClock();
+    private final double[] disk = {0.10};
+    private MessageStore store;
+
+    @AfterEach
+    void close() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    private void open(RetentionSettings retention) throws IOException {
+        clock.update(T0);
+        // A long check interval: the tests run the checks themselves.
+        store = MessageStore.open(StoreFixture.settings(root).retention(retention.withCheckIntervalMs(3_600_000))
+                .build(), StoreFixture.TYPES, StoreFixture.environment(clock, disk));
+    }
+
+    /** Fills four segments; returns the number of messages written to orders-0. */
+    private int fillFourSegments() {
+        int n = 0;
+        while (store.stats().writtenPosition() < 3L * SEGMENT_BYTES + SEGMENT_BYTES / 2) {
+            appendOk(store, draft(SIMPLE_TOPIC, 0, "x".repeat(1_000) + n++));
+        }
+        awaitDispatched(store);
+        return n;
+    }
+
+    private boolean segmentExists(long start) {
+        return Files.exists(StoreFixture.segmentFile(root, start));
+    }
+
+    @Test
+    void shouldDeleteExpiredSegmentsAtTheDeletionHourButNeverTheActiveOne() throws IOException {
+        open(RetentionSettings.defaults());
+        int written = fillFourSegments();
+        clock.update(T0 + 24 * HOUR_MS);
+        assertEquals(0, store.runRetention().deletedSegments(), "not expired yet");
+
+        clock.update(T0 + 96 * HOUR_MS);
+        RetentionOutcome outcome = store.runRetention();
+
+        assertEquals(3, outcome.deletedSegments());
+        assertEquals(3L * SEGMENT_BYTES, outcome.minPosition());
+        assertFalse(segmentExists(0));
+        assertFalse(segmentExists(2L * SEGMENT_BYTES));
+        assertTrue(segmentExists(3L * SEGMENT_BYTES), "the active segment stays");
+        long min = store.minOffset(SIMPLE_TOPIC, 0);
+        assertTrue(min > 0 && min < written, "min offset rose to the first record of the active segment: " + min);
+        GetResult tooSmall = store.getMessages(SIMPLE_TOPIC, 0, 0, 8, 1 << 20, null);
+        assertEquals(GetStatus.OFFSET_TOO_SMALL, tooSmall.status());
+        assertEquals(min, tooSmall.nextOffset());
+        GetResult first = store.getMessages(SIMPLE_TOPIC, 0, min, 1, 1 << 20, null);
+        assertEquals(GetStatus.FOUND, first.status());
+        assertEquals(3L * SEGMENT_BYTES, first.records().get(0).getLong(RecordDescriptor.PHYSICAL_OFFSET_OFFSET), "first record of the active segment");
+        assertEquals(3, store.stats().deletedSegments());
+
+        clock.update(T0 + 1_008 * HOUR_MS); // 42 days later, 04:30 again
+        assertEquals(0, store.runRetention().deletedSegments(), "the active segment is never deleted");
+    }
+
+    @Test
+    void shouldDeleteExpiredSegmentsOutsideTheHourOnlyUnderDiskPressure() throws IOException {
+        open(RetentionSettings.defaults());
+        fillFourSegments();
+        clock.update(T0 + 97 * HOUR_MS); // 05:30: not a deletion hour
+
+        RetentionOutcome calm = store.runRetention();
+        assertFalse(calm.deletionDue());
+        assertEquals(0, calm.deletedSegments());
+
+        disk[0] = 0.80; // above diskMaxUsedSpaceRatio 0.75
+        RetentionOutcome pressed = store.runRetention();
+
+        assertTrue(pressed.deletionDue());
+        assertFalse(pressed.forced());
+        assertEquals(3, pressed.deletedSegments());
+    }
+
+    @Test
+    void shouldForceDeletionOfUnexpiredSegmentsAboveTheForceRatio() throws IOException {
+        open(RetentionSettings.defaults().withMaxSegmentDeletesPerRun(2));
+        fillFourSegments();
+        clock.update(T0 + HOUR_MS); // 05:30, nothing expired
+        disk[0] = 0.86;
+
+        RetentionOutcome first = store.runRetention();
+        assertTrue(first.forced());
+        assertEquals(2, first.deletedSegments(), "at most maxSegmentDeletesPerRun per check");
+        assertEquals(1, store.runRetention().deletedSegments());
+        assertEquals(0, store.runRetention().deletedSegments(), "never the active segment");
+        assertTrue(segmentExists(3L * SEGMENT_BYTES));
+    }
+
+    @Test
+    void shouldNotForceDeletionWhenForcedCleaningIsDisabled() throws IOException {
+        open(RetentionSettings.defaults().withCleanFileForcibly(false));
+        fillFourSegments();
+        clock.update(T0 + HOUR_MS);
+        disk[0] = 0.86;
+
+        RetentionOutcome outcome = store.runRetention();
+
+        assertFalse(outcome.forced());
+        assertEquals(0, outcome.deletedSegments());
+    }
+
+    @Test
+    void shouldRefuseWritesWhileTheDiskIsNearlyFull() throws IOException {
+        open(RetentionSettings.defaults());
+        appendOk(store, draft(SIMPLE_TOPIC, 0, "before"));
+        disk[0] = 0.95;
+
+        assertTrue(store.runRetention().diskFull());
+
+        long written = store.stats().writtenPosition();
+        assertEquals(AppendStatus.DISK_FULL, Await.result(store.append(draft(SIMPLE_TOPIC, 0, "refused"))).status());
+        assertEquals(written, store.stats().writtenPosition());
+        assertTrue(store.stats().diskFull());
+        assertFalse(store.stats().writable());
+        assertEquals(0.95, store.stats().diskUsedRatio());
+
+        disk[0] = 0.50;
+        assertFalse(store.runRetention().diskFull());
+        assertEquals(1, appendOk(store, draft(SIMPLE_TOPIC, 0, "after")).queueOffset());
+    }
+
+    @Test
+    void shouldNoticeAFullDiskOnItsOwnSchedule() throws IOException {
+        disk[0] = 0.99;
+        clock.update(T0);
+        store = MessageStore.open(StoreFixture.settings(root)
+                .retention(RetentionSettings.defaults().withCheckIntervalMs(10)).build(),
+                StoreFixture.TYPES, StoreFixture.environment(clock, disk));
+
+        Await.until("the periodic check flags the disk full", () -> store.stats().diskFull());
+        assertEquals(AppendStatus.DISK_FULL, Await.result(store.append(draft(SIMPLE_TOPIC, 0, "x"))).status());
+    }
+}

@@ -1,0 +1,151 @@
+package io.sluice.store.retention;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.store.QueueType;
+import io.sluice.store.dispatch.Dispatcher;
+import io.sluice.store.flush.StoreFailureHandler;
+import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.index.IndexSettings;
+import io.sluice.store.index.StoreTimeLookup;
+import io.sluice.store.log.Await;
+import io.sluice.store.log.CommitLog;
+import io.sluice.store.log.LogEnvironment;
+import io.sluice.store.log.LogSettings;
+import io.sluice.store.log.MessageDraft;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent against a real log, with a dispatcher stand-in whose position the test sets. */
+class RetentionAgentTest {
+
+    private static final InetSocketAddress HOST = new InetSocketAddress(InetAddress.getLoopbackAddress(), 10911);
+    private static final int SEGMENT_BYTES = 128 * 1024;
+
+    @TempDir
+    Path dir;
+
+    private final CachedEpochClock clock = new CachedEpochClock();
+    private final StoreFailureHandler failures = new StoreFailureHandler();
+    private final long[] dispatched = {0};
+    private final double[] disk = {0.1};
+    private CommitLog log;
+    private ConsumeQueueTable queues;
+    private RetentionAgent agent;
+
+    /** Only the position matters to retention. */
+    private final Dispatcher dispatcher = new Dispatcher() {
+        @Override
+        public void start(long fromPosition) {
+            throw new UnsupportedOperationException("not used by retention");
+        }
+
+        @Override
+        public void wakeUp() {
+        }
+
+        @Override
+        public long dispatchedPosition() {
+            return dispatched[0];
+        }
+
+        @Override
+        public long lagBytes() {
+            return 0;
+        }
+
+        @Override
+        public long lagMs() {
+            return 0;
+        }
+
+        @Override
+        public boolean drain(long timeoutMs) {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @BeforeEach
+    void open() throws IOException {
+        LogEnvironment env = LogEnvironment.system().withEpochClock(clock).withFailureHandler(failures);
+        log = CommitLog.open(LogSettings.builder(dir.resolve("commitlog"), HOST).segmentBytes(SEGMENT_BYTES)
+                .maxMessageBytes(8 * 1024).build(), env);
+        log.recover(0, true, e -> { });
+        queues = ConsumeQueueTable.open(IndexSettings.defaults(dir), t -> QueueType.SIMPLE, StoreTimeLookup.NONE);
+        agent = new RetentionAgent(RetentionSettings.defaults(), log, queues, dispatcher, failures,
+                path -> disk[0], clock, ZoneOffset.UTC);
+        clock.update(0); // 00:00 UTC, not a deletion hour
+        while (log.writtenPosition() < 3L * SEGMENT_BYTES) {
+            Await.result(log.append(MessageDraft.builder("t", 0).body(new byte[2_000]).bornHost(HOST).build()));
+        }
+    }
+
+    @AfterEach
+    void close() {
+        queues.close();
+        log.close();
+    }
+
+    @Test
+    void shouldNotDeleteSegmentsDispatchHasNotFinished() {
+        disk[0] = 0.99;
+        dispatched[0] = SEGMENT_BYTES + 10;
+
+        RetentionOutcome outcome = agent.check();
+
+        assertTrue(outcome.forced());
+        assertEquals(1, outcome.deletedSegments(), "only the segment wholly below the dispatched position");
+        assertEquals(SEGMENT_BYTES, log.minPosition());
+        assertTrue(failures.isDiskFull());
+
+        dispatched[0] = log.writtenPosition();
+        assertEquals(2, agent.check().deletedSegments());
+        assertEquals(3, agent.deletedSegments());
+    }
+
+    @Test
+    void shouldClearTheDiskFullFlagWhenSpaceReturnsAndKeepItWhenUnreadable() {
+        disk[0] = 0.95;
+        assertTrue(agent.check().diskFull());
+        disk[0] = Double.NaN;
+
+        RetentionOutcome unreadable = agent.check();
+
+        assertTrue(unreadable.diskFull(), "a ratio that is not a fraction changes nothing");
+        assertEquals(-1, unreadable.diskUsedRatio());
+        assertEquals(0.95, agent.lastDiskUsedRatio());
+        assertEquals(1, agent.failures());
+        disk[0] = 0.2;
+        assertFalse(agent.check().diskFull());
+        assertEquals(0.2, agent.lastDiskUsedRatio());
+        assertEquals(0, agent.deletedSegments());
+    }
+
+    @Test
+    void shouldCountAFailingDiskProbeAndGoOn() {
+        RetentionAgent failing = new RetentionAgent(RetentionSettings.defaults(), log, queues, dispatcher, failures,
+                path -> {
+                    throw new IOException("statfs failed");
+                }, clock, ZoneOffset.UTC);
+
+        RetentionOutcome outcome = failing.check();
+
+        assertEquals(-1, outcome.diskUsedRatio());
+        assertFalse(outcome.deletionDue());
+        assertEquals(1, failing.failures());
+    }
+}
