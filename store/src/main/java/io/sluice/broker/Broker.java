@@ -111,6 +111,8 @@ public final class Broker implements AutoCloseable {
     private PullParking parking;
     private RetryAndAdminHandlers retryAndAdmin;
     private InetSocketAddress address;
+    private SendHandler sendHandler;
+    private PullHandler pullHandler;
 
     /** A broker on the system clock; nothing runs until {@link #start()}. */
     public Broker(BrokerSettings settings) {
@@ -191,10 +193,10 @@ public final class Broker implements AutoCloseable {
     }
 
     private void registerHandlers() {
-        SendHandler send = new SendHandler(store, topics, groups, new SendSettings(settings.brokerClusterName(),
+        sendHandler = new SendHandler(store, topics, groups, new SendSettings(settings.brokerClusterName(),
                 settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock,
                 new SendHooks(retryAndAdmin.delays()::redirectIfDelayed, retryAndAdmin.stats()::onPut));
-        RequestHandler onSend = send::onSend;
+        RequestHandler onSend = sendHandler::onSend;
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend);
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend);
         server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, onSend);
@@ -202,13 +204,13 @@ public final class Broker implements AutoCloseable {
         // Pulls, heartbeats and offset requests run on their own executors, never queued behind the sends of
         // a connection's lane: a client closes its connection when a synchronous call (heartbeat, offset query)
         // is not answered within 3 s, and re-sends every in-flight asynchronous send.
-        PullHandler pull = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(
+        pullHandler = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
                 settings.maxTransferCountPerPull()), retryAndAdmin.stats()::onPull);
         HandlerOptions pulls = HandlerOptions.onExecutor(pullExecutor).withoutFlowControl();
-        server.registerHandler(RequestCode.PULL_MESSAGE, pull::onPull, pulls);
-        server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pull::onPull, pulls);
+        server.registerHandler(RequestCode.PULL_MESSAGE, pullHandler::onPull, pulls);
+        server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pullHandler::onPull, pulls);
 
         HandlerOptions control = HandlerOptions.onExecutor(controlExecutor);
         OffsetHandler offsets = new OffsetHandler(store, metadata, topics, groups);
@@ -330,6 +332,16 @@ public final class Broker implements AutoCloseable {
     /** The name-server registrar. */
     public NameServerRegistrar registrar() {
         return registrar;
+    }
+
+    /** The send handler (its refusal counter). */
+    public SendHandler sendHandler() {
+        return sendHandler;
+    }
+
+    /** The pull handler (its transfer counters). */
+    public PullHandler pullHandler() {
+        return pullHandler;
     }
 
     /** The request server, e.g. for registering more handlers. */

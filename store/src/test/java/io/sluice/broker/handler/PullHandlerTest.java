@@ -93,6 +93,8 @@ class PullHandlerTest {
         List<MessageExt> messages = HandlerFixture.decode(found);
         assertEquals(List.of("A", "B", "C", "D", "E"), messages.stream().map(MessageExt::getTags).toList());
         assertEquals(List.of(0L, 1L, 2L, 3L, 4L), messages.stream().map(MessageExt::getQueueOffset).toList());
+        assertEquals(5, f.pull.transferredMessages());
+        assertEquals(found.bodyBytes(), f.pull.transferredBytes());
         assertOffsets(pullWithExpression("scq", 2, "*"), ResponseCode.SUCCESS, 5, 0, 5);
         assertOffsets(pullWithExpression("scq", 5, "*"), ResponseCode.PULL_NOT_FOUND, 5, 0, 5);
         assertOffsets(pullWithExpression("scq", 9, "*"), ResponseCode.PULL_OFFSET_MOVED, 5, 0, 5);

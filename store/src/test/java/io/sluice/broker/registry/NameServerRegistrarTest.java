@@ -85,7 +85,7 @@ class NameServerRegistrarTest {
             assertEquals("false", request.extField("compressed"));
             assertTrue(request.version() >= 37, "name servers parse the body only from version 37");
             byte[] body = request.body();
-            assertEquals(String.valueOf(NameServerRegistrar.bodyCrc32(body)), request.extField("bodyCrc32"));
+            assertEquals(String.valueOf(RegisterBrokerBody.crc32(body)), request.extField("bodyCrc32"));
             RegisterBrokerBody decoded = BodyCodec.decode(body, RegisterBrokerBody.class);
             assertEquals(3, decoded.topicConfigSerializeWrapper().dataVersion().counter());
             Map<String, TopicConfigWire> topics = decoded.topicConfigSerializeWrapper().topicConfigTable();
