@@ -34,8 +34,8 @@ public final class AppendResult {
         this.recordPositions = recordPositions;
     }
 
-    /** A refused append: nothing was written. */
-    static AppendResult refused(AppendStatus status) {
+    /** A refused append: nothing was written. Public so that the store façade can refuse before the log. */
+    public static AppendResult refused(AppendStatus status) {
         return new AppendResult(status, 0, 0, 0, 0, 0, NO_HOST, NO_POSITIONS);
     }
 

@@ -1,0 +1,460 @@
+package io.sluice.broker;
+
+import io.sluice.broker.client.ClientRegistry;
+import io.sluice.broker.client.SubscriptionGroups;
+import io.sluice.broker.config.BrokerSettings;
+import io.sluice.broker.config.FlushDiskType;
+import io.sluice.broker.handler.ClientHandler;
+import io.sluice.broker.handler.OffsetHandler;
+import io.sluice.broker.handler.PullHandler;
+import io.sluice.broker.handler.PullSettings;
+import io.sluice.broker.handler.RetryAndAdminHandlers;
+import io.sluice.broker.handler.SendHandler;
+import io.sluice.broker.handler.SendSettings;
+import io.sluice.broker.handler.TopicHandler;
+import io.sluice.broker.longpoll.PullParking;
+import io.sluice.broker.registry.NameServerRegistrar;
+import io.sluice.broker.registry.RegistrarSettings;
+import io.sluice.broker.topic.TopicRegistry;
+import io.sluice.broker.topic.TopicSettings;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.transport.ClientSettings;
+import io.sluice.remoting.transport.HandlerOptions;
+import io.sluice.remoting.transport.RemotingClient;
+import io.sluice.remoting.transport.RemotingServer;
+import io.sluice.remoting.transport.RequestHandler;
+import io.sluice.remoting.transport.ServerSettings;
+import io.sluice.store.MessageStore;
+import io.sluice.store.StoreSettings;
+import io.sluice.store.flush.FlushMode;
+import io.sluice.store.index.IndexSettings;
+import io.sluice.store.log.LogSettings;
+import io.sluice.store.meta.MetadataSettings;
+import io.sluice.store.meta.MetadataStore;
+import io.sluice.store.retention.RetentionSettings;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.Collections;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's composition root: builds every component from {@link BrokerSettings}, wires them through their
+ * constructors, registers the request handlers and owns the lifecycle.
+ *
+ * <p>Start order ({@link #start()}): metadata store; the server binds its port (requests are answered SYSTEM_BUSY
+ * until the broker is ready, since the store host and registered address need the bound port); the name-server
+ * registrar; the topic registry (TBW102 when auto-creation is on); the message store; client registry and long
+ * polling; handlers; the first full registration; periodic tasks (consumer-offset flush, client expiry). Close
+ * order ({@link #close()}) is the reverse: unregister from the name servers, close the server (every connection),
+ * drop parked pulls, stop the executors, close the message store, then the metadata store (which flushes offsets).
+ *
+ * <p>Threads: the transport's I/O threads and ordered lanes run sends, pulls, heartbeats and offset requests; one
+ * admin thread creates topics and groups; a pull pool re-executes parked pulls; one scheduler thread runs long-poll
+ * timeouts and the periodic tasks.
+ *
+ * <p>Thread-safe; {@link #start()} and {@link #close()} are serialised on this object.
+ */
+public final class Broker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+
+    /** Period of the client-channel expiry scan (Apache: 10 s). */
+    private static final long CLIENT_SCAN_INTERVAL_MS = 10_000;
+    private static final long EXECUTOR_STOP_TIMEOUT_MS = 5_000;
+    /** Bytes of a SimpleCQ slot: the config gives file sizes, the store wants slots per file. */
+    private static final int SIMPLE_CQ_SLOT_BYTES = 20;
+    /** Bytes of a BatchCQ slot. */
+    private static final int BATCH_CQ_SLOT_BYTES = 46;
+
+    private final BrokerSettings settings;
+    private final EpochClock clock;
+    private volatile boolean ready;
+    private boolean registered;
+    private boolean started;
+    private boolean closed;
+
+    private MetadataStore metadata;
+    private RemotingServer server;
+    private RemotingClient client;
+    private ScheduledExecutorService scheduler;
+    private ExecutorService adminExecutor;
+    private ExecutorService pullExecutor;
+    private NameServerRegistrar registrar;
+    private TopicRegistry topics;
+    private MessageStore store;
+    private SubscriptionGroups groups;
+    private ClientRegistry clients;
+    private PullParking parking;
+    private RetryAndAdminHandlers retryAndAdmin;
+    private InetSocketAddress address;
+
+    /** A broker on the system clock; nothing runs until {@link #start()}. */
+    public Broker(BrokerSettings settings) {
+        this(settings, SystemEpochClock.INSTANCE);
+    }
+
+    /**
+     * A broker on an injected clock (heartbeat expiry, generated message keys); nothing runs until
+     * {@link #start()}.
+     */
+    public Broker(BrokerSettings settings, EpochClock clock) {
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /**
+     * Starts every component; on failure, whatever was started is closed again.
+     *
+     * @throws IOException           when the store cannot be opened (e.g. another broker holds its lock)
+     * @throws IllegalStateException when already started or closed, or the port cannot be bound
+     */
+    public synchronized void start() throws IOException {
+        if (started || closed) {
+            throw new IllegalStateException("broker already " + (closed ? "closed" : "started"));
+        }
+        started = true;
+        try {
+            doStart();
+        } catch (IOException | RuntimeException | Error e) {
+            closeAll();
+            closed = true;
+            throw e;
+        }
+        LOG.info("broker {} of cluster {} ready on {} (name servers {})", settings.brokerName(),
+                settings.brokerClusterName(), addressText(), settings.namesrvAddresses());
+    }
+
+    private void doStart() throws IOException {
+        metadata = MetadataStore.open(MetadataSettings.of(settings.metadataDir()));
+
+        server = new RemotingServer(serverSettings(settings));
+        server.registerDefaultHandler(RequestHandler.sync((connection, request) -> answerUnknown(request)),
+                HandlerOptions.LANE);
+        server.start();
+        address = new InetSocketAddress(advertisedAddress(settings.brokerIp1()), server.port());
+
+        client = new RemotingClient(ClientSettings.defaults());
+        scheduler = newScheduler();
+        adminExecutor = Executors.newSingleThreadExecutor(daemonThreads("sluice-broker-admin"));
+        pullExecutor = Executors.newFixedThreadPool(settings.pullMessageThreads(), daemonThreads("sluice-broker-pull"));
+
+        registrar = new NameServerRegistrar(registrarSettings(), client, metadata::topicTable, scheduler);
+        topics = new TopicRegistry(metadata, new TopicSettings(settings.autoCreateTopicEnable(),
+                settings.defaultTopicQueueNums()), registrar);
+        topics.installSystemTopics();
+
+        store = MessageStore.open(storeSettings(settings, address), topics::queueTypeOf);
+
+        groups = new SubscriptionGroups(metadata, settings.autoCreateSubscriptionGroup());
+        clients = new ClientRegistry(settings.clientChannelExpiredTimeoutMs(), clock, groups::notifyEnabled);
+        server.addConnectionListener(clients);
+        parking = new PullParking(scheduler, pullExecutor);
+        store.addArrivalListener(parking::onArrival);
+
+        registerHandlers();
+        retryAndAdmin = RetryAndAdminHandlers.install(settings, server, store, metadata, topics, groups, clients,
+                adminExecutor, scheduler, clock);
+        ready = true;
+
+        registered = true;
+        registrar.start();
+        scheduler.scheduleWithFixedDelay(this::flushOffsets, settings.flushConsumerOffsetIntervalMs(),
+                settings.flushConsumerOffsetIntervalMs(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::scanClients, CLIENT_SCAN_INTERVAL_MS, CLIENT_SCAN_INTERVAL_MS,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void registerHandlers() {
+        SendHandler send = new SendHandler(store, topics, groups, new SendSettings(settings.brokerClusterName(),
+                settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock);
+        RequestHandler onSend = send::onSend;
+        server.registerHandler(RequestCode.SEND_MESSAGE, onSend);
+        server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend);
+        server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, onSend);
+
+        PullHandler pull = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(
+                settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
+                settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
+                settings.maxTransferCountPerPull()));
+        HandlerOptions parkable = HandlerOptions.LANE.withoutFlowControl();
+        server.registerHandler(RequestCode.PULL_MESSAGE, pull::onPull, parkable);
+        server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pull::onPull, parkable);
+
+        OffsetHandler offsets = new OffsetHandler(store, metadata, topics, groups);
+        server.registerHandler(RequestCode.QUERY_CONSUMER_OFFSET, RequestHandler.sync(offsets::onQueryConsumerOffset));
+        server.registerHandler(RequestCode.UPDATE_CONSUMER_OFFSET,
+                RequestHandler.sync(offsets::onUpdateConsumerOffset));
+        server.registerHandler(RequestCode.GET_MAX_OFFSET, RequestHandler.sync(offsets::onGetMaxOffset));
+        server.registerHandler(RequestCode.GET_MIN_OFFSET, RequestHandler.sync(offsets::onGetMinOffset));
+        server.registerHandler(RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
+                RequestHandler.sync(offsets::onSearchOffsetByTimestamp));
+        server.registerHandler(RequestCode.GET_EARLIEST_MSG_STORETIME,
+                RequestHandler.sync(offsets::onGetEarliestMsgStoreTime));
+
+        ClientHandler clientHandler = new ClientHandler(clients, groups, topics, adminExecutor);
+        server.registerHandler(RequestCode.HEART_BEAT, clientHandler::onHeartbeat);
+        server.registerHandler(RequestCode.UNREGISTER_CLIENT, RequestHandler.sync(clientHandler::onUnregisterClient));
+        server.registerHandler(RequestCode.GET_CONSUMER_LIST_BY_GROUP,
+                RequestHandler.sync(clientHandler::onGetConsumerList));
+
+        TopicHandler topicHandler = new TopicHandler(topics, store::deleteTopic);
+        HandlerOptions admin = HandlerOptions.onExecutor(adminExecutor);
+        server.registerHandler(RequestCode.UPDATE_AND_CREATE_TOPIC, topicHandler::onUpdateAndCreateTopic, admin);
+        server.registerHandler(RequestCode.DELETE_TOPIC_IN_BROKER, RequestHandler.sync(topicHandler::onDeleteTopic),
+                admin);
+        server.registerHandler(RequestCode.GET_ALL_TOPIC_CONFIG, RequestHandler.sync(topicHandler::onGetAllTopicConfig));
+        server.registerHandler(RequestCode.GET_TOPIC_CONFIG, RequestHandler.sync(topicHandler::onGetTopicConfig));
+    }
+
+    /** Before the broker is ready every request is SYSTEM_BUSY; afterwards unknown codes are not supported. */
+    private RemotingCommand answerUnknown(RemotingCommand request) {
+        if (!ready) {
+            return RemotingCommand.response(ResponseCode.SYSTEM_BUSY, "[STARTING] broker " + settings.brokerName()
+                    + " is starting, try again later");
+        }
+        return RemotingCommand.response(ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
+                " request type " + request.code() + " not supported");
+    }
+
+    private RegistrarSettings registrarSettings() {
+        String ha = address.getAddress().getHostAddress() + ":" + (address.getPort() + 1);
+        return new RegistrarSettings(settings.brokerClusterName(), settings.brokerName(), settings.brokerId(),
+                addressText(), ha, settings.namesrvAddresses(), settings.registerBrokerIntervalMs(),
+                settings.registerBrokerTimeoutMs(), RegistrarSettings.DEFAULT_UNREGISTER_TIMEOUT_MS);
+    }
+
+    private void flushOffsets() {
+        try {
+            metadata.flush();
+        } catch (RuntimeException e) {
+            LOG.error("flushing consumer offsets failed", e);
+        }
+    }
+
+    private void scanClients() {
+        try {
+            clients.scanExpired();
+        } catch (RuntimeException e) {
+            LOG.error("client expiry scan failed", e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ accessors
+
+    /** The settings the broker runs with. */
+    public BrokerSettings settings() {
+        return settings;
+    }
+
+    /** The bound port; valid after {@link #start()}. */
+    public int port() {
+        return requireStarted().getPort();
+    }
+
+    /** The advertised address ({@code brokerIP1:port}): what the name servers and STOREHOST carry. */
+    public InetSocketAddress address() {
+        return requireStarted();
+    }
+
+    /** The advertised address as {@code ip:port}. */
+    public String addressText() {
+        InetSocketAddress a = requireStarted();
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    /** The metadata store (topics, groups, consumer offsets). */
+    public MetadataStore metadata() {
+        return metadata;
+    }
+
+    /** The message store. */
+    public MessageStore store() {
+        return store;
+    }
+
+    /** The topic table. */
+    public TopicRegistry topics() {
+        return topics;
+    }
+
+    /** Subscription group configs. */
+    public SubscriptionGroups groups() {
+        return groups;
+    }
+
+    /** Online producer and consumer groups. */
+    public ClientRegistry clients() {
+        return clients;
+    }
+
+    /** Parked pulls. */
+    public PullParking parking() {
+        return parking;
+    }
+
+    /** The name-server registrar. */
+    public NameServerRegistrar registrar() {
+        return registrar;
+    }
+
+    /** The request server, e.g. for registering more handlers. */
+    public RemotingServer server() {
+        return server;
+    }
+
+    private InetSocketAddress requireStarted() {
+        InetSocketAddress a = address;
+        if (a == null) {
+            throw new IllegalStateException("broker not started");
+        }
+        return a;
+    }
+
+    // ------------------------------------------------------------------------------------------------ shutdown
+
+    /** Stops everything in reverse start order. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ready = false;
+        closeAll();
+        LOG.info("broker {} stopped", settings.brokerName());
+    }
+
+    /** Closes what exists, in an order that never leaves a component used after its collaborator closed. */
+    private void closeAll() {
+        if (registered) {
+            closeQuietly("registrar", registrar);
+        }
+        closeQuietly("server", server);
+        closeQuietly("long polling", parking);
+        closeQuietly("scheduler", scheduler == null ? null : () -> stop(scheduler));
+        closeQuietly("admin executor", adminExecutor == null ? null : () -> stop(adminExecutor));
+        closeQuietly("pull executor", pullExecutor == null ? null : () -> stop(pullExecutor));
+        closeQuietly("retry and admin handlers", retryAndAdmin);
+        closeQuietly("message store", store);
+        closeQuietly("client", client);
+        closeQuietly("metadata store", metadata);
+    }
+
+    private static void closeQuietly(String what, AutoCloseable closer) {
+        if (closer == null) {
+            return;
+        }
+        try {
+            closer.close();
+        } catch (Exception e) {
+            LOG.error("closing the {} failed", what, e);
+        }
+    }
+
+    private static void stop(ExecutorService executor) throws InterruptedException {
+        executor.shutdown();
+        if (!executor.awaitTermination(EXECUTOR_STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+            executor.shutdownNow();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ settings
+
+    /** The transport's settings: all interfaces, I/O threads and lanes from the broker's thread counts. */
+    static ServerSettings serverSettings(BrokerSettings settings) {
+        return ServerSettings.builder()
+                .bindAddress("0.0.0.0")
+                .port(settings.listenPort())
+                .ioThreads(settings.serverWorkerThreads())
+                .laneCount(settings.sendMessageThreads())
+                .maxFrameBytes(settings.serverMaxFrameBytes())
+                .build();
+    }
+
+    /** The store's settings from the broker's: sizes, flush policy, retention and the store host. */
+    static StoreSettings storeSettings(BrokerSettings settings, InetSocketAddress storeHost) {
+        LogSettings log = LogSettings.builder(settings.storePathCommitLog(), storeHost)
+                .segmentBytes(settings.commitLogSegmentBytes())
+                .maxMessageBytes(settings.maxMessageBytes())
+                .flushMode(settings.flushDiskType() == FlushDiskType.SYNC_FLUSH ? FlushMode.SYNC : FlushMode.ASYNC)
+                .flushIntervalMs(settings.flushIntervalCommitLogMs())
+                .syncFlushTimeoutMs((int) Math.min(Integer.MAX_VALUE, settings.syncFlushTimeoutMs()))
+                .build();
+        IndexSettings index = IndexSettings.defaults(settings.storePathRootDir())
+                .withSimpleCqSlotsPerFile(settings.consumeQueueFileBytes() / SIMPLE_CQ_SLOT_BYTES)
+                .withBatchCqSlotsPerFile(settings.batchConsumeQueueFileBytes() / BATCH_CQ_SLOT_BYTES)
+                .withMaxQueuesPerTopic(IndexSettings.MAX_QUEUES_PER_TOPIC_LIMIT);
+        RetentionSettings retention = RetentionSettings.defaults()
+                .withFileReservedHours(settings.fileReservedHours())
+                .withDeleteWhenHours(settings.deleteWhenHours())
+                .withRatios(settings.diskMaxUsedSpaceRatio() / 100.0, settings.diskSpaceCleanForciblyRatio() / 100.0,
+                        settings.diskSpaceWarningLevelRatio() / 100.0)
+                .withCleanFileForcibly(settings.cleanFileForciblyEnable())
+                .withCheckIntervalMs(settings.cleanResourceIntervalMs());
+        return StoreSettings.builder(settings.storePathRootDir(), storeHost)
+                .index(index)
+                .retention(retention)
+                .checkpointIntervalMs(settings.flushIntervalConsumeQueueMs())
+                .build()
+                .withLog(log);
+    }
+
+    /**
+     * The address to advertise: {@code brokerIP1} when set, else the host's first non-loopback IPv4 address (as
+     * Apache picks it), else the loopback address.
+     */
+    static InetAddress advertisedAddress(String brokerIp1) {
+        try {
+            if (brokerIp1 != null && !brokerIp1.isBlank()) {
+                return InetAddress.getByName(brokerIp1);
+            }
+            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (!nic.isUp() || nic.isLoopback()) {
+                    continue;
+                }
+                for (InetAddress candidate : Collections.list(nic.getInetAddresses())) {
+                    if (candidate instanceof Inet4Address && !candidate.isLoopbackAddress()
+                            && !candidate.isLinkLocalAddress()) {
+                        return candidate;
+                    }
+                }
+            }
+        } catch (UnknownHostException | SocketException e) {
+            throw new IllegalStateException("cannot determine the broker address (brokerIP1 '" + brokerIp1 + "')", e);
+        }
+        return InetAddress.getLoopbackAddress();
+    }
+
+    private static ScheduledExecutorService newScheduler() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
+                daemonThreads("sluice-broker-scheduler"));
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    private static ThreadFactory daemonThreads(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

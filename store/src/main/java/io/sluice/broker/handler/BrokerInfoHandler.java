@@ -1,0 +1,194 @@
+package io.sluice.broker.handler;
+
+import io.sluice.broker.schedule.DelayScheduler;
+import io.sluice.broker.stats.BrokerStats;
+import io.sluice.remoting.protocol.ProtocolVersion;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.protocol.body.BodyCodec;
+import io.sluice.remoting.protocol.body.DataVersion;
+import io.sluice.remoting.protocol.body.KVTable;
+import io.sluice.remoting.transport.ConnectionContext;
+import io.sluice.store.MessageStore;
+import io.sluice.store.StoreStats;
+import io.sluice.store.log.RecordDescriptor;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.agrona.concurrent.EpochClock;
+
+/**
+ * What the broker is and how it runs, for admin tools (wire-protocol §4.16, §4.17): GET_BROKER_CONFIG (26) and
+ * GET_BROKER_RUNTIME_INFO (28).
+ *
+ * <ul>
+ *   <li>26: header {@code version} = the config's DataVersion JSON (the settings never change while running, so it
+ *       is stamped with the boot time); body = the effective settings as Java-properties text, one
+ *       {@code key=value} per line, non-ASCII characters as {@code \}{@code uXXXX} (the client loads it with
+ *       {@code Properties.load(InputStream)}, which reads ISO-8859-1).</li>
+ *   <li>28: body = KVTable with every key {@code mqadmin clusterList} reads (all values strings) plus Apache's
+ *       {@code brokerVersion}, {@code bootTimestamp}, {@code runtime}, {@code commitLogMinOffset},
+ *       {@code commitLogMaxOffset}, {@code dispatchBehindBytes} and {@code scheduleMessageOffset_<level>}. Sluice
+ *       has no send/pull/ack thread pools (handlers run on connection lanes) and no timer wheel, so those queue
+ *       sizes, wait times and timer figures are 0. The get rate is sent as both {@code getTransferredTps} (5.x
+ *       tools) and {@code getTransferedTps} (4.x tools).</li>
+ * </ul>
+ *
+ * <p>Thread-safe; stateless apart from its collaborators. Quick enough for the connection's lane.
+ */
+public final class BrokerInfoHandler {
+
+    /** The Apache version name of {@link ProtocolVersion#CURRENT}. */
+    static final String VERSION_DESC = "V5_3_3";
+
+    private final String configText;
+    private final MessageStore store;
+    private final BrokerStats stats;
+    private final DelayScheduler scheduler;
+    private final EpochClock clock;
+    private final long bootTimestampMs;
+
+    /**
+     * @param effectiveConfig every setting as text, in documentation order (BrokerSettings.toProperties())
+     * @param store           positions and disk usage
+     * @param stats           message counters and rates
+     * @param scheduler       delay-level progress
+     * @param clock           the time source of the uptime
+     * @param bootTimestampMs when the broker started, epoch ms
+     */
+    public BrokerInfoHandler(Map<String, String> effectiveConfig, MessageStore store, BrokerStats stats,
+                             DelayScheduler scheduler, EpochClock clock, long bootTimestampMs) {
+        this.store = store;
+        this.stats = stats;
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.bootTimestampMs = bootTimestampMs;
+        this.configText = propertiesText(effectiveConfig);
+    }
+
+    /** GET_BROKER_CONFIG (26). */
+    public RemotingCommand onGetBrokerConfig(ConnectionContext connection, RemotingCommand request) {
+        String version = new String(BodyCodec.encode(new DataVersion(0, bootTimestampMs, 0)), StandardCharsets.UTF_8);
+        return RemotingCommand.response(ResponseCode.SUCCESS, null)
+                .putExtField("version", version)
+                .setBody(configText.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** GET_BROKER_RUNTIME_INFO (28). */
+    public RemotingCommand onGetRuntimeInfo(ConnectionContext connection, RemotingCommand request) {
+        return RemotingCommand.response(ResponseCode.SUCCESS, null)
+                .setBody(BodyCodec.encode(new KVTable(runtimeInfo())));
+    }
+
+    /** The runtime info table (GET_BROKER_RUNTIME_INFO's body). */
+    Map<String, String> runtimeInfo() {
+        long nowMs = clock.time();
+        StoreStats s = store.stats();
+        Map<String, String> t = new LinkedHashMap<>();
+        t.put("brokerVersionDesc", VERSION_DESC);
+        t.put("brokerVersion", Integer.toString(ProtocolVersion.CURRENT));
+        t.put("brokerActive", "true");
+        t.put("bootTimestamp", Long.toString(bootTimestampMs));
+        t.put("runtime", uptime(nowMs - bootTimestampMs));
+        t.put("putTps", stats.putTps());
+        String getTps = stats.getTransferredTps();
+        t.put("getTransferredTps", getTps);
+        t.put("getTransferedTps", getTps);
+        t.put("msgPutTotalYesterdayMorning", Long.toString(stats.putTotalYesterdayMorning()));
+        t.put("msgPutTotalTodayMorning", Long.toString(stats.putTotalTodayMorning()));
+        t.put("msgPutTotalTodayNow", Long.toString(stats.putTotal()));
+        t.put("msgGetTotalYesterdayMorning", Long.toString(stats.getTotalYesterdayMorning()));
+        t.put("msgGetTotalTodayMorning", Long.toString(stats.getTotalTodayMorning()));
+        t.put("msgGetTotalTodayNow", Long.toString(stats.getTotal()));
+        for (String pool : new String[] {"send", "pull", "ack", "query", "lite", "heartbeat"}) {
+            t.put(pool + "ThreadPoolQueueSize", "0");
+            t.put(pool + "ThreadPoolQueueHeadWaitTimeMills", "0");
+        }
+        t.put("pageCacheLockTimeMills", "0");
+        t.put("earliestMessageTimeStamp", Long.toString(earliestMessageTimeMs(s)));
+        String diskRatio = Double.toString(Math.max(0, s.diskUsedRatio()));
+        t.put("commitLogDiskRatio", diskRatio);
+        t.put("consumeQueueDiskRatio", diskRatio);
+        t.put("commitLogMinOffset", Long.toString(s.minPosition()));
+        t.put("commitLogMaxOffset", Long.toString(s.writtenPosition()));
+        t.put("dispatchBehindBytes", Long.toString(s.dispatchLagBytes()));
+        t.put("remainHowManyDataToFlush", Long.toString(Math.max(0, s.writtenPosition() - s.flushedPosition())));
+        for (String timer : new String[] {"timerReadBehind", "timerOffsetBehind", "timerCongestNum",
+                "timerEnqueueTps", "timerDequeueTps"}) {
+            t.put(timer, "0");
+        }
+        for (int level = 1; level <= scheduler.settings().maxLevel(); level++) {
+            long max = store.maxOffset(DelayScheduler.SCHEDULE_TOPIC, level - 1);
+            t.put("scheduleMessageOffset_" + level, scheduler.offset(level) + "," + max);
+        }
+        return t;
+    }
+
+    /** Store time of the oldest record still in the CommitLog; -1 when it holds none (Apache's convention). */
+    private long earliestMessageTimeMs(StoreStats s) {
+        if (s.writtenPosition() <= s.minPosition()) {
+            return -1;
+        }
+        Optional<ByteBuffer> first = store.recordAt(s.minPosition());
+        if (first.isEmpty()) {
+            return -1;
+        }
+        ByteBuffer record = first.get();
+        int at = record.position();
+        int sysFlag = record.getInt(at + RecordDescriptor.SYS_FLAG_OFFSET);
+        return record.getLong(at + RecordDescriptor.storeTimestampOffset(sysFlag));
+    }
+
+    /** Apache's uptime text: {@code [ 0 days, 1 hours, 2 minutes, 3 seconds ]}. */
+    static String uptime(long elapsedMs) {
+        long seconds = Math.max(0, elapsedMs) / 1000;
+        return "[ " + seconds / 86_400 + " days, " + seconds / 3_600 % 24 + " hours, " + seconds / 60 % 60
+                + " minutes, " + seconds % 60 + " seconds ]";
+    }
+
+    /** {@code key=value} lines, escaped so that {@code java.util.Properties.load} reads back the same strings. */
+    static String propertiesText(Map<String, String> entries) {
+        StringBuilder sb = new StringBuilder(entries.size() * 32);
+        for (Map.Entry<String, String> e : entries.entrySet()) {
+            escape(sb, e.getKey(), true);
+            sb.append('=');
+            escape(sb, e.getValue() == null ? "" : e.getValue(), false);
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static void escape(StringBuilder sb, String text, boolean isKey) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                case '\f' -> sb.append("\\f");
+                case '=', ':', '#', '!' -> {
+                    if (isKey || i == 0) {
+                        sb.append('\\');
+                    }
+                    sb.append(c);
+                }
+                case ' ' -> {
+                    if (isKey || i == 0) {
+                        sb.append('\\');
+                    }
+                    sb.append(c);
+                }
+                default -> {
+                    if (c < 0x20 || c > 0x7E) {
+                        sb.append(String.format("\\u%04X", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+    }
+}

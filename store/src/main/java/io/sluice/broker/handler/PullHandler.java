@@ -1,0 +1,220 @@
+package io.sluice.broker.handler;
+
+import io.sluice.broker.client.ClientRegistry;
+import io.sluice.broker.client.SubscriptionGroups;
+import io.sluice.broker.longpoll.PullParking;
+import io.sluice.broker.topic.TopicRegistry;
+import io.sluice.remoting.protocol.MalformedHeaderException;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.protocol.body.SubscriptionData;
+import io.sluice.remoting.transport.ConnectionContext;
+import io.sluice.store.GetResult;
+import io.sluice.store.GetStatus;
+import io.sluice.store.MessageStore;
+import io.sluice.store.meta.MetadataStore;
+import io.sluice.store.meta.SubscriptionGroupConfig;
+import io.sluice.store.meta.TopicConfig;
+import io.sluice.store.meta.TopicPerm;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.LongPredicate;
+
+/**
+ * Pull requests (wire-protocol §4.9): PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361).
+ *
+ * <p>Processing, in Apache's order: broker readable; subscription group known (or auto-created) and allowed to
+ * consume; topic known and readable; queue id below {@code readQueueNums}; the subscription, from the request's
+ * expression (SUBSCRIPTION bit) or from the group's heartbeat (whose {@code subVersion} must not be older than the
+ * request's); then the store read, filtered by tags code. The response carries {@code nextBeginOffset},
+ * {@code minOffset}, {@code maxOffset} and {@code suggestWhichBrokerId} on every pull outcome, and the stored
+ * records, unchanged and concatenated, as its body. With the COMMIT bit the request's {@code commitOffset} is
+ * stored as the group's consume offset (first execution only).
+ *
+ * <p>A pull that finds nothing new (PULL_NOT_FOUND) and may be suspended is parked in {@link PullParking} and
+ * executed once more, without suspension, when its queue receives a message or its suspend time (capped by
+ * {@code longPollingSuspendMaxMs}; {@code shortPollingTimeMs} without long polling) passes.
+ *
+ * <p>Runs on the connection's lane; re-executions run on the parking's executor. Thread-safe; stateless apart from
+ * its collaborators.
+ */
+public final class PullHandler {
+
+    private final MessageStore store;
+    private final MetadataStore offsets;
+    private final TopicRegistry topics;
+    private final SubscriptionGroups groups;
+    private final ClientRegistry clients;
+    private final PullParking parking;
+    private final PullSettings settings;
+
+    /**
+     * @param store    where messages are read
+     * @param offsets  where committed consume offsets go
+     * @param topics   topic lookups
+     * @param groups   subscription group configs
+     * @param clients  subscriptions registered by heartbeats
+     * @param parking  parked pulls
+     * @param settings limits and long-polling settings
+     */
+    public PullHandler(MessageStore store, MetadataStore offsets, TopicRegistry topics, SubscriptionGroups groups,
+                       ClientRegistry clients, PullParking parking, PullSettings settings) {
+        this.store = store;
+        this.offsets = offsets;
+        this.topics = topics;
+        this.groups = groups;
+        this.clients = clients;
+        this.parking = parking;
+        this.settings = settings;
+    }
+
+    /** PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361). */
+    public CompletableFuture<RemotingCommand> onPull(ConnectionContext connection, RemotingCommand request) {
+        PullRequest pull;
+        try {
+            pull = PullRequest.parse(request);
+        } catch (MalformedHeaderException e) {
+            return CompletableFuture.completedFuture(RemotingCommand.response(ResponseCode.INVALID_PARAMETER,
+                    e.getMessage()));
+        }
+        CompletableFuture<RemotingCommand> parked = new CompletableFuture<>();
+        RemotingCommand response = execute(connection, pull, true, parked);
+        return response != null ? CompletableFuture.completedFuture(response) : parked;
+    }
+
+    /**
+     * Executes a pull.
+     *
+     * @param first true for the request's first execution: it may commit and be parked
+     * @param later completed by the re-execution when this call parks the pull
+     * @return the response, or null when the pull was parked
+     */
+    private RemotingCommand execute(ConnectionContext connection, PullRequest pull, boolean first,
+                                    CompletableFuture<RemotingCommand> later) {
+        if (!TopicPerm.isReadable(settings.brokerPermission())) {
+            return forbidden(ForbiddenType.BROKER, "the broker pulling message is forbidden");
+        }
+        Optional<SubscriptionGroupConfig> group = groups.findOrCreate(pull.consumerGroup());
+        if (group.isEmpty()) {
+            return RemotingCommand.response(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "subscription group ["
+                    + pull.consumerGroup() + "] does not exist");
+        }
+        if (!group.get().consumeEnable()) {
+            return forbidden(ForbiddenType.GROUP, "subscription group no permission, " + pull.consumerGroup());
+        }
+        Optional<TopicConfig> found = topics.find(pull.topic());
+        if (found.isEmpty()) {
+            return RemotingCommand.response(ResponseCode.TOPIC_NOT_EXIST, "topic[" + pull.topic()
+                    + "] not exist, apply first please!");
+        }
+        TopicConfig topic = found.get();
+        if (!topic.isReadable()) {
+            return forbidden(ForbiddenType.TOPIC, "the topic[" + pull.topic() + "] pulling message is forbidden");
+        }
+        if (pull.queueId() < 0 || pull.queueId() >= topic.readQueueNums()) {
+            return RemotingCommand.response(ResponseCode.INVALID_PARAMETER, "queueId[" + pull.queueId()
+                    + "] is illegal, topic:[" + pull.topic() + "] topicConfig.readQueueNums:["
+                    + topic.readQueueNums() + "]");
+        }
+        if (!pull.isTagExpression()) {
+            return RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
+                    "The broker does not support consumer to filter message by " + pull.expressionType());
+        }
+        LongPredicate filter;
+        if (pull.hasFlag(PullRequest.SUBSCRIPTION)) {
+            filter = TagFilter.ofExpression(pull.subscription());
+        } else {
+            Optional<SubscriptionData> registered = clients.subscription(pull.consumerGroup(), pull.topic());
+            if (registered.isEmpty()) {
+                return RemotingCommand.response(ResponseCode.SUBSCRIPTION_NOT_EXIST, "the consumer's subscription of "
+                        + pull.topic() + " in group " + pull.consumerGroup() + " does not exist");
+            }
+            SubscriptionData subscription = registered.get();
+            if (subscription.subVersion() < pull.subVersion()) {
+                return RemotingCommand.response(ResponseCode.SUBSCRIPTION_NOT_LATEST, "the consumer's subscription"
+                        + " is not latest: broker has subVersion " + subscription.subVersion() + ", pull has "
+                        + pull.subVersion());
+            }
+            if (!SubscriptionData.EXPRESSION_TYPE_TAG.equals(subscription.expressionType())) {
+                return RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
+                        "The broker does not support consumer to filter message by " + subscription.expressionType());
+            }
+            filter = TagFilter.ofSubscription(subscription);
+        }
+        int maxCount = Math.max(1, Math.min(pull.maxMsgNums(), settings.maxTransferCount()));
+        GetResult result = store.getMessages(pull.topic(), pull.queueId(), pull.queueOffset(), maxCount,
+                settings.maxTransferBytes(), filter);
+        if (first && pull.hasFlag(PullRequest.COMMIT_OFFSET) && pull.commitOffset() >= 0) {
+            offsets.commitOffset(pull.consumerGroup(), pull.topic(), pull.queueId(), pull.commitOffset());
+        }
+        int code = codeOf(result.status(), pull.queueOffset());
+        if (code == ResponseCode.PULL_NOT_FOUND && first && pull.hasFlag(PullRequest.SUSPEND)) {
+            long suspendMs = settings.longPollingEnable()
+                    ? Math.min(pull.suspendTimeoutMillis(), settings.longPollingSuspendMaxMs())
+                    : settings.shortPollingTimeMs();
+            if (suspendMs > 0) {
+                parking.park(pull.topic(), pull.queueId(), pull.queueOffset(), suspendMs,
+                        settings.longPollingEnable(), () -> store.maxOffset(pull.topic(), pull.queueId()),
+                        () -> reExecute(connection, pull, later));
+                return null;
+            }
+        }
+        return response(code, result, topic, group.get());
+    }
+
+    /** The re-execution of a parked pull; completes its response future whatever happens. */
+    private void reExecute(ConnectionContext connection, PullRequest pull, CompletableFuture<RemotingCommand> later) {
+        try {
+            if (!connection.isActive()) {
+                later.complete(RemotingCommand.response(ResponseCode.PULL_NOT_FOUND, "connection closed"));
+                return;
+            }
+            later.complete(execute(connection, pull, false, later));
+        } catch (RuntimeException e) {
+            later.completeExceptionally(e);
+        }
+    }
+
+    private static RemotingCommand response(int code, GetResult result, TopicConfig topic,
+                                            SubscriptionGroupConfig group) {
+        RemotingCommand response = RemotingCommand.response(code, result.status().name())
+                .putExtField("nextBeginOffset", result.nextOffset())
+                .putExtField("minOffset", result.minOffset())
+                .putExtField("maxOffset", result.maxOffset())
+                .putExtField("suggestWhichBrokerId", 0L)
+                .putExtField("topicSysFlag", topic.topicSysFlag())
+                .putExtField("groupSysFlag", group.groupSysFlag());
+        if (code == ResponseCode.SUCCESS) {
+            response.setBody(result.records().toArray(ByteBuffer[]::new));
+        }
+        return response;
+    }
+
+    /** The pull response code of a store outcome (store-design §7.2). */
+    static int codeOf(GetStatus status, long requestedOffset) {
+        return switch (status) {
+            case FOUND -> ResponseCode.SUCCESS;
+            case NO_MATCHED_MESSAGE, MESSAGE_WAS_REMOVING -> ResponseCode.PULL_RETRY_IMMEDIATELY;
+            case OFFSET_FOUND_NULL, OFFSET_OVERFLOW_ONE -> ResponseCode.PULL_NOT_FOUND;
+            case NO_MESSAGE_IN_QUEUE, NO_MATCHED_LOGIC_QUEUE -> requestedOffset != 0
+                    ? ResponseCode.PULL_OFFSET_MOVED : ResponseCode.PULL_NOT_FOUND;
+            case OFFSET_OVERFLOW_BADLY, OFFSET_TOO_SMALL -> ResponseCode.PULL_OFFSET_MOVED;
+        };
+    }
+
+    private static RemotingCommand forbidden(ForbiddenType type, String remark) {
+        return RemotingCommand.response(ResponseCode.NO_PERMISSION, remark).putExtField("forbiddenType", type.code);
+    }
+
+    /** Values of the NO_PERMISSION response's {@code forbiddenType} header. */
+    private enum ForbiddenType {
+        BROKER(1), GROUP(2), TOPIC(3);
+
+        final int code;
+
+        ForbiddenType(int code) {
+            this.code = code;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.sluice.broker.handler;
+
+/**
+ * Settings of the {@link PullHandler}.
+ *
+ * <p>Immutable; thread-safe.
+ *
+ * @param brokerPermission        broker-wide permission bits; without READ every pull is NO_PERMISSION
+ * @param longPollingEnable       park pulls until a message arrives or their suspend time passes
+ * @param shortPollingTimeMs      without long polling, how long a pull that found nothing is parked
+ * @param longPollingSuspendMaxMs upper bound on a parked pull's suspend time
+ * @param maxTransferBytes        a response stops adding records beyond this many bytes (the first is always
+ *                                returned)
+ * @param maxTransferCount        a response carries at most this many messages (an inner batch counts its messages;
+ *                                the first record is always returned)
+ */
+public record PullSettings(int brokerPermission, boolean longPollingEnable, long shortPollingTimeMs,
+                           long longPollingSuspendMaxMs, int maxTransferBytes, int maxTransferCount) {
+
+    /** Validates the values. */
+    public PullSettings {
+        requirePositive("shortPollingTimeMs", shortPollingTimeMs);
+        requirePositive("longPollingSuspendMaxMs", longPollingSuspendMaxMs);
+        requirePositive("maxTransferBytes", maxTransferBytes);
+        requirePositive("maxTransferCount", maxTransferCount);
+    }
+
+    private static void requirePositive(String name, long value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be positive: " + value);
+        }
+    }
+}

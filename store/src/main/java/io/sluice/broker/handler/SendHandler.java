@@ -1,0 +1,248 @@
+package io.sluice.broker.handler;
+
+import io.sluice.broker.client.SubscriptionGroups;
+import io.sluice.broker.topic.TopicRegistry;
+import io.sluice.remoting.protocol.MalformedHeaderException;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.transport.ConnectionContext;
+import io.sluice.store.MessageStore;
+import io.sluice.store.QueueType;
+import io.sluice.store.log.AppendKind;
+import io.sluice.store.log.AppendResult;
+import io.sluice.store.log.MessageDraft;
+import io.sluice.store.log.MessageProperties;
+import io.sluice.store.log.RecordDescriptor;
+import io.sluice.store.meta.SubscriptionGroupConfig;
+import io.sluice.store.meta.TopicConfig;
+import io.sluice.store.meta.TopicFilterType;
+import io.sluice.store.meta.TopicNames;
+import io.sluice.store.meta.TopicPerm;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.time.ZoneId;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+import org.agrona.concurrent.EpochClock;
+
+/**
+ * Send requests (wire-protocol §4.2): SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320).
+ *
+ * <p>Runs on the connection's lane: validation and the store append (which assigns positions and queue offsets)
+ * happen there, in arrival order; the response is built when the append's future completes (after the flush the
+ * flush policy requires), without holding the lane.
+ *
+ * <p>How a request is stored:
+ * <ul>
+ *   <li>a single message: one record; a missing {@code UNIQ_KEY} is generated; {@code CLUSTER} is added;</li>
+ *   <li>a batch to a BatchCQ topic whose header properties carry {@code UNIQ_KEY}: one inner-batch record (the body
+ *       verbatim, plus {@code CLUSTER}); the response carries {@code batchUniqId};</li>
+ *   <li>any other batch: one record per entry with the entry's own properties; the response's {@code msgId} lists
+ *       every record's id, comma-joined.</li>
+ * </ul>
+ * Sends to a {@code %RETRY%} topic beyond the group's reconsume limit go to its {@code %DLQ%} topic.
+ *
+ * <p>Thread-safe; counters are the only state.
+ */
+public final class SendHandler {
+
+    /** Region reported in send responses, as Apache brokers do. */
+    static final String REGION = "DefaultRegion";
+
+    private final MessageStore store;
+    private final TopicRegistry topics;
+    private final SubscriptionGroups groups;
+    private final SendSettings settings;
+    private final UniqKeyGenerator uniqKeys;
+    private final LongAdder refused = new LongAdder();
+
+    /**
+     * @param store    where messages go
+     * @param topics   topic lookups and auto-creation
+     * @param groups   reconsume limits of retry sends
+     * @param settings broker identity and limits
+     * @param clock    the time source of generated message keys
+     */
+    public SendHandler(MessageStore store, TopicRegistry topics, SubscriptionGroups groups, SendSettings settings,
+                       EpochClock clock) {
+        this.store = store;
+        this.topics = topics;
+        this.groups = groups;
+        this.settings = settings;
+        this.uniqKeys = new UniqKeyGenerator(settings.storeHost().getAddress(), clock, ZoneId.systemDefault());
+    }
+
+    /** Requests answered with an error code so far. */
+    public long refusedCount() {
+        return refused.sum();
+    }
+
+    /** SEND_MESSAGE (10), SEND_MESSAGE_V2 (310), SEND_BATCH_MESSAGE (320). */
+    public CompletableFuture<RemotingCommand> onSend(ConnectionContext connection, RemotingCommand request) {
+        SendRequest header;
+        try {
+            header = SendRequest.parse(request);
+        } catch (MalformedHeaderException e) {
+            return refuse(ResponseCode.INVALID_PARAMETER, e.getMessage());
+        }
+        if (!TopicPerm.isWriteable(settings.brokerPermission())) {
+            return refuse(ResponseCode.NO_PERMISSION, "the broker[" + settings.brokerName()
+                    + "] sending message is forbidden");
+        }
+        String topic = header.topic();
+        try {
+            TopicNames.validate(topic);
+        } catch (IllegalArgumentException e) {
+            return refuse(ResponseCode.INVALID_PARAMETER, e.getMessage());
+        }
+        if (TopicNames.isNotSendable(topic)) {
+            return refuse(ResponseCode.NO_PERMISSION, "Sending message to topic[" + topic + "] is forbidden.");
+        }
+        byte[] body = request.body();
+        if (body == null) {
+            return refuse(ResponseCode.MESSAGE_ILLEGAL, "the message body of a send to topic[" + topic
+                    + "] is empty");
+        }
+        if (body.length > settings.maxMessageBytes()) {
+            return refuse(ResponseCode.MESSAGE_ILLEGAL, "the message body size " + body.length
+                    + " is larger than the maximum " + settings.maxMessageBytes());
+        }
+        Optional<TopicConfig> found = topics.find(topic);
+        if (found.isEmpty()) {
+            found = topics.autoCreateForSend(topic, header.defaultTopic(), header.defaultTopicQueueNums());
+        }
+        if (found.isEmpty()) {
+            return refuse(ResponseCode.TOPIC_NOT_EXIST, "topic[" + topic + "] not exist, apply first please!");
+        }
+        TopicConfig config = found.get();
+        if (!config.isWriteable()) {
+            return refuse(ResponseCode.NO_PERMISSION, "the topic[" + topic + "] sending message is forbidden");
+        }
+        int queueId = header.queueId() < 0
+                ? ThreadLocalRandom.current().nextInt(config.writeQueueNums()) : header.queueId();
+        if (!config.isValidQueueId(queueId)) {
+            return refuse(ResponseCode.INVALID_PARAMETER, "request queueId[" + queueId + "] is illegal, topic "
+                    + topic + " has queue ids 0.." + (config.queueCount() - 1));
+        }
+        if (header.batch()) {
+            if (topic.length() > TopicNames.MAX_TOPIC_LENGTH) {
+                return refuse(ResponseCode.MESSAGE_ILLEGAL, "batch topic length " + topic.length()
+                        + " is larger than " + TopicNames.MAX_TOPIC_LENGTH);
+            }
+            if (TopicNames.isRetryTopic(topic)) {
+                return refuse(ResponseCode.MESSAGE_ILLEGAL, "batch request does not support retry group " + topic);
+            }
+        } else if (TopicNames.isRetryTopic(topic) && exceedsReconsumeLimit(header)) {
+            return sendToDeadLetters(connection, header, body);
+        }
+        return append(connection, header, config, queueId, body);
+    }
+
+    private CompletableFuture<RemotingCommand> append(ConnectionContext connection, SendRequest header,
+                                                      TopicConfig config, int queueId, byte[] body) {
+        String properties = header.properties();
+        String uniqKey = MessageProperties.find(properties, MessageProperties.UNIQ_KEY);
+        AppendKind kind;
+        if (!header.batch()) {
+            kind = AppendKind.SINGLE;
+            if (uniqKey == null) {
+                uniqKey = uniqKeys.next();
+                properties = MessageProperties.append(properties, MessageProperties.UNIQ_KEY, uniqKey);
+            }
+            properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName());
+        } else if (config.queueType() == QueueType.BATCH && uniqKey != null) {
+            kind = AppendKind.INNER_BATCH;
+            properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName());
+        } else {
+            kind = AppendKind.UNPACKED_BATCH;
+        }
+        int sysFlag = header.sysFlag();
+        if (config.topicFilterType() == TopicFilterType.MULTI_TAG) {
+            sysFlag |= RecordDescriptor.MULTI_TAGS_FLAG;
+        }
+        MessageDraft draft = new MessageDraft(config.topicName(), queueId, header.flag(), sysFlag,
+                header.bornTimestampMs(), bornHost(connection), header.reconsumeTimes(), 0, ByteBuffer.wrap(body),
+                properties, kind);
+        String transactionId = uniqKey;
+        return store.append(draft).thenApply(result -> answer(result, kind, queueId, transactionId));
+    }
+
+    private RemotingCommand answer(AppendResult result, AppendKind kind, int queueId, String uniqKey) {
+        int code = switch (result.status()) {
+            case PUT_OK -> ResponseCode.SUCCESS;
+            case FLUSH_DISK_TIMEOUT -> ResponseCode.FLUSH_DISK_TIMEOUT;
+            case MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED -> ResponseCode.MESSAGE_ILLEGAL;
+            case SERVICE_NOT_AVAILABLE, DISK_FULL -> ResponseCode.SERVICE_NOT_AVAILABLE;
+            case CREATE_SEGMENT_FAILED, IO_ERROR -> ResponseCode.SYSTEM_ERROR;
+        };
+        if (!result.status().isStored()) {
+            refused.increment();
+            return RemotingCommand.response(code, remarkFor(result));
+        }
+        RemotingCommand response = RemotingCommand.response(code, null)
+                .putExtField("msgId", result.msgIds())
+                .putExtField("queueId", queueId)
+                .putExtField("queueOffset", result.queueOffset());
+        if (uniqKey != null) {
+            response.putExtField("transactionId", uniqKey);
+            if (kind == AppendKind.INNER_BATCH) {
+                response.putExtField("batchUniqId", uniqKey);
+            }
+        }
+        return response.putExtField(MessageProperties.MSG_REGION, REGION)
+                .putExtField(MessageProperties.TRACE_ON, "true");
+    }
+
+    private static String remarkFor(AppendResult result) {
+        return switch (result.status()) {
+            case MESSAGE_ILLEGAL -> "the message is illegal: the body, the batch body, its flags or the topic is"
+                    + " invalid (MESSAGE_ILLEGAL)";
+            case PROPERTIES_SIZE_EXCEEDED -> "the message properties are longer than 32767 bytes"
+                    + " (PROPERTIES_SIZE_EXCEEDED)";
+            case DISK_FULL -> "service not available now: the disk is full (DISK_FULL)";
+            case SERVICE_NOT_AVAILABLE -> "service not available now: the store is not writable"
+                    + " (SERVICE_NOT_AVAILABLE)";
+            default -> "storing the message failed: " + result.status();
+        };
+    }
+
+    /** True when a retry send has been reconsumed more often than allowed. */
+    private boolean exceedsReconsumeLimit(SendRequest header) {
+        int max = header.maxReconsumeTimes();
+        if (max < 0) {
+            String group = header.topic().substring(TopicNames.RETRY_TOPIC_PREFIX.length());
+            max = groups.find(group).map(SubscriptionGroupConfig::retryMaxTimes)
+                    .orElse(SubscriptionGroupConfig.DEFAULT_RETRY_MAX_TIMES);
+        }
+        return header.reconsumeTimes() > max;
+    }
+
+    private CompletableFuture<RemotingCommand> sendToDeadLetters(ConnectionContext connection, SendRequest header,
+                                                                 byte[] body) {
+        String group = header.topic().substring(TopicNames.RETRY_TOPIC_PREFIX.length());
+        if (!TopicNames.isValidGroup(group)) {
+            return refuse(ResponseCode.INVALID_PARAMETER, "retry topic " + header.topic() + " names no valid group");
+        }
+        Optional<TopicConfig> existing = topics.find(TopicNames.dlqTopic(group));
+        if (existing.isPresent()) {
+            return append(connection, header, existing.get(), 0, body);
+        }
+        return topics.ensureDlqTopic(group).thenCompose(dlq -> append(connection, header, dlq, 0, body));
+    }
+
+    private CompletableFuture<RemotingCommand> refuse(int code, String remark) {
+        refused.increment();
+        return CompletableFuture.completedFuture(RemotingCommand.response(code, remark));
+    }
+
+    private static InetSocketAddress bornHost(ConnectionContext connection) {
+        SocketAddress remote = connection.remoteAddress();
+        if (remote instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            return inet;
+        }
+        throw new IllegalStateException("connection " + connection.id() + " has no IP peer address: " + remote);
+    }
+}

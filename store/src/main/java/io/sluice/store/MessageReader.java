@@ -1,0 +1,138 @@
+package io.sluice.store;
+
+import io.sluice.store.index.ConsumeQueue;
+import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.index.ReadStatus;
+import io.sluice.store.index.SlotBatch;
+import io.sluice.store.log.CommitLog;
+import io.sluice.store.log.ReadResult;
+import io.sluice.store.meta.TopicNames;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongPredicate;
+
+/**
+ * The pull read path (store-design §7.1): consume-queue slots from the requested offset, filtered by tags code,
+ * each resolved to a read-only view of its CommitLog record, until the count or byte budget is spent.
+ *
+ * <p>Thread-safe: any number of pull threads; each thread reuses its own slot buffer.
+ */
+final class MessageReader {
+
+    /**
+     * Slots scanned at most per read when few match the filter (Apache: 16000 bytes of 20-byte slots), unless
+     * {@code maxCount} is larger. Keeps a selective tag filter from walking a whole queue in one request.
+     */
+    static final int MAX_FILTER_SCAN_SLOTS = 800;
+    private static final int SLOTS_PER_READ = 32;
+    private static final ThreadLocal<SlotBatch> SLOTS = ThreadLocal.withInitial(() -> new SlotBatch(SLOTS_PER_READ));
+
+    private final CommitLog log;
+    private final ConsumeQueueTable queues;
+
+    MessageReader(CommitLog log, ConsumeQueueTable queues) {
+        this.log = log;
+        this.queues = queues;
+    }
+
+    GetResult get(String topic, int queueId, long offset, int maxCount, int maxBytes, LongPredicate tagsCodeFilter) {
+        if (maxCount < 1) {
+            throw new IllegalArgumentException("maxCount must be >= 1, was " + maxCount);
+        }
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be >= 1, was " + maxBytes);
+        }
+        Optional<ConsumeQueue> found = find(topic, queueId);
+        if (found.isEmpty()) {
+            return GetResult.empty(GetStatus.NO_MATCHED_LOGIC_QUEUE, 0, 0, 0);
+        }
+        ConsumeQueue queue = found.get();
+        long min = queue.minOffset();
+        long max = queue.maxOffset();
+        if (max == 0) {
+            return GetResult.empty(GetStatus.NO_MESSAGE_IN_QUEUE, 0, min, max);
+        }
+        if (offset < min) {
+            return GetResult.empty(GetStatus.OFFSET_TOO_SMALL, min, min, max);
+        }
+        if (offset == max) {
+            return GetResult.empty(GetStatus.OFFSET_OVERFLOW_ONE, offset, min, max);
+        }
+        if (offset > max) {
+            return GetResult.empty(GetStatus.OFFSET_OVERFLOW_BADLY, max, min, max);
+        }
+        return collect(queue, offset, maxCount, maxBytes, tagsCodeFilter, min, max);
+    }
+
+    private Optional<ConsumeQueue> find(String topic, int queueId) {
+        if (!TopicNames.isValid(topic) || queueId < 0 || queueId >= queues.settings().maxQueuesPerTopic()) {
+            return Optional.empty();
+        }
+        return queues.find(topic, queueId);
+    }
+
+    private GetResult collect(ConsumeQueue queue, long offset, int maxCount, int maxBytes, LongPredicate filter,
+                              long min, long max) {
+        SlotBatch slots = SLOTS.get();
+        List<ByteBuffer> records = new ArrayList<>(Math.min(maxCount, SLOTS_PER_READ));
+        long scanLimit = Math.max(MAX_FILTER_SCAN_SLOTS, maxCount);
+        long scanned = 0;
+        int count = 0;
+        int bytes = 0;
+        long next = offset;
+        GetStatus status = GetStatus.NO_MATCHED_MESSAGE;
+        scan:
+        while (true) {
+            ReadStatus read = queue.read(next, slots);
+            if (read != ReadStatus.FOUND) {
+                if (scanned == 0) {
+                    // The queue changed between the bounds check and the read (trim, truncation, close).
+                    if (read == ReadStatus.BELOW_MIN) {
+                        long newMin = queue.minOffset();
+                        return GetResult.empty(GetStatus.OFFSET_TOO_SMALL, newMin, min, max);
+                    }
+                    return GetResult.empty(GetStatus.OFFSET_FOUND_NULL, offset, min, max);
+                }
+                break;
+            }
+            for (int i = 0; i < slots.size(); i++) {
+                int size = slots.sizeBytes(i);
+                int batchCount = slots.batchCount(i);
+                if (scanned >= scanLimit) {
+                    break scan;
+                }
+                // "Batch full" is never true for the first message: it is returned whatever its size.
+                if (count > 0 && (count + batchCount > maxCount || (long) bytes + size > maxBytes)) {
+                    break scan;
+                }
+                scanned++;
+                next = slots.baseOffset(i) + batchCount;
+                if (filter != null && !filter.test(slots.tagsCode(i))) {
+                    continue;
+                }
+                ReadResult record = log.readRecord(slots.position(i), size);
+                if (!record.isFound()) {
+                    if (record.status() == io.sluice.store.log.ReadStatus.POSITION_DELETED) {
+                        if (count == 0) {
+                            status = GetStatus.MESSAGE_WAS_REMOVING;
+                        }
+                        continue;
+                    }
+                    // The slot points where the log holds nothing (never after a correct recovery): stop here.
+                    if (count == 0) {
+                        return GetResult.empty(GetStatus.OFFSET_FOUND_NULL, slots.baseOffset(i), min, max);
+                    }
+                    next = slots.baseOffset(i);
+                    break scan;
+                }
+                records.add(record.buffer());
+                count += batchCount;
+                bytes += size;
+                status = GetStatus.FOUND;
+            }
+        }
+        return new GetResult(status, next, min, max, records, count, bytes);
+    }
+}

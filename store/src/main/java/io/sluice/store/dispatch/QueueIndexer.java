@@ -1,0 +1,134 @@
+package io.sluice.store.dispatch;
+
+import io.sluice.store.ArrivalListener;
+import io.sluice.store.DispatchEntry;
+import io.sluice.store.index.AppendStatus;
+import io.sluice.store.index.ConsumeQueue;
+import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.log.RecordDescriptor;
+import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes one dispatched record into its consume queue, applying the dispatch rules: PREPARED and ROLLBACK
+ * transaction records get no slot; an existing slot is a success (idempotent re-dispatch); a record that cannot
+ * be indexed is counted, logged with its position and skipped; only a failed file creation asks the caller to
+ * retry. Remembers which queues grew so that arrival listeners hear about each once per pass.
+ *
+ * <p>Not thread-safe: owned by the one thread that writes consume queues (the dispatch thread, or recovery
+ * before it starts).
+ */
+final class QueueIndexer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueIndexer.class);
+
+    /** What the caller does after {@link #index}. */
+    enum Outcome {
+        /** Move past the record (indexed, already indexed, or deliberately skipped). */
+        NEXT,
+        /** Stay at the record and try again later: a consume-queue file could not be created. */
+        RETRY
+    }
+
+    private final ConsumeQueueTable queues;
+    private final DispatchCounters counters;
+    private final Set<ConsumeQueue> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+    private ConsumeQueue lastTouched;
+
+    QueueIndexer(ConsumeQueueTable queues, DispatchCounters counters) {
+        this.queues = queues;
+        this.counters = counters;
+    }
+
+    Outcome index(DispatchEntry entry) {
+        int tx = RecordDescriptor.transactionType(entry.sysFlag());
+        if (tx == RecordDescriptor.TRANSACTION_PREPARED_TYPE || tx == RecordDescriptor.TRANSACTION_ROLLBACK_TYPE) {
+            counters.onTransactionSkipped();
+            return Outcome.NEXT;
+        }
+        ConsumeQueue queue;
+        AppendStatus status;
+        try {
+            queue = queues.getOrCreate(entry.topic(), entry.queueId());
+            status = queue.append(entry);
+        } catch (UncheckedIOException e) {
+            return ioError(entry, e);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // Unknown queue type (topic deleted), queue id beyond the index limit, batch the layout cannot hold.
+            long n = counters.onUnindexable();
+            if (DispatchCounters.shouldLog(n)) {
+                LOG.error("dispatch skips the record at position {} ({}-{}, offset {}): {} [{} such records so far]",
+                        entry.position(), entry.topic(), entry.queueId(), entry.queueOffset(), e.getMessage(), n);
+            }
+            return Outcome.NEXT;
+        }
+        switch (status) {
+            case APPENDED -> {
+                counters.onIndexed();
+                if (queue != lastTouched) {
+                    touched.add(queue);
+                    lastTouched = queue;
+                }
+            }
+            case DUPLICATE -> counters.onDuplicate();
+            case GAP, CONFLICT -> {
+                long n = counters.onInconsistent();
+                if (DispatchCounters.shouldLog(n)) {
+                    LOG.error("dispatch: consume queue {} refused the record at position {} (offset {}, {} messages)"
+                                    + " as {}; skipped [{} such records so far]", queue, entry.position(),
+                            entry.queueOffset(), entry.batchCount(), status, n);
+                }
+            }
+            case IO_ERROR -> {
+                return ioError(entry, null);
+            }
+            case CLOSED -> {
+                // The topic was deleted while its records were still being dispatched: nothing to index into.
+            }
+            default -> throw new IllegalStateException("unhandled consume queue status " + status);
+        }
+        return Outcome.NEXT;
+    }
+
+    private Outcome ioError(DispatchEntry entry, UncheckedIOException e) {
+        long n = counters.onIoError();
+        if (DispatchCounters.shouldLog(n)) {
+            LOG.error("dispatch cannot index the record at position {} ({}-{}): consume queue file creation failed;"
+                    + " retrying [{} failures so far]", entry.position(), entry.topic(), entry.queueId(), n, e);
+        }
+        return Outcome.RETRY;
+    }
+
+    /** True when some queue grew since the last {@link #notifyArrivals}. */
+    boolean hasArrivals() {
+        return !touched.isEmpty();
+    }
+
+    /** Tells every listener about every queue that grew since the last call, once each, then forgets them. */
+    void notifyArrivals(List<ArrivalListener> listeners) {
+        if (touched.isEmpty()) {
+            return;
+        }
+        for (ConsumeQueue queue : touched) {
+            long maxOffset = queue.maxOffset();
+            for (ArrivalListener listener : listeners) {
+                try {
+                    listener.onArrival(queue.topic(), queue.queueId(), maxOffset);
+                } catch (RuntimeException e) {
+                    long n = counters.onListenerError();
+                    if (DispatchCounters.shouldLog(n)) {
+                        LOG.error("arrival listener {} failed for {}-{} [{} failures so far]", listener,
+                                queue.topic(), queue.queueId(), n, e);
+                    }
+                }
+            }
+        }
+        touched.clear();
+        lastTouched = null;
+    }
+}

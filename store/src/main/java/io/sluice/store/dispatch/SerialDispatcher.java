@@ -1,0 +1,291 @@
+package io.sluice.store.dispatch;
+
+import io.sluice.store.ArrivalListener;
+import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.log.CommitLog;
+import io.sluice.store.log.RecordCursor;
+import io.sluice.store.log.ScanResult;
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.EpochClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One thread that walks the CommitLog record by record up to its confirmed position and writes each record's
+ * consume-queue slot (Apache's serial ReputMessageService, event-driven instead of polling every millisecond).
+ *
+ * <p><b>A pass</b> handles up to {@code maxRecordsPerPass} records, then publishes {@link #dispatchedPosition()}
+ * and tells the arrival listeners which queues grew (once per queue). Damage never stops dispatch: a place below
+ * the confirmed position that holds no valid record (bad magic, lengths or position, or a hole of zeros) is
+ * counted, logged with its position and skipped up to the next segment, as upstream does on a master; a record
+ * that cannot be indexed is counted and skipped (see {@link QueueIndexer}); a position deleted by retention makes
+ * dispatch jump to the log's first position; an unexpected exception is counted and logged and the loop goes on.
+ *
+ * <p><b>Waiting.</b> When a pass finds nothing, the thread backs off (a few spins and yields, then parks from
+ * 1 µs up to {@code maxParkMicros}). {@link #wakeUp()} unparks it at once: the store calls it after every append
+ * (ASYNC) or when the append's flush completes (SYNC). The two sides use the Dekker pattern on the volatile
+ * {@code idling} flag: the dispatcher sets it and re-reads the confirmed position before parking; the waker
+ * publishes the position, issues a full fence and reads the flag. At least one of them sees the other's write,
+ * so a signal is never lost; the bounded park is a second safety net.
+ *
+ * <p>Thread-safety: {@link #redispatch} before {@link #start}, on the caller's thread; after start the dispatch
+ * thread owns the cursor and is the only writer of consume queues. Other methods are thread-safe.
+ */
+public final class SerialDispatcher implements Dispatcher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SerialDispatcher.class);
+    private static final int SPINS = 20;
+    private static final int YIELDS = 5;
+    private static final long MIN_PARK_NS = 1_000;
+    private static final long JOIN_TIMEOUT_MS = 10_000;
+    private static final long DRAIN_POLL_NS = 100_000;
+
+    private enum State { NEW, RUNNING, CLOSED }
+
+    private final CommitLog log;
+    private final DispatchSettings settings;
+    private final List<ArrivalListener> listeners;
+    private final EpochClock clock;
+    private final DispatchCounters counters = new DispatchCounters();
+    private final QueueIndexer indexer;
+    private final long segmentBytes;
+    /** Position after the last dispatched record: written by the dispatching thread with release. */
+    private final AtomicLong dispatched = new AtomicLong();
+    /** Store time of the last record dispatched, published once per pass. */
+    private volatile long lastStoreTimestampMs;
+    /** Set by the dispatch thread just before it parks; see the class comment. */
+    private volatile boolean idling;
+    private volatile State state = State.NEW;
+    private volatile Thread thread;
+    /** Set when a pass stopped at a record that must be retried (consume queue file creation failed). */
+    private boolean retryPending;
+
+    /**
+     * @param log       the CommitLog to follow
+     * @param queues    where slots are written
+     * @param settings  dispatch settings
+     * @param listeners told about arrivals; the list is read on every notification, so a concurrent list (e.g.
+     *                  {@link java.util.concurrent.CopyOnWriteArrayList}) lets the owner add listeners later
+     * @param clock     for {@link #lagMs()}
+     */
+    public SerialDispatcher(CommitLog log, ConsumeQueueTable queues, DispatchSettings settings,
+                            List<ArrivalListener> listeners, EpochClock clock) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.listeners = Objects.requireNonNull(listeners, "listeners");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.indexer = new QueueIndexer(Objects.requireNonNull(queues, "queues"), counters);
+        this.segmentBytes = log.settings().segmentBytes();
+    }
+
+    /**
+     * Recovery: dispatches every record from {@code fromPosition} (a record boundary) up to the log's confirmed
+     * position on the calling thread, with the same rules as the dispatch thread (slots that exist are skipped).
+     * Call before {@link #start}, after the log is recovered.
+     *
+     * @return the position reached (the confirmed position unless damage was skipped past it)
+     * @throws IOException           if a consume-queue file cannot be created
+     * @throws IllegalStateException if the dispatcher was started or closed
+     */
+    public long redispatch(long fromPosition) throws IOException {
+        if (state != State.NEW) {
+            throw new IllegalStateException("redispatch() runs before start(); the dispatcher is " + state);
+        }
+        RecordCursor cursor = log.cursor(fromPosition);
+        dispatched.setRelease(fromPosition);
+        while (pass(cursor) > 0 && !retryPending) {
+            // Each pass handles at most maxRecordsPerPass records; go on until nothing is left.
+        }
+        if (retryPending) {
+            throw new IOException("cannot create a consume queue file for the record at position "
+                    + cursor.position() + "; see the log");
+        }
+        return cursor.position();
+    }
+
+    @Override
+    public void start(long fromPosition) {
+        synchronized (this) {
+            if (state != State.NEW) {
+                throw new IllegalStateException("start() is called once; the dispatcher is " + state);
+            }
+            state = State.RUNNING;
+        }
+        RecordCursor cursor = log.cursor(fromPosition);
+        dispatched.setRelease(fromPosition);
+        lastStoreTimestampMs = clock.time();
+        Thread t = new Thread(() -> run(cursor), "sluice-dispatch");
+        t.setDaemon(true);
+        t.setUncaughtExceptionHandler((th, e) -> LOG.error("dispatch thread died at position {}; consume queues"
+                + " stop growing until restart", dispatched.get(), e));
+        thread = t;
+        t.start();
+        LOG.info("dispatch started at position {}", fromPosition);
+    }
+
+    private void run(RecordCursor cursor) {
+        BackoffIdleStrategy idle = new BackoffIdleStrategy(SPINS, YIELDS, MIN_PARK_NS,
+                TimeUnit.MICROSECONDS.toNanos(settings.maxParkMicros()));
+        while (state == State.RUNNING) {
+            int work;
+            try {
+                work = pass(cursor);
+            } catch (RuntimeException e) {
+                long n = counters.onUnexpectedError();
+                if (DispatchCounters.shouldLog(n)) {
+                    LOG.error("dispatch pass failed at position {}; going on [{} failures so far]",
+                            cursor.position(), n, e);
+                }
+                work = 0;
+            }
+            if (work > 0 && !retryPending) {
+                idle.reset();
+                continue;
+            }
+            idling = true;
+            // Dekker: announce the park, then look again, so a waker that missed the flag is seen here.
+            if (retryPending || log.confirmedPosition() <= cursor.position()) {
+                idle.idle();
+            }
+            idling = false;
+        }
+    }
+
+    /** One pass: up to maxRecordsPerPass steps; publishes the position and notifies listeners. */
+    private int pass(RecordCursor cursor) {
+        retryPending = false;
+        int steps = 0;
+        long storeTimestampMs = 0;
+        loop:
+        while (steps < settings.maxRecordsPerPass()) {
+            long confirmed = log.confirmedPosition();
+            ScanResult r = cursor.next();
+            switch (r.status()) {
+                case VALID -> {
+                    if (indexer.index(r.entry()) == QueueIndexer.Outcome.RETRY) {
+                        cursor.seek(r.position());
+                        retryPending = true;
+                        break loop;
+                    }
+                    storeTimestampMs = r.entry().storeTimestampMs();
+                }
+                case END_OF_SEGMENT -> {
+                    // The cursor moved to the next segment's start.
+                }
+                case NO_MORE_DATA -> {
+                    if (r.position() >= confirmed) {
+                        break loop;
+                    }
+                    // Zeros below the confirmed position, which is always a record boundary: a hole.
+                    skipDamage(cursor, r.position(), "no record (zeros) below the confirmed position " + confirmed);
+                }
+                case CORRUPT -> skipDamage(cursor, r.position(), r.reason());
+                case POSITION_DELETED -> {
+                    long min = log.minPosition();
+                    LOG.warn("dispatch fell behind retention: position {} is deleted, continuing at {}",
+                            r.position(), min);
+                    cursor.seek(Math.max(min, r.position()));
+                    if (min <= r.position()) {
+                        break loop;
+                    }
+                }
+                default -> throw new IllegalStateException("unhandled scan status " + r.status());
+            }
+            steps++;
+        }
+        if (steps > 0) {
+            dispatched.setRelease(cursor.position());
+            if (storeTimestampMs != 0) {
+                lastStoreTimestampMs = storeTimestampMs;
+            }
+            indexer.notifyArrivals(listeners);
+        }
+        return steps;
+    }
+
+    private void skipDamage(RecordCursor cursor, long position, String reason) {
+        long next = position - position % segmentBytes + segmentBytes;
+        long n = counters.onCorrupt();
+        LOG.error("dispatch found no valid record at position {} ({}); skipping to the next segment at {}"
+                + " [{} damaged places so far]", position, reason, next, n);
+        cursor.seek(next);
+    }
+
+    @Override
+    public void wakeUp() {
+        // Orders the caller's publication of the new log position before the read of the flag (Dekker).
+        VarHandle.fullFence();
+        if (idling) {
+            Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    @Override
+    public long dispatchedPosition() {
+        return dispatched.getAcquire();
+    }
+
+    @Override
+    public long lagBytes() {
+        return Math.max(0, log.confirmedPosition() - dispatched.getAcquire());
+    }
+
+    @Override
+    public long lagMs() {
+        return lagBytes() > 0 ? Math.max(0, clock.time() - lastStoreTimestampMs) : 0;
+    }
+
+    @Override
+    public boolean drain(long timeoutMs) {
+        long target = log.confirmedPosition();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (dispatched.getAcquire() < target) {
+            Thread t = thread;
+            if (state != State.RUNNING || t == null || !t.isAlive() || System.nanoTime() - deadline > 0) {
+                return dispatched.getAcquire() >= target;
+            }
+            wakeUp();
+            LockSupport.parkNanos(DRAIN_POLL_NS);
+        }
+        return true;
+    }
+
+    /** What dispatch did so far. */
+    public DispatchCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public void close() {
+        State previous;
+        synchronized (this) {
+            previous = state;
+            state = State.CLOSED;
+        }
+        Thread t = thread;
+        if (previous != State.RUNNING || t == null) {
+            return;
+        }
+        LockSupport.unpark(t);
+        try {
+            t.join(JOIN_TIMEOUT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (t.isAlive()) {
+            LOG.error("dispatch thread did not stop within {} ms", JOIN_TIMEOUT_MS);
+        } else {
+            LOG.info("dispatch stopped at position {} ({})", dispatched.get(), counters);
+        }
+    }
+}

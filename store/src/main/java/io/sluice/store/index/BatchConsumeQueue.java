@@ -1,0 +1,537 @@
+package io.sluice.store.index;
+
+import static io.sluice.store.index.BatchConsumeQueueDescriptor.BASE_OFFSET_OFFSET;
+import static io.sluice.store.index.BatchConsumeQueueDescriptor.MAX_BATCH_COUNT;
+import static io.sluice.store.index.BatchConsumeQueueDescriptor.POSITION_OFFSET;
+import static io.sluice.store.index.BatchConsumeQueueDescriptor.SLOT_BYTES;
+import static io.sluice.store.index.BatchConsumeQueueDescriptor.STORE_TIME_OFFSET;
+
+import io.sluice.store.DispatchEntry;
+import io.sluice.store.QueueType;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+import java.util.concurrent.locks.ReentrantLock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * BatchCQ: one 46-byte slot per CommitLog record ({@link BatchConsumeQueueDescriptor}), carrying the record's
+ * base offset, message count and store time. Offset and time lookups are O(log n): a binary search over the
+ * heap-cached first slot of each file picks the file, a binary search inside that file picks the slot.
+ *
+ * <p>Thread safety: as {@link ConsumeQueue}. The writer publishes the slot count and then {@code maxOffset},
+ * both with release stores; readers load {@code maxOffset} then the count with acquire loads, so the count they
+ * see covers every offset below the {@code maxOffset} they saw. {@code min} changes only under the log's
+ * structure lock.
+ */
+final class BatchConsumeQueue implements ConsumeQueue {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BatchConsumeQueue.class);
+    private static final int[] CACHED_FIELDS = {POSITION_OFFSET, STORE_TIME_OFFSET, BASE_OFFSET_OFFSET};
+    private static final VarHandle MAX_OFFSET;
+
+    static {
+        try {
+            MAX_OFFSET = MethodHandles.lookup().findVarHandle(BatchConsumeQueue.class, "maxOffset", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** First readable slot and its base offset ({@code slot == count} and {@code offset == max} when empty). */
+    private record MinMark(long slot, long offset) {
+    }
+
+    private final String topic;
+    private final int queueId;
+    private final SlotLog log;
+
+    /** Written under the structure lock; read by anyone. */
+    private volatile MinMark min = new MinMark(0, 0);
+    /** Next offset to write. Writer stores with release; readers load with acquire. */
+    private long maxOffset;
+    /** End of the last indexed record, for the conflict check. Writer thread. */
+    private long lastRecordEnd;
+    /** True while file creation keeps failing, so the failure is logged once. Writer thread. */
+    private boolean ioFailing;
+
+    private BatchConsumeQueue(String topic, int queueId, SlotLog log) {
+        this.topic = topic;
+        this.queueId = queueId;
+        this.log = log;
+    }
+
+    /**
+     * Opens (or prepares, if {@code directory} holds no file) the queue and recovers its tail: the last
+     * {@code recoveryScanFiles} files are scanned and everything from the first invalid slot on is dropped.
+     *
+     * @throws IOException naming the file if the files cannot be mapped or are inconsistent
+     */
+    static BatchConsumeQueue open(String topic, int queueId, Path directory, int slotsPerFile,
+                                  int recoveryScanFiles) throws IOException {
+        SlotLog log = SlotLog.open(directory, SLOT_BYTES, slotsPerFile, CACHED_FIELDS);
+        BatchConsumeQueue queue = new BatchConsumeQueue(topic, queueId, log);
+        try {
+            queue.recover(recoveryScanFiles);
+        } catch (RuntimeException e) {
+            log.close();
+            throw e;
+        }
+        return queue;
+    }
+
+    private void recover(int recoveryScanFiles) {
+        if (!log.hasFiles()) {
+            return;
+        }
+        SegmentTable table = log.table();
+        long end = log.count();
+        long slot = table.segment(Math.max(0, table.size() - recoveryScanFiles)).startSlot();
+        long expectedBase = -1;
+        long previousEnd = -1;
+        for (; slot < end; slot++) {
+            MappedSegment segment = table.segment(table.indexOf(slot));
+            UnsafeBuffer buffer = segment.buffer();
+            int at = segment.byteIndex(slot);
+            if (!BatchConsumeQueueDescriptor.isWellFormed(buffer, at)) {
+                break;
+            }
+            long base = BatchConsumeQueueDescriptor.baseOffset(buffer, at);
+            long position = BatchConsumeQueueDescriptor.position(buffer, at);
+            if ((expectedBase >= 0 && base != expectedBase) || position < previousEnd) {
+                break;
+            }
+            expectedBase = base + BatchConsumeQueueDescriptor.batchCount(buffer, at);
+            previousEnd = position + BatchConsumeQueueDescriptor.size(buffer, at);
+        }
+        if (slot < end && log.truncateTo(slot)) {
+            LOG.warn("batch consume queue {}-{}: valid slots end at slot {}: dropped stale or torn slots after it",
+                    topic, queueId, slot);
+        }
+        long first = log.firstSlot();
+        if (slot > first) {
+            MAX_OFFSET.setRelease(this, slotEndOffset(slot - 1));
+            min = new MinMark(first, log.readLong(first, BASE_OFFSET_OFFSET));
+            lastRecordEnd = recordEnd(slot - 1);
+        } else {
+            min = new MinMark(first, 0);
+        }
+    }
+
+    @Override
+    public String topic() {
+        return topic;
+    }
+
+    @Override
+    public int queueId() {
+        return queueId;
+    }
+
+    @Override
+    public QueueType type() {
+        return QueueType.BATCH;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Writer
+
+    @Override
+    public AppendStatus append(DispatchEntry entry) {
+        Entries.requireThisQueue(entry, topic, queueId);
+        return append(entry.queueOffset(), entry.batchCount(), entry.position(), entry.sizeBytes(),
+                entry.tagsCode(), entry.storeTimestampMs());
+    }
+
+    @Override
+    public AppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
+                               long storeTimestampMs) {
+        Entries.requireValid(queueOffset, batchCount, position, sizeBytes);
+        if (batchCount > MAX_BATCH_COUNT) {
+            throw new IllegalArgumentException("BatchCQ " + topic + "-" + queueId + " holds at most "
+                    + MAX_BATCH_COUNT + " messages per record, got batchCount " + batchCount);
+        }
+        if (log.isClosed()) {
+            log.releaseWriter();
+            return AppendStatus.CLOSED;
+        }
+        long next = (long) MAX_OFFSET.get(this);
+        long slot = log.writerCount();
+        boolean empty = slot == log.firstSlot();
+        if (empty) {
+            if (queueOffset < next) {
+                return AppendStatus.DUPLICATE; // below a queue emptied by truncation: nothing left to compare
+            }
+        } else if (queueOffset != next) {
+            if (queueOffset > next) {
+                return AppendStatus.GAP;
+            }
+            return queueOffset + batchCount <= next
+                    ? duplicateOrConflict(queueOffset, batchCount, position)
+                    : AppendStatus.CONFLICT; // the batch straddles the current end
+        }
+        if (position < lastRecordEnd) {
+            return AppendStatus.CONFLICT;
+        }
+        MappedSegment segment;
+        try {
+            segment = log.hasFiles() || log.startAt(0) ? log.segmentForAppend(slot) : null;
+        } catch (IOException e) {
+            return ioError(e);
+        }
+        if (segment == null) {
+            return AppendStatus.CLOSED;
+        }
+        ioFailing = false;
+        BatchConsumeQueueDescriptor.write(segment.buffer(), segment.byteIndex(slot), position, sizeBytes, tagsCode,
+                storeTimestampMs, queueOffset, batchCount);
+        lastRecordEnd = position + sizeBytes;
+        if (empty) {
+            setMin(new MinMark(slot, queueOffset));
+        }
+        log.publish(slot + 1);
+        MAX_OFFSET.setRelease(this, queueOffset + batchCount); // after the count: readers load max first
+        return AppendStatus.APPENDED;
+    }
+
+    private AppendStatus duplicateOrConflict(long queueOffset, int batchCount, long position) {
+        long count = log.writerCount();
+        long slot = log.lowerBound(log.firstSlot(), count, BASE_OFFSET_OFFSET, queueOffset, false);
+        if (slot < count && log.readLong(slot, BASE_OFFSET_OFFSET) == queueOffset) {
+            boolean same = log.readLong(slot, POSITION_OFFSET) == position
+                    && slotEndOffset(slot) == queueOffset + batchCount;
+            return same ? AppendStatus.DUPLICATE : AppendStatus.CONFLICT;
+        }
+        return queueOffset < min.offset() ? AppendStatus.DUPLICATE : AppendStatus.CONFLICT;
+    }
+
+    private AppendStatus ioError(IOException e) {
+        if (!ioFailing) {
+            ioFailing = true;
+            LOG.error("batch consume queue {}-{}: cannot create a file in {}; appends fail until it can",
+                    topic, queueId, log.directory(), e);
+        }
+        return AppendStatus.IO_ERROR;
+    }
+
+    @Override
+    public long truncateFromPosition(long commitLogPosition) {
+        Entries.requirePosition(commitLogPosition);
+        ReentrantLock lock = log.structureLock();
+        lock.lock();
+        try {
+            if (log.isClosed() || !log.hasFiles()) {
+                return 0;
+            }
+            long count = log.writerCount();
+            long first = log.firstSlot();
+            long cut = log.lowerBound(first, count, POSITION_OFFSET, commitLogPosition, false);
+            if (cut >= count) {
+                return 0;
+            }
+            long newMax = log.readLong(cut, BASE_OFFSET_OFFSET);
+            log.truncateTo(cut);
+            MAX_OFFSET.setRelease(this, newMax);
+            if (min.slot() >= cut) {
+                min = new MinMark(cut, newMax);
+            }
+            lastRecordEnd = cut > first ? recordEnd(cut - 1) : 0L;
+            return count - cut;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Control
+
+    @Override
+    public int trimBelowPosition(long minCommitLogPosition) {
+        Entries.requirePosition(minCommitLogPosition);
+        ReentrantLock lock = log.structureLock();
+        lock.lock();
+        try {
+            if (log.isClosed() || !log.hasFiles()) {
+                return 0;
+            }
+            MinMark current = min;
+            long count = log.count();
+            long from = Math.max(current.slot(), log.firstSlot());
+            long slot = log.lowerBound(from, count, POSITION_OFFSET, minCommitLogPosition, false);
+            if (slot > current.slot()) {
+                // Raised before files go, so readers never search a deleted file for it.
+                long offset = slot < count ? log.readLong(slot, BASE_OFFSET_OFFSET) : slotEndOffset(slot - 1);
+                min = new MinMark(slot, offset);
+            }
+            return log.trimHead(minCommitLogPosition, POSITION_OFFSET);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void setMin(MinMark mark) {
+        ReentrantLock lock = log.structureLock();
+        lock.lock();
+        try {
+            min = mark;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void flush() {
+        log.flush();
+    }
+
+    @Override
+    public void close() {
+        log.close();
+    }
+
+    @Override
+    public void destroy() {
+        log.destroy();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Readers
+
+    @Override
+    public long minOffset() {
+        return min.offset();
+    }
+
+    @Override
+    public long maxOffset() {
+        return (long) MAX_OFFSET.getAcquire(this);
+    }
+
+    /**
+     * The slot holding {@code offset}, or a negative {@link ReadStatus} code: {@code -1 - status.ordinal()}.
+     * Call between {@link SlotLog#beginRead} and {@link SlotLog#endRead}.
+     */
+    private long findSlot(long offset) {
+        if (offset >= (long) MAX_OFFSET.getAcquire(this)) {
+            return missing(ReadStatus.BEYOND_MAX);
+        }
+        MinMark floor = min;
+        if (offset < floor.offset()) {
+            return missing(ReadStatus.BELOW_MIN);
+        }
+        long count = log.count();
+        long above = log.lowerBound(floor.slot(), count, BASE_OFFSET_OFFSET, offset, true);
+        if (above <= floor.slot()) {
+            return missing(offset < min.offset() ? ReadStatus.BELOW_MIN : ReadStatus.UNAVAILABLE);
+        }
+        return above - 1;
+    }
+
+    private static long missing(ReadStatus status) {
+        return -1L - status.ordinal();
+    }
+
+    private static ReadStatus missingStatus(long code) {
+        return ReadStatus.values()[(int) (-1L - code)];
+    }
+
+    @Override
+    public SlotLookup lookup(long offset) {
+        Entries.requireOffset(offset);
+        long generation = log.beginRead();
+        long slot = findSlot(offset);
+        if (slot < 0) {
+            return absent(missingStatus(slot));
+        }
+        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        if (segment == null) {
+            return SlotLookup.Absent.UNAVAILABLE;
+        }
+        QueueSlot found;
+        try {
+            UnsafeBuffer buffer = segment.buffer();
+            int at = segment.byteIndex(slot);
+            found = new QueueSlot(BatchConsumeQueueDescriptor.position(buffer, at),
+                    BatchConsumeQueueDescriptor.size(buffer, at),
+                    BatchConsumeQueueDescriptor.tagsCode(buffer, at),
+                    BatchConsumeQueueDescriptor.baseOffset(buffer, at),
+                    BatchConsumeQueueDescriptor.batchCount(buffer, at),
+                    BatchConsumeQueueDescriptor.storeTimestampMs(buffer, at));
+        } finally {
+            segment.release();
+        }
+        if (!log.endRead(generation) || found.sizeBytes() <= 0 || found.batchCount() <= 0
+                || offset < found.baseOffset() || offset >= found.nextOffset()) {
+            return SlotLookup.Absent.UNAVAILABLE;
+        }
+        return found;
+    }
+
+    private static SlotLookup.Absent absent(ReadStatus status) {
+        return switch (status) {
+            case BELOW_MIN -> SlotLookup.Absent.BELOW_MIN;
+            case BEYOND_MAX -> SlotLookup.Absent.BEYOND_MAX;
+            default -> SlotLookup.Absent.UNAVAILABLE;
+        };
+    }
+
+    @Override
+    public ReadStatus read(long offset, SlotBatch into) {
+        Entries.requireOffset(offset);
+        into.clear();
+        long generation = log.beginRead();
+        long first = findSlot(offset);
+        if (first < 0) {
+            return missingStatus(first);
+        }
+        long count = log.count();
+        SegmentTable table = log.table();
+        long slot = first;
+        long expectedBase = -1;
+        boolean intact = true;
+        while (intact && slot < count && !into.isFull()) {
+            MappedSegment segment = SlotLog.hold(table, slot);
+            if (segment == null) {
+                break;
+            }
+            try {
+                UnsafeBuffer buffer = segment.buffer();
+                long limit = Math.min(count, Math.min(segment.endSlot(), slot + into.capacity() - into.size()));
+                for (; slot < limit; slot++) {
+                    int at = segment.byteIndex(slot);
+                    long base = BatchConsumeQueueDescriptor.baseOffset(buffer, at);
+                    int batchCount = BatchConsumeQueueDescriptor.batchCount(buffer, at);
+                    int size = BatchConsumeQueueDescriptor.size(buffer, at);
+                    if (size <= 0 || batchCount <= 0 || (expectedBase >= 0 && base != expectedBase)) {
+                        intact = false;
+                        break;
+                    }
+                    expectedBase = base + batchCount;
+                    into.add(BatchConsumeQueueDescriptor.position(buffer, at), size,
+                            BatchConsumeQueueDescriptor.tagsCode(buffer, at), base, batchCount,
+                            BatchConsumeQueueDescriptor.storeTimestampMs(buffer, at));
+                }
+            } finally {
+                segment.release();
+            }
+        }
+        if (!log.endRead(generation) || into.isEmpty() || offset < into.baseOffset(0)
+                || offset >= into.baseOffset(0) + into.batchCount(0)) {
+            into.clear();
+            return ReadStatus.UNAVAILABLE;
+        }
+        return ReadStatus.FOUND;
+    }
+
+    @Override
+    public long offsetByTimestamp(long timestampMs, boolean firstAtOrAfter) {
+        Entries.requireTimestamp(timestampMs);
+        while (true) {
+            long generation = log.beginRead();
+            long max = (long) MAX_OFFSET.getAcquire(this);
+            MinMark floor = min;
+            long count = log.count();
+            if (floor.slot() >= count || floor.offset() >= max) {
+                return firstAtOrAfter ? max : Math.min(floor.offset(), max);
+            }
+            long result;
+            if (firstAtOrAfter) {
+                long slot = log.lowerBound(floor.slot(), count, STORE_TIME_OFFSET, timestampMs, false);
+                result = slot < 0 ? -1 : slot == count ? max : readLongOrMinus1(slot, BASE_OFFSET_OFFSET);
+            } else {
+                long slot = log.lowerBound(floor.slot(), count, STORE_TIME_OFFSET, timestampMs, true);
+                result = slot < 0 ? -1 : slot == floor.slot() ? floor.offset() : slotEndOffsetOrMinus1(slot - 1) - 1;
+            }
+            if (result >= 0 && log.endRead(generation)) {
+                return result;
+            }
+            if (log.isClosed()) {
+                return firstAtOrAfter ? max : floor.offset();
+            }
+        }
+    }
+
+    @Override
+    public long earliestStoreTimeMs() {
+        MinMark floor = min;
+        if (floor.slot() >= log.count()) {
+            return -1L;
+        }
+        return Math.max(-1L, readLongOrMinus1(floor.slot(), STORE_TIME_OFFSET));
+    }
+
+    @Override
+    public long maxPhysicalEnd() {
+        while (true) {
+            long generation = log.beginRead();
+            long count = log.count();
+            if (count <= log.firstSlot() || log.isClosed()) {
+                return 0L;
+            }
+            long end = recordEnd(count - 1);
+            if (log.endRead(generation)) {
+                return end;
+            }
+        }
+    }
+
+    /** Field of a slot, or -1 if its file is gone. */
+    private long readLongOrMinus1(long slot, int fieldOffset) {
+        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        if (segment == null) {
+            return -1L;
+        }
+        try {
+            return segment.buffer().getLong(segment.byteIndex(slot) + fieldOffset, SlotLog.ORDER);
+        } finally {
+            segment.release();
+        }
+    }
+
+    /** {@code baseOffset + batchCount} of a slot, or -1 if its file is gone. */
+    private long slotEndOffsetOrMinus1(long slot) {
+        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        if (segment == null) {
+            return -1L;
+        }
+        try {
+            int at = segment.byteIndex(slot);
+            return BatchConsumeQueueDescriptor.baseOffset(segment.buffer(), at)
+                    + BatchConsumeQueueDescriptor.batchCount(segment.buffer(), at);
+        } finally {
+            segment.release();
+        }
+    }
+
+    /** {@code baseOffset + batchCount} of a live slot (writer or lock holder). */
+    private long slotEndOffset(long slot) {
+        long end = slotEndOffsetOrMinus1(slot);
+        if (end < 0) {
+            throw new IllegalStateException("slot " + slot + " of " + this + " is gone");
+        }
+        return end;
+    }
+
+    /** {@code position + sizeBytes} of a slot, 0 if its file is gone. */
+    private long recordEnd(long slot) {
+        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        if (segment == null) {
+            return 0L;
+        }
+        try {
+            int at = segment.byteIndex(slot);
+            return BatchConsumeQueueDescriptor.position(segment.buffer(), at)
+                    + BatchConsumeQueueDescriptor.size(segment.buffer(), at);
+        } finally {
+            segment.release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "BatchCQ{" + topic + "-" + queueId + ", min=" + minOffset() + ", max=" + maxOffset() + '}';
+    }
+}

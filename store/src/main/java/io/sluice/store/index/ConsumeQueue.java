@@ -1,0 +1,119 @@
+package io.sluice.store.index;
+
+import io.sluice.store.DispatchEntry;
+import io.sluice.store.QueueType;
+
+/**
+ * The index of one queue (topic, queueId): queue offset → CommitLog record. Two layouts implement it:
+ * SimpleCQ (20-byte slot per message, O(1) lookup) and BatchCQ (46-byte slot per record carrying a base offset
+ * and a message count, O(log n) lookup). Obtain instances from {@link ConsumeQueueTable}.
+ *
+ * <p><b>Offsets.</b> {@link #minOffset()} is the first offset still readable, {@link #maxOffset()} the next
+ * offset to be written; both only move forward except through {@link #truncateFromPosition}.
+ *
+ * <p><b>Threads.</b>
+ * <ul>
+ *   <li>{@link #append} and {@link #truncateFromPosition}: one writer thread at a time, the owner (the
+ *       dispatcher; or recovery while dispatch is stopped).</li>
+ *   <li>Reads ({@link #lookup}, {@link #read}, offsets, time searches, {@link #maxPhysicalEnd()}): any thread,
+ *       lock-free, concurrently with the writer. A slot becomes visible only when all its bytes are written
+ *       (release/acquire on the published slot count).</li>
+ *   <li>{@link #trimBelowPosition}, {@link #flush()}, {@link #close()}, {@link #destroy()}: any thread; they
+ *       serialise among themselves and with the writer's file creation on one internal lock.</li>
+ * </ul>
+ *
+ * <p><b>Errors.</b> Expected outcomes are statuses ({@link AppendStatus}, {@link ReadStatus}); bad arguments
+ * (negative offsets or positions, an entry for another queue) throw {@link IllegalArgumentException} naming the
+ * value; a storage failure on a control path throws {@link java.io.UncheckedIOException}.
+ */
+public interface ConsumeQueue {
+
+    String topic();
+
+    int queueId();
+
+    QueueType type();
+
+    /**
+     * Indexes one dispatched record. Allocation-free.
+     *
+     * @throws IllegalArgumentException if the entry belongs to another queue, or carries a batch this layout
+     *                                  cannot hold (SimpleCQ: {@code batchCount != 1}; BatchCQ: above 32767)
+     */
+    AppendStatus append(DispatchEntry entry);
+
+    /**
+     * Same as {@link #append(DispatchEntry)} for a dispatcher that decoded the record into primitives
+     * (the topic and queue are this queue's).
+     */
+    AppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
+                        long storeTimestampMs);
+
+    /**
+     * The slot holding {@code offset}; for BatchCQ an offset inside a batch returns the whole batch's slot.
+     *
+     * @throws IllegalArgumentException if {@code offset < 0}
+     */
+    SlotLookup lookup(long offset);
+
+    /**
+     * Reads consecutive slots starting with the one holding {@code offset}, up to {@code into.capacity()} slots
+     * or the end of the written data. {@code into} is cleared first.
+     *
+     * @return {@link ReadStatus#FOUND} with at least one slot in {@code into}, or why there is none
+     * @throws IllegalArgumentException if {@code offset < 0}
+     */
+    ReadStatus read(long offset, SlotBatch into);
+
+    /** First readable offset. Equal to {@link #maxOffset()} when the queue holds nothing readable. */
+    long minOffset();
+
+    /** The next offset to be written (one past the last message indexed); 0 for a queue never written. */
+    long maxOffset();
+
+    /**
+     * Offset search by store time, assuming store times do not decrease along the queue.
+     *
+     * @param firstAtOrAfter true: the first offset whose message was stored at or after {@code timestampMs}, or
+     *                       {@link #maxOffset()} if none; false: the last offset stored at or before it, or
+     *                       {@link #minOffset()} if none
+     * @throws IllegalArgumentException if {@code timestampMs < 0}
+     */
+    long offsetByTimestamp(long timestampMs, boolean firstAtOrAfter);
+
+    /** Store time of the message at {@link #minOffset()}, or -1 if the queue holds nothing readable. */
+    long earliestStoreTimeMs();
+
+    /**
+     * End ({@code position + sizeBytes}) in the CommitLog of the last record indexed, 0 if none: recovery
+     * re-dispatches CommitLog records from here.
+     */
+    long maxPhysicalEnd();
+
+    /**
+     * Drops every slot whose record starts at or after {@code commitLogPosition} (the CommitLog was cut back to
+     * it), so {@link #maxOffset()} becomes the offset of the first dropped message. Writer thread only.
+     *
+     * @return the number of slots dropped
+     * @throws IllegalArgumentException if {@code commitLogPosition < 0}
+     */
+    long truncateFromPosition(long commitLogPosition);
+
+    /**
+     * Deletes whole leading files (never the newest) whose records all start below {@code minCommitLogPosition}
+     * and raises {@link #minOffset()} to the first record at or above it ({@link #maxOffset()} if none). Any thread.
+     *
+     * @return the number of files deleted
+     * @throws IllegalArgumentException if {@code minCommitLogPosition < 0}
+     */
+    int trimBelowPosition(long minCommitLogPosition);
+
+    /** Forces written slots to the storage device. Any thread. */
+    void flush();
+
+    /** Unmaps the files; later appends return {@link AppendStatus#CLOSED}, reads UNAVAILABLE. Idempotent. */
+    void close();
+
+    /** Closes the queue and deletes its files and directory. */
+    void destroy();
+}

@@ -1,0 +1,77 @@
+package io.sluice.store.index;
+
+import java.nio.file.Path;
+
+/**
+ * Settings of the consume-queue index. Validated once, at construction; every failure names the bad value.
+ *
+ * <p>Immutable; thread-safe.
+ *
+ * @param rootDir               store root; queues live in {@code <rootDir>/consumequeue/<topic>/<queueId>/} and
+ *                              {@code <rootDir>/batchconsumequeue/<topic>/<queueId>/}
+ * @param simpleCqSlotsPerFile  slots per SimpleCQ file (20 bytes each); default 300,000 = 6,000,000 bytes. Must
+ *                              not change on an existing store (files of another size refuse to load)
+ * @param batchCqSlotsPerFile   slots per BatchCQ file (46 bytes each); default 300,000 = 13,800,000 bytes. Same
+ *                              caveat
+ * @param maxQueuesPerTopic     queue ids accepted are {@code [0, maxQueuesPerTopic)}; default 1024
+ * @param recoveryScanFiles     how many of a queue's newest files are checked slot by slot at open (older files
+ *                              are trusted to be complete); default 3, as upstream
+ */
+public record IndexSettings(Path rootDir, int simpleCqSlotsPerFile, int batchCqSlotsPerFile, int maxQueuesPerTopic,
+                            int recoveryScanFiles) {
+
+    public static final int DEFAULT_SIMPLE_CQ_SLOTS_PER_FILE = ConsumeQueueDescriptor.DEFAULT_SLOTS_PER_FILE;
+    public static final int DEFAULT_BATCH_CQ_SLOTS_PER_FILE = BatchConsumeQueueDescriptor.DEFAULT_SLOTS_PER_FILE;
+    public static final int DEFAULT_MAX_QUEUES_PER_TOPIC = 1024;
+    public static final int DEFAULT_RECOVERY_SCAN_FILES = 3;
+    /** Upper bound of {@code maxQueuesPerTopic}. */
+    public static final int MAX_QUEUES_PER_TOPIC_LIMIT = 65_536;
+
+    public IndexSettings {
+        if (rootDir == null) {
+            throw new IllegalArgumentException("index rootDir must be set, was null");
+        }
+        requireRange("simpleCqSlotsPerFile", simpleCqSlotsPerFile, ConsumeQueueDescriptor.MAX_SLOTS_PER_FILE);
+        requireRange("batchCqSlotsPerFile", batchCqSlotsPerFile, BatchConsumeQueueDescriptor.MAX_SLOTS_PER_FILE);
+        requireRange("maxQueuesPerTopic", maxQueuesPerTopic, MAX_QUEUES_PER_TOPIC_LIMIT);
+        requireRange("recoveryScanFiles", recoveryScanFiles, Integer.MAX_VALUE);
+    }
+
+    private static void requireRange(String name, int value, int max) {
+        if (value < 1 || value > max) {
+            throw new IllegalArgumentException(name + " must be in [1, " + max + "], was " + value);
+        }
+    }
+
+    /** Upstream defaults under {@code rootDir}. */
+    public static IndexSettings defaults(Path rootDir) {
+        return new IndexSettings(rootDir, DEFAULT_SIMPLE_CQ_SLOTS_PER_FILE, DEFAULT_BATCH_CQ_SLOTS_PER_FILE,
+                DEFAULT_MAX_QUEUES_PER_TOPIC, DEFAULT_RECOVERY_SCAN_FILES);
+    }
+
+    public IndexSettings withSimpleCqSlotsPerFile(int slots) {
+        return new IndexSettings(rootDir, slots, batchCqSlotsPerFile, maxQueuesPerTopic, recoveryScanFiles);
+    }
+
+    public IndexSettings withBatchCqSlotsPerFile(int slots) {
+        return new IndexSettings(rootDir, simpleCqSlotsPerFile, slots, maxQueuesPerTopic, recoveryScanFiles);
+    }
+
+    public IndexSettings withMaxQueuesPerTopic(int queues) {
+        return new IndexSettings(rootDir, simpleCqSlotsPerFile, batchCqSlotsPerFile, queues, recoveryScanFiles);
+    }
+
+    public IndexSettings withRecoveryScanFiles(int files) {
+        return new IndexSettings(rootDir, simpleCqSlotsPerFile, batchCqSlotsPerFile, maxQueuesPerTopic, files);
+    }
+
+    /** {@code <rootDir>/consumequeue}. */
+    public Path simpleCqDir() {
+        return rootDir.resolve(ConsumeQueueDescriptor.DIRECTORY);
+    }
+
+    /** {@code <rootDir>/batchconsumequeue}. */
+    public Path batchCqDir() {
+        return rootDir.resolve(BatchConsumeQueueDescriptor.DIRECTORY);
+    }
+}

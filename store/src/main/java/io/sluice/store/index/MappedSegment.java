@@ -1,0 +1,226 @@
+package io.sluice.store.index;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One consume-queue file: {@code capacitySlots} fixed-size slots, pre-allocated with zeros and memory-mapped
+ * read-write for its whole length.
+ *
+ * <p><b>Why mmap.</b> A slot is 20 or 46 bytes and the dispatcher appends millions per second; a
+ * {@code FileChannel.write} per slot would cost a system call each (about 1 µs, so below the 3 M/s goal), and
+ * readers would then need their own copy of the unflushed tail. Through the mapping a slot append is three
+ * stores, and readers see the same memory. The usual objection to mmap writes, a SIGBUS when the file system
+ * cannot back a page (disk full on a sparse file), is removed by writing the zeros through the channel when the
+ * file is created, so every block is allocated before it is mapped.
+ *
+ * <p><b>Lifetime.</b> Reference counted. The owning {@link SlotLog} holds one reference from creation until
+ * {@link #retire}; a reader holds one with {@link #tryHold()} for the few nanoseconds of a read and gives it
+ * back with {@link #release()}. The mapping is unmapped when the count drops to zero, so no thread can touch
+ * unmapped memory. A retired file is deleted from its directory at once (POSIX keeps the mapping valid), so a
+ * later file with the same name never collides with it.
+ *
+ * <p>Thread safety: the writer thread of the owning log stores slots; any thread may read slots it knows to be
+ * published (see {@link SlotLog}) while it holds a reference. Reference counting is lock-free.
+ */
+final class MappedSegment {
+
+    private static final VarHandle REFS;
+    private static final VarHandle RETIRED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            REFS = lookup.findVarHandle(MappedSegment.class, "refs", int.class);
+            RETIRED = lookup.findVarHandle(MappedSegment.class, "retired", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Path file;
+    private final long startSlot;
+    private final int capacitySlots;
+    private final int slotBytes;
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer buffer;
+
+    /** Reference count; 1 = only the owning log. Accessed through {@link #REFS} only. */
+    private volatile int refs = 1;
+    /** Set once by {@link #retire}. Accessed through {@link #RETIRED} only. */
+    private volatile boolean retired;
+
+    private MappedSegment(Path file, long startSlot, int capacitySlots, int slotBytes, MappedByteBuffer mapped) {
+        this.file = file;
+        this.startSlot = startSlot;
+        this.capacitySlots = capacitySlots;
+        this.slotBytes = slotBytes;
+        this.mapped = mapped;
+        this.buffer = new UnsafeBuffer(mapped);
+    }
+
+    /**
+     * Creates a new zero-filled file (it must not exist yet) and maps it.
+     *
+     * @throws IOException if the file exists already or cannot be written or mapped
+     */
+    static MappedSegment create(Path file, long startSlot, int capacitySlots, int slotBytes) throws IOException {
+        long bytes = (long) capacitySlots * slotBytes;
+        try (FileChannel channel = FileChannel.open(file,
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            IoUtil.fill(channel, 0, bytes, (byte) 0);
+            return new MappedSegment(file, startSlot, capacitySlots, slotBytes,
+                    channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes));
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
+    }
+
+    /**
+     * Maps an existing file. A file shorter than a full segment is accepted only when {@code mayExtend} (the
+     * newest file of a queue, whose pre-allocation may have been cut short by a crash before any slot was
+     * written): it is extended with zeros.
+     *
+     * @throws IOException naming the file if its length is wrong or it cannot be mapped
+     */
+    static MappedSegment open(Path file, long startSlot, int capacitySlots, int slotBytes, boolean mayExtend)
+            throws IOException {
+        long bytes = (long) capacitySlots * slotBytes;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long length = channel.size();
+            if (length != bytes) {
+                if (!mayExtend || length > bytes) {
+                    throw new IOException("consume queue file " + file + " has " + length
+                            + " bytes, expected " + bytes + " (" + capacitySlots + " slots of " + slotBytes + ")");
+                }
+                IoUtil.fill(channel, length, bytes - length, (byte) 0);
+            }
+            return new MappedSegment(file, startSlot, capacitySlots, slotBytes,
+                    channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes));
+        }
+    }
+
+    Path file() {
+        return file;
+    }
+
+    /** Global slot index of this file's first slot. */
+    long startSlot() {
+        return startSlot;
+    }
+
+    /** Global slot index just past this file's last slot. */
+    long endSlot() {
+        return startSlot + capacitySlots;
+    }
+
+    int capacitySlots() {
+        return capacitySlots;
+    }
+
+    /** The mapped bytes. Valid only while the caller holds a reference (or is the owner before retiring). */
+    UnsafeBuffer buffer() {
+        return buffer;
+    }
+
+    /** Byte index inside this file of global slot {@code slot}. */
+    int byteIndex(long slot) {
+        return (int) (slot - startSlot) * slotBytes;
+    }
+
+    /**
+     * Takes a reader reference; false once the file is retired. (A reader that wins the race with
+     * {@link #retire} holds a retired file: still safe, its reference keeps the mapping.)
+     */
+    boolean tryHold() {
+        while (true) {
+            int current = (int) REFS.getVolatile(this);
+            if (current <= 0 || (boolean) RETIRED.getVolatile(this)) {
+                return false;
+            }
+            if (REFS.compareAndSet(this, current, current + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Gives back a reference; the last one unmaps the file. */
+    void release() {
+        if ((int) REFS.getAndAdd(this, -1) == 1) {
+            IoUtil.unmap(mapped);
+        }
+    }
+
+    /** Current reference count (owner + readers); 0 once unmapped. For tests and diagnostics. */
+    int references() {
+        return (int) REFS.getVolatile(this);
+    }
+
+    boolean isRetired() {
+        return (boolean) RETIRED.getVolatile(this);
+    }
+
+    /**
+     * Drops the owner's reference; the mapping goes when the last reader releases. Idempotent.
+     *
+     * @param deleteFile delete the file now (its mapping stays valid for current readers)
+     * @throws IOException if the file cannot be deleted (the owner's reference is dropped anyway)
+     */
+    void retire(boolean deleteFile) throws IOException {
+        if (!RETIRED.compareAndSet(this, false, true)) {
+            return;
+        }
+        try {
+            if (deleteFile) {
+                Files.deleteIfExists(file);
+            }
+        } finally {
+            release();
+        }
+    }
+
+    /** Forces bytes {@code [fromByte, toByte)} of this file to the storage device. Owner only, not retired. */
+    void force(int fromByte, int toByte) {
+        if (toByte > fromByte) {
+            mapped.force(fromByte, toByte - fromByte);
+        }
+    }
+
+    /**
+     * Zeroes every non-zero byte in {@code [fromByte, toByte)}, reading first so that pages which are already
+     * zero are not dirtied. Owner only.
+     *
+     * @return true if anything was written
+     */
+    boolean zeroNonZero(int fromByte, int toByte) {
+        boolean wrote = false;
+        int i = fromByte;
+        for (; i + Long.BYTES <= toByte; i += Long.BYTES) {
+            if (buffer.getLong(i) != 0L) {
+                buffer.putLong(i, 0L);
+                wrote = true;
+            }
+        }
+        for (; i < toByte; i++) {
+            if (buffer.getByte(i) != 0) {
+                buffer.putByte(i, (byte) 0);
+                wrote = true;
+            }
+        }
+        return wrote;
+    }
+
+    @Override
+    public String toString() {
+        return "MappedSegment{" + file + ", startSlot=" + startSlot + ", capacitySlots=" + capacitySlots + '}';
+    }
+}

@@ -1,0 +1,144 @@
+package io.sluice.store.retention;
+
+import io.sluice.store.dispatch.Dispatcher;
+import io.sluice.store.flush.StoreFailureHandler;
+import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.log.CommitLog;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.EpochClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The periodic retention and disk check (Apache's CleanCommitLogService and CleanConsumeQueueService in one).
+ * Each {@link #check()}:
+ * <ol>
+ *   <li>reads the used fraction of the CommitLog's file system and sets or clears the store's disk-full flag
+ *       (appends are refused with DISK_FULL above {@code diskRefuseWriteRatio});</li>
+ *   <li>if the local hour is one of {@code deleteWhenHours}, or the ratio is above {@code diskMaxUsedSpaceRatio},
+ *       deletes whole CommitLog segments, oldest first, that were last written more than
+ *       {@code fileReservedHours} ago; above {@code diskForceCleanRatio} (or the refuse ratio), with
+ *       {@code cleanFileForcibly}, the oldest segments go whatever their age. Never the active segment, never a
+ *       segment dispatch has not finished with, at most {@code maxSegmentDeletesPerRun};</li>
+ *   <li>when the log's first position moved, trims every consume queue below it (their min offsets rise).</li>
+ * </ol>
+ *
+ * <p>Thread-safety: {@link #check()} is synchronized; the store's housekeeping thread calls {@link #run()}
+ * periodically. Counters may be read from any thread.
+ */
+public final class RetentionAgent implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RetentionAgent.class);
+
+    private final RetentionSettings settings;
+    private final CommitLog log;
+    private final ConsumeQueueTable queues;
+    private final Dispatcher dispatcher;
+    private final StoreFailureHandler failureHandler;
+    private final DiskUsage diskUsage;
+    private final EpochClock clock;
+    private final ZoneId zone;
+    private final AtomicLong deletedSegments = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile double lastDiskUsedRatio = -1;
+    private long trimmedUpTo = -1;
+
+    public RetentionAgent(RetentionSettings settings, CommitLog log, ConsumeQueueTable queues, Dispatcher dispatcher,
+                          StoreFailureHandler failureHandler, DiskUsage diskUsage, EpochClock clock, ZoneId zone) {
+        this.settings = settings;
+        this.log = log;
+        this.queues = queues;
+        this.dispatcher = dispatcher;
+        this.failureHandler = failureHandler;
+        this.diskUsage = diskUsage;
+        this.clock = clock;
+        this.zone = zone;
+    }
+
+    /** One check; see the class comment. */
+    public synchronized RetentionOutcome check() {
+        long nowMs = clock.time();
+        double ratio = readRatio();
+        if (ratio >= 0) {
+            failureHandler.markDiskFull(ratio > settings.diskRefuseWriteRatio());
+        }
+        boolean pressure = ratio > settings.diskMaxUsedSpaceRatio();
+        boolean forced = settings.cleanFileForcibly()
+                && (ratio > settings.diskForceCleanRatio() || ratio > settings.diskRefuseWriteRatio());
+        int hour = Instant.ofEpochMilli(nowMs).atZone(zone).getHour();
+        boolean due = settings.deleteWhenHours().contains(hour) || pressure || forced;
+        int deleted = 0;
+        if (due) {
+            long minBefore = log.minPosition();
+            // Only segments that lie wholly below the dispatched position: dispatch must be done with them.
+            long behindDispatch = (dispatcher.dispatchedPosition() - minBefore) / log.settings().segmentBytes();
+            int allowed = (int) Math.min(settings.maxSegmentDeletesPerRun(), Math.max(0, behindDispatch));
+            if (allowed > 0) {
+                log.deleteExpiredSegments(nowMs, settings.fileReservedMs(), forced, allowed);
+                deleted = (int) ((log.minPosition() - minBefore) / log.settings().segmentBytes());
+                deletedSegments.addAndGet(deleted);
+            }
+        }
+        long min = log.minPosition();
+        int trimmed = 0;
+        if (min > trimmedUpTo) {
+            trimmed = queues.trimBelowPosition(min);
+            trimmedUpTo = min;
+        }
+        if (deleted > 0 || forced) {
+            LOG.info("retention: disk {}% used, deleted {} segments (forced {}), trimmed {} consume-queue files,"
+                    + " log now starts at {}", percent(ratio), deleted, forced, trimmed, min);
+        }
+        return new RetentionOutcome(ratio, failureHandler.isDiskFull(), due, forced, deleted, trimmed, min);
+    }
+
+    private double readRatio() {
+        try {
+            double ratio = diskUsage.usedRatio(log.settings().commitLogDir());
+            lastDiskUsedRatio = ratio;
+            return ratio;
+        } catch (IOException e) {
+            long n = failures.incrementAndGet();
+            if ((n & (n - 1)) == 0) {
+                LOG.warn("cannot read the disk usage of {} [{} failures so far]", log.settings().commitLogDir(), n, e);
+            }
+            return -1;
+        }
+    }
+
+    private static String percent(double ratio) {
+        return ratio < 0 ? "?" : String.format(Locale.ROOT, "%.1f", ratio * 100);
+    }
+
+    /** Periodic entry point: a failure is counted and logged, and the next run tries again. */
+    @Override
+    public void run() {
+        try {
+            check();
+        } catch (RuntimeException e) {
+            long n = failures.incrementAndGet();
+            if ((n & (n - 1)) == 0) {
+                LOG.error("retention check failed [{} failures so far]", n, e);
+            }
+        }
+    }
+
+    /** Used fraction seen by the last check, -1 before the first or when unreadable. */
+    public double lastDiskUsedRatio() {
+        return lastDiskUsedRatio;
+    }
+
+    /** Segments deleted so far. */
+    public long deletedSegments() {
+        return deletedSegments.get();
+    }
+
+    /** Checks (or disk reads) that failed. */
+    public long failures() {
+        return failures.get();
+    }
+}

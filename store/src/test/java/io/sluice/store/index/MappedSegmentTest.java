@@ -1,0 +1,90 @@
+package io.sluice.store.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MappedSegmentTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aNewFileIsPreAllocatedWithZeros() throws IOException {
+        Path file = dir.resolve(SlotLog.fileName(0));
+        MappedSegment segment = MappedSegment.create(file, 0, 10, 20);
+        assertEquals(200, Files.size(file));
+        assertEquals(0L, segment.buffer().getLong(192));
+        assertThrows(IOException.class, () -> MappedSegment.create(file, 0, 10, 20), "never clobbers a file");
+        segment.retire(false);
+    }
+
+    @Test
+    void aRetiredFileStaysMappedUntilTheLastReaderReleases() throws IOException {
+        Path file = dir.resolve(SlotLog.fileName(200));
+        MappedSegment segment = MappedSegment.create(file, 10, 10, 20);
+        segment.buffer().putLong(0, 42L);
+        assertTrue(segment.tryHold());
+        assertEquals(2, segment.references());
+
+        segment.retire(true);
+        assertFalse(Files.exists(file), "deleted at once");
+        assertFalse(segment.tryHold(), "no new reader after retirement");
+        assertEquals(1, segment.references(), "the reader still holds the mapping");
+        assertEquals(42L, segment.buffer().getLong(0));
+
+        segment.release();
+        assertEquals(0, segment.references(), "unmapped");
+        segment.retire(true);
+        assertEquals(0, segment.references(), "retire is idempotent");
+    }
+
+    @Test
+    void openRejectsAWrongLengthNamingTheFile() throws IOException {
+        Path file = dir.resolve(SlotLog.fileName(0));
+        Files.write(file, new byte[30]);
+        IOException e = assertThrows(IOException.class, () -> MappedSegment.open(file, 0, 10, 20, false));
+        assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("30"), e.getMessage());
+        Files.write(file, new byte[300]);
+        assertThrows(IOException.class, () -> MappedSegment.open(file, 0, 10, 20, true), "longer: never cut");
+    }
+
+    @Test
+    void openExtendsAShortNewestFileWithZeros() throws IOException {
+        Path file = dir.resolve(SlotLog.fileName(0));
+        Files.write(file, new byte[] {1, 2, 3});
+        MappedSegment segment = MappedSegment.open(file, 0, 10, 20, true);
+        assertEquals(200, Files.size(file));
+        assertEquals(3, segment.buffer().getByte(2));
+        assertEquals(0, segment.buffer().getByte(3));
+        segment.retire(false);
+    }
+
+    @Test
+    void zeroingOnlyWritesWhereThereIsSomethingToClear() throws IOException {
+        MappedSegment segment = MappedSegment.create(dir.resolve(SlotLog.fileName(0)), 0, 10, 20);
+        assertFalse(segment.zeroNonZero(0, 200));
+        segment.buffer().putByte(117, (byte) 9);
+        segment.buffer().putByte(199, (byte) 9);
+        assertFalse(segment.zeroNonZero(0, 117));
+        assertTrue(segment.zeroNonZero(3, 200));
+        assertFalse(segment.zeroNonZero(0, 200));
+        segment.retire(false);
+    }
+
+    @Test
+    void fileNamesAreTwentyDigitBytePositions() {
+        assertEquals("00000000000006000000", SlotLog.fileName(6_000_000));
+        assertTrue(SlotLog.isFileName("00000000000013800000"));
+        assertFalse(SlotLog.isFileName("0000000000001380000"));
+        assertFalse(SlotLog.isFileName("0000000000001380000x"));
+        assertFalse(SlotLog.isFileName("99999999999999999999"), "beyond a long");
+    }
+}
