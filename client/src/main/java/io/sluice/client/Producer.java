@@ -1,0 +1,312 @@
+package io.sluice.client;
+
+import io.sluice.client.internal.Accumulator;
+import io.sluice.client.internal.BatchEntryDescriptor;
+import io.sluice.client.internal.BatchMemory;
+import io.sluice.client.internal.BatchOutcome;
+import io.sluice.client.internal.ClientRuntime;
+import io.sluice.client.internal.EncodedMessage;
+import io.sluice.client.internal.FailedBrokers;
+import io.sluice.client.internal.Rpc;
+import io.sluice.client.internal.SendAgent;
+import io.sluice.client.internal.SendJob;
+import io.sluice.client.internal.TopicRoute;
+import io.sluice.remoting.protocol.body.HeartbeatData;
+import io.sluice.remoting.protocol.body.MessageQueue;
+import io.sluice.remoting.protocol.body.ProducerData;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Sends messages: synchronously, asynchronously (future or callback) and oneway; single messages, explicit
+ * batches, to a queue the producer picks, a queue the caller names, or one a {@link QueueSelector} chooses.
+ *
+ * <p>Failed sends are retried ({@link ProducerSettings#retryTimesWhenSendFailed()}) on another broker when there
+ * is one, within {@link ProducerSettings#sendTimeoutMs()}; a broker that failed is avoided for
+ * {@link ProducerSettings#failedBrokerIsolationMs()}. Routes come from the name servers on first use and are
+ * refreshed periodically.
+ *
+ * <p>With {@link ProducerSettings#autoBatch()} single sends (sync and async; not oneway) are grouped into batches
+ * by topic, tag, WAIT flag and chosen queue; every message still gets its own {@link SendResult}, or its batch's
+ * error. Memory held by batches is bounded by {@link ProducerSettings#totalBatchMaxBytes()}.
+ *
+ * <p>Bad input fails before anything is sent, with an {@link IllegalArgumentException} naming the value: an
+ * invalid topic, an empty or oversize body, a malformed batch. Broker error codes surface as
+ * {@link BrokerErrorException}; other failures as {@link ClientException}; use after {@link #close()} as
+ * {@link ClientClosedException}.
+ *
+ * <p>Thread-safe: one producer may be shared by any number of sending threads. Asynchronous outcomes are
+ * delivered on a client I/O thread, so callbacks and dependent stages must not block.
+ */
+public final class Producer implements AutoCloseable {
+    private final ProducerSettings settings;
+    private final ClientRuntime runtime;
+    private final SendAgent sender;
+    private final Accumulator accumulator;
+    private final AtomicInteger directJobs = new AtomicInteger();
+    private volatile boolean closed;
+
+    private Producer(ProducerSettings settings) {
+        this.settings = settings;
+        this.runtime = new ClientRuntime(settings.connection(), "producer", "", true,
+                settings.defaultTopicQueueNums());
+        this.sender = new SendAgent(runtime, runtime.routes(),
+                new FailedBrokers(settings.failedBrokerIsolationMs(), System::nanoTime), settings.producerGroup(),
+                settings.sendTimeoutMs(), settings.retryTimesWhenSendFailed(), settings.defaultTopicQueueNums());
+        this.accumulator = settings.autoBatch()
+                ? new Accumulator(settings.batchMaxBytes(), settings.maxMessageBytes(), settings.batchMaxDelayMs(),
+                        settings.failWhenBatchMemoryFull(), settings.sendTimeoutMs(),
+                        new BatchMemory(settings.totalBatchMaxBytes()), runtime.uniqKeys(), sender::send,
+                        "sluice-batch-linger-" + settings.connection().instanceName())
+                : null;
+        HeartbeatData heartbeat = new HeartbeatData(runtime.clientId(),
+                Set.of(new ProducerData(settings.producerGroup())), Set.of(), 0, false);
+        runtime.start(() -> heartbeat);
+    }
+
+    /** Creates and starts a producer; it connects lazily, on the first send to each broker. */
+    public static Producer start(ProducerSettings settings) {
+        return new Producer(Objects.requireNonNull(settings, "settings"));
+    }
+
+    /** The settings. */
+    public ProducerSettings settings() {
+        return settings;
+    }
+
+    /** The client id, {@code <ip>@<instanceName>}. */
+    public String clientId() {
+        return runtime.clientId();
+    }
+
+    /** Sends and waits for the result. */
+    public SendResult send(Message message) {
+        return await(sendAsync(message));
+    }
+
+    /** Sends to {@code queue} and waits for the result. */
+    public SendResult send(Message message, MessageQueue queue) {
+        return await(sendAsync(message, queue));
+    }
+
+    /** Sends to the queue {@code selector} chooses and waits for the result. */
+    public SendResult send(Message message, QueueSelector selector, Object arg) {
+        return await(sendAsync(message, selector, arg));
+    }
+
+    /** Sends asynchronously; the future completes with the result or the error. */
+    public CompletableFuture<SendResult> sendAsync(Message message) {
+        return submit(message, null);
+    }
+
+    /** Sends asynchronously to {@code queue}. */
+    public CompletableFuture<SendResult> sendAsync(Message message, MessageQueue queue) {
+        Objects.requireNonNull(queue, "queue");
+        if (!queue.topic().equals(message.topic())) {
+            throw new IllegalArgumentException("queue " + queue + " is not a queue of topic " + message.topic());
+        }
+        return submit(message, queue);
+    }
+
+    /**
+     * Sends asynchronously to the queue {@code selector} chooses. The selector runs on the calling thread; when
+     * the topic's route is not cached yet, the calling thread first waits for it (up to the RPC timeout).
+     */
+    public CompletableFuture<SendResult> sendAsync(Message message, QueueSelector selector, Object arg) {
+        Objects.requireNonNull(selector, "selector");
+        ensureOpen();
+        validate(message);
+        List<MessageQueue> queues = publishQueues(message.topic());
+        MessageQueue chosen = selector.select(queues, message, arg);
+        if (chosen == null || !queues.contains(chosen)) {
+            throw new IllegalArgumentException("selector chose " + chosen + ", not a writable queue of topic "
+                    + message.topic());
+        }
+        return submit(message, chosen);
+    }
+
+    /** Sends asynchronously and tells {@code callback} the outcome. */
+    public void sendAsync(Message message, SendCallback callback) {
+        Objects.requireNonNull(callback, "callback");
+        sendAsync(message).whenComplete((result, error) -> {
+            if (error != null) {
+                callback.onException(Rpc.unwrap(error));
+            } else {
+                callback.onSuccess(result);
+            }
+        });
+    }
+
+    /**
+     * Sends once without waiting for the broker (never batched, never retried); returns when the request is
+     * written.
+     */
+    public void sendOneway(Message message) {
+        ensureOpen();
+        validate(message);
+        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        SendJob job = SendJob.single(encoded, null, new BatchOutcome() {
+            @Override
+            public void succeeded(List<SendResult> results) {
+            }
+
+            @Override
+            public void failed(Throwable error) {
+            }
+        });
+        Rpc.await(sender.sendOneway(job), settings.sendTimeoutMs(), "oneway send to " + message.topic());
+    }
+
+    /**
+     * Sends an explicit batch (one SEND_BATCH_MESSAGE) and waits; results are in batch order.
+     *
+     * @throws IllegalArgumentException when the batch is empty, mixes topics or WAIT flags, or its encoded size
+     *     exceeds {@link ProducerSettings#maxMessageBytes()}
+     */
+    public List<SendResult> send(List<Message> batch) {
+        return await(sendAsync(batch));
+    }
+
+    /** Sends an explicit batch asynchronously; see {@link #send(List)}. */
+    public CompletableFuture<List<SendResult>> sendAsync(List<Message> batch) {
+        ensureOpen();
+        Objects.requireNonNull(batch, "batch");
+        if (batch.isEmpty()) {
+            throw new IllegalArgumentException("batch must not be empty");
+        }
+        Message first = batch.get(0);
+        String tags = first.tags();
+        List<EncodedMessage> encoded = new ArrayList<>(batch.size());
+        long bytes = 0;
+        for (Message message : batch) {
+            validate(message);
+            if (!message.topic().equals(first.topic())) {
+                throw new IllegalArgumentException("batch mixes topics " + first.topic() + " and " + message.topic());
+            }
+            if (message.waitStoreMsgOk() != first.waitStoreMsgOk()) {
+                throw new IllegalArgumentException("batch mixes waitStoreMsgOk values");
+            }
+            if (!Objects.equals(tags, message.tags())) {
+                tags = null;
+            }
+            EncodedMessage entry = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+            bytes += entry.entryBytes();
+            encoded.add(entry);
+        }
+        if (bytes > settings.maxMessageBytes()) {
+            throw new IllegalArgumentException("batch of " + batch.size() + " messages encodes to " + bytes
+                    + " bytes, more than maxMessageBytes " + settings.maxMessageBytes());
+        }
+        CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+        directJobs.incrementAndGet();
+        sender.send(SendJob.batch(first.topic(), null, encoded, runtime.uniqKeys().next(), tags,
+                first.waitStoreMsgOk(), outcome(result)));
+        return result;
+    }
+
+    /** The writable queues of {@code topic}, fetching its route if needed. */
+    public List<MessageQueue> publishQueues(String topic) {
+        Checks.topic(topic);
+        TopicRoute route = Rpc.await(runtime.routes().publishRoute(topic), settings.connection().rpcTimeoutMs(),
+                "route of " + topic);
+        return route.publishQueues();
+    }
+
+    /** Bytes currently held by auto-batching (open and in-flight batches); 0 without auto-batching. */
+    public long heldBatchBytes() {
+        return accumulator == null ? 0 : accumulator.memory().heldBytes();
+    }
+
+    /** Auto-batches sent so far because they were full, and because they had waited long enough. */
+    public long[] batchCounts() {
+        return accumulator == null ? new long[2]
+                : new long[] {accumulator.batchesBySize(), accumulator.batchesByTime()};
+    }
+
+    /**
+     * Refuses new sends, sends what auto-batching holds, waits (up to the send timeout) for outstanding sends,
+     * leaves the producer group and closes the connections. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        if (accumulator != null) {
+            accumulator.close();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.sendTimeoutMs() + 1000);
+        while ((directJobs.get() > 0 || heldBatchBytes() > 0) && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        runtime.unregister(List.of(settings.producerGroup()), List.of());
+        runtime.close();
+    }
+
+    private CompletableFuture<SendResult> submit(Message message, MessageQueue queue) {
+        ensureOpen();
+        validate(message);
+        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        if (accumulator != null && encoded.entryBytes() <= settings.maxMessageBytes()) {
+            return accumulator.add(encoded, queue);
+        }
+        CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+        directJobs.incrementAndGet();
+        sender.send(SendJob.single(encoded, queue, outcome(result)));
+        return result.thenApply(results -> results.get(0));
+    }
+
+    private BatchOutcome outcome(CompletableFuture<List<SendResult>> result) {
+        return new BatchOutcome() {
+            @Override
+            public void succeeded(List<SendResult> results) {
+                if (result.complete(results)) {
+                    directJobs.decrementAndGet();
+                }
+            }
+
+            @Override
+            public void failed(Throwable error) {
+                if (result.completeExceptionally(error)) {
+                    directJobs.decrementAndGet();
+                }
+            }
+        };
+    }
+
+    private void validate(Message message) {
+        Objects.requireNonNull(message, "message");
+        Checks.topic(message.topic());
+        if (SendAgent.DEFAULT_TOPIC.equals(message.topic())) {
+            throw new IllegalArgumentException("topic " + SendAgent.DEFAULT_TOPIC + " is reserved for auto-creation");
+        }
+        int bodyBytes = message.body().length;
+        if (bodyBytes == 0) {
+            throw new IllegalArgumentException("body of a message to topic " + message.topic() + " is empty");
+        }
+        if (bodyBytes > settings.maxMessageBytes()) {
+            throw new IllegalArgumentException("body of " + bodyBytes + " bytes exceeds maxMessageBytes "
+                    + settings.maxMessageBytes());
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new ClientClosedException("producer is closed");
+        }
+    }
+
+    private <T> T await(CompletableFuture<T> future) {
+        long waitMs = settings.sendTimeoutMs() + 2 * (settings.autoBatch() ? settings.batchMaxDelayMs() : 0) + 1000;
+        return Rpc.await(future, waitMs, "send");
+    }
+}

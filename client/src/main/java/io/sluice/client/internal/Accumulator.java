@@ -1,0 +1,240 @@
+package io.sluice.client.internal;
+
+import io.sluice.client.ClientClosedException;
+import io.sluice.client.ClientException;
+import io.sluice.client.SendResult;
+import io.sluice.remoting.protocol.body.MessageQueue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * Groups single sends into batches (auto-batching). Messages with the same {@link BatchKey} join one open batch;
+ * a batch leaves
+ * <ul>
+ *   <li>on the adding thread, as soon as its encoded size reaches {@code batchMaxBytes}, or before a message that
+ *       would take it past {@code maxBatchBodyBytes} joins;</li>
+ *   <li>on the linger thread, which wakes every {@code batchMaxDelayMs / 2} (at least every millisecond) and ships
+ *       every batch older than {@code batchMaxDelayMs}.</li>
+ * </ul>
+ * Every message first reserves its encoded size in {@link BatchMemory}; its batch gives the bytes back when it
+ * completes or fails, so open plus in-flight batches never hold more than {@code totalBatchMaxBytes}. When memory is
+ * short the adding thread waits up to the send timeout, or fails at once when so configured.
+ *
+ * <p>Thread-safe. Each key has a {@link Slot} whose monitor guards its open batch; it is held by adders and by the
+ * linger thread only while they move a message or a batch, never while shipping. Idle slots are retired by the
+ * linger thread; an adder that meets a retired slot takes a fresh one.
+ */
+public final class Accumulator implements AutoCloseable {
+    /** A slot without an open batch for this long is removed. */
+    private static final long SLOT_IDLE_NS = TimeUnit.SECONDS.toNanos(60);
+
+    private final int batchMaxBytes;
+    private final int maxBatchBodyBytes;
+    private final long batchMaxDelayNs;
+    private final long lingerPeriodNs;
+    private final boolean failWhenFull;
+    private final long reserveTimeoutNs;
+    private final BatchMemory memory;
+    private final UniqKeyGenerator uniqKeys;
+    private final Consumer<SendJob> shipper;
+    private final ConcurrentHashMap<BatchKey, Slot> slots = new ConcurrentHashMap<>();
+    private final LongAdder batchesBySize = new LongAdder();
+    private final LongAdder batchesByTime = new LongAdder();
+    private final Thread linger;
+    private volatile boolean closed;
+
+    /**
+     * @param batchMaxBytes a batch leaves once its encoded size reaches this
+     * @param maxBatchBodyBytes a batch never grows beyond this (the broker's body limit)
+     * @param batchMaxDelayMs a batch leaves at the latest this long after it opened
+     * @param failWhenFull fail at once instead of waiting when memory is short
+     * @param reserveTimeoutMs how long an adder waits for memory
+     * @param memory the memory bound
+     * @param uniqKeys source of batch UNIQ_KEYs
+     * @param shipper sends a ready batch; must not block; may fail the job but not throw
+     * @param threadName name of the linger thread
+     */
+    public Accumulator(int batchMaxBytes, int maxBatchBodyBytes, long batchMaxDelayMs, boolean failWhenFull,
+                       long reserveTimeoutMs, BatchMemory memory, UniqKeyGenerator uniqKeys,
+                       Consumer<SendJob> shipper, String threadName) {
+        this.batchMaxBytes = batchMaxBytes;
+        this.maxBatchBodyBytes = maxBatchBodyBytes;
+        this.batchMaxDelayNs = TimeUnit.MILLISECONDS.toNanos(batchMaxDelayMs);
+        this.lingerPeriodNs = Math.max(TimeUnit.MILLISECONDS.toNanos(1), batchMaxDelayNs / 2);
+        this.failWhenFull = failWhenFull;
+        this.reserveTimeoutNs = TimeUnit.MILLISECONDS.toNanos(reserveTimeoutMs);
+        this.memory = memory;
+        this.uniqKeys = uniqKeys;
+        this.shipper = shipper;
+        this.linger = new Thread(this::lingerLoop, threadName);
+        this.linger.setDaemon(true);
+        this.linger.start();
+    }
+
+    /** The memory bound shared by every batch. */
+    public BatchMemory memory() {
+        return memory;
+    }
+
+    /** Batches shipped because they reached {@code batchMaxBytes} (or the body limit). */
+    public long batchesBySize() {
+        return batchesBySize.sum();
+    }
+
+    /** Batches shipped by the linger thread. */
+    public long batchesByTime() {
+        return batchesByTime.sum();
+    }
+
+    /**
+     * Adds a message; its entry must not exceed {@code maxBatchBodyBytes}.
+     *
+     * @param message the encoded message
+     * @param queue the caller's chosen queue, or null
+     * @return completes with the message's own result, or with its batch's error
+     * @throws io.sluice.client.BatchMemoryFullException when memory is short and cannot be had in time
+     * @throws ClientClosedException when the accumulator is closed
+     * @throws ClientException when interrupted while waiting for memory (the interrupt flag is set again)
+     */
+    public CompletableFuture<SendResult> add(EncodedMessage message, MessageQueue queue) {
+        if (closed) {
+            throw new ClientClosedException("producer is closed");
+        }
+        int bytes = message.entryBytes();
+        reserve(bytes);
+        BatchKey key = new BatchKey(message.message().topic(), message.message().tags(),
+                message.message().waitStoreMsgOk(), queue);
+        CompletableFuture<SendResult> future = new CompletableFuture<>();
+        while (true) {
+            Slot slot = slots.computeIfAbsent(key, Slot::new);
+            AutoBatch before;
+            AutoBatch after = null;
+            synchronized (slot) {
+                if (slot.retired) {
+                    continue;
+                }
+                if (closed) {
+                    memory.release(bytes);
+                    throw new ClientClosedException("producer is closed");
+                }
+                before = null;
+                if (slot.open != null && slot.open.bytes() + bytes > maxBatchBodyBytes) {
+                    before = slot.open;
+                    slot.open = null;
+                }
+                if (slot.open == null) {
+                    slot.open = new AutoBatch(key, System.nanoTime(), memory);
+                }
+                slot.open.add(message, future);
+                slot.lastUsedNs = System.nanoTime();
+                if (slot.open.bytes() >= batchMaxBytes) {
+                    after = slot.open;
+                    slot.open = null;
+                }
+            }
+            if (before != null) {
+                batchesBySize.increment();
+                ship(before);
+            }
+            if (after != null) {
+                batchesBySize.increment();
+                ship(after);
+            }
+            return future;
+        }
+    }
+
+    /** Ships every open batch now. */
+    public void flush() {
+        List<AutoBatch> due = new ArrayList<>();
+        for (Slot slot : slots.values()) {
+            synchronized (slot) {
+                if (slot.open != null) {
+                    due.add(slot.open);
+                    slot.open = null;
+                }
+            }
+        }
+        due.forEach(this::ship);
+    }
+
+    /** Refuses new messages, ships every open batch and stops the linger thread. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        flush();
+        LockSupport.unpark(linger);
+        try {
+            linger.join(TimeUnit.NANOSECONDS.toMillis(lingerPeriodNs) + 1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void reserve(int bytes) {
+        if (failWhenFull) {
+            memory.reserveOrFail(bytes);
+            return;
+        }
+        try {
+            memory.reserve(bytes, reserveTimeoutNs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClientException("interrupted while waiting for auto-batch memory", e);
+        }
+    }
+
+    private void ship(AutoBatch batch) {
+        try {
+            BatchKey key = batch.key();
+            shipper.accept(SendJob.batch(key.topic(), key.queue(), batch.messages(), uniqKeys.next(),
+                    key.tags(), key.waitStoreMsgOk(), batch));
+        } catch (RuntimeException | Error e) {
+            batch.failed(e);
+        }
+    }
+
+    private void lingerLoop() {
+        List<AutoBatch> due = new ArrayList<>();
+        while (!closed) {
+            LockSupport.parkNanos(this, lingerPeriodNs);
+            long now = System.nanoTime();
+            for (Slot slot : slots.values()) {
+                synchronized (slot) {
+                    if (slot.open != null) {
+                        if (now - slot.open.createdNs() >= batchMaxDelayNs) {
+                            due.add(slot.open);
+                            slot.open = null;
+                        }
+                    } else if (now - slot.lastUsedNs > SLOT_IDLE_NS) {
+                        slot.retired = true;
+                        slots.remove(slot.key, slot);
+                    }
+                }
+            }
+            for (AutoBatch batch : due) {
+                batchesByTime.increment();
+                ship(batch);
+            }
+            due.clear();
+        }
+    }
+
+    /** The open batch of one key; guarded by its own monitor. */
+    private static final class Slot {
+        final BatchKey key;
+        AutoBatch open;
+        long lastUsedNs = System.nanoTime();
+        boolean retired;
+
+        Slot(BatchKey key) {
+            this.key = key;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.sluice.client.internal;
+
+import io.sluice.client.ClientException;
+import io.sluice.client.SendResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One auto-batch: the messages that joined it, their callers' futures, and the memory they reserved.
+ *
+ * <p>While open it belongs to its slot in {@link Accumulator} and is changed only under that slot's monitor. Once
+ * shipped nobody changes its lists; its outcome methods may then run on any thread and act once: the reserved bytes
+ * are given back first, then every future completes with its own result or with the batch's error.
+ */
+final class AutoBatch implements BatchOutcome {
+    private final BatchKey key;
+    private final long createdNs;
+    private final BatchMemory memory;
+    private final List<EncodedMessage> messages = new ArrayList<>();
+    private final List<CompletableFuture<SendResult>> futures = new ArrayList<>();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private long bytes;
+
+    AutoBatch(BatchKey key, long createdNs, BatchMemory memory) {
+        this.key = key;
+        this.createdNs = createdNs;
+        this.memory = memory;
+    }
+
+    void add(EncodedMessage message, CompletableFuture<SendResult> future) {
+        messages.add(message);
+        futures.add(future);
+        bytes += message.entryBytes();
+    }
+
+    BatchKey key() {
+        return key;
+    }
+
+    long createdNs() {
+        return createdNs;
+    }
+
+    long bytes() {
+        return bytes;
+    }
+
+    List<EncodedMessage> messages() {
+        return messages;
+    }
+
+    @Override
+    public void succeeded(List<SendResult> results) {
+        if (!finish()) {
+            return;
+        }
+        if (results.size() != futures.size()) {
+            ClientException error = new ClientException("send of a batch of " + futures.size() + " gave "
+                    + results.size() + " results");
+            futures.forEach(future -> future.completeExceptionally(error));
+            return;
+        }
+        for (int i = 0; i < futures.size(); i++) {
+            futures.get(i).complete(results.get(i));
+        }
+    }
+
+    @Override
+    public void failed(Throwable error) {
+        if (finish()) {
+            futures.forEach(future -> future.completeExceptionally(error));
+        }
+    }
+
+    /** Gives the memory back the first time; false when already finished. */
+    private boolean finish() {
+        if (!finished.compareAndSet(false, true)) {
+            return false;
+        }
+        memory.release(bytes);
+        return true;
+    }
+}

@@ -1,0 +1,191 @@
+package io.sluice.client.internal;
+
+import io.sluice.client.Message;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Layout of one message inside a SEND_BATCH_MESSAGE body (wire-protocol §5.6). A batch body is the concatenation
+ * of entries in batch order; a BatchCQ inner-batch record stores the same bytes as its body. Big-endian.
+ *
+ * <pre>
+ *  offset    field        width
+ *  -------   ----------   -------------------------------------
+ *    0       TOTALSIZE    int    this entry, these 4 bytes included
+ *    4       MAGICCODE    int    written as 0
+ *    8       BODYCRC      int    written as 0
+ *   12       FLAG         int    the message's user flag
+ *   16       BODYLENGTH   int    n
+ *   20       BODY         n bytes
+ *   20+n     PROPLENGTH   short  p (0..32767)
+ *   22+n     PROPERTIES   p bytes: (name 0x01 value 0x02)*
+ *  TOTALSIZE == 22 + n + p
+ * </pre>
+ *
+ * <p>The client writes each message's properties in this order: {@code UNIQ_KEY}, {@code TAGS}, {@code KEYS},
+ * {@code WAIT} (only when false), then the user properties.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class BatchEntryDescriptor {
+    public static final int TOTAL_SIZE_OFFSET = 0;
+    public static final int FLAG_OFFSET = 12;
+    public static final int BODY_LENGTH_OFFSET = 16;
+    public static final int BODY_OFFSET = 20;
+    /** Bytes of an entry besides its body and properties. */
+    public static final int OVERHEAD_BYTES = 22;
+    /** Longest properties string (its length is a signed short). */
+    public static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE;
+
+    private static final byte[] UNIQ_KEY_NAME = ascii(PropertyKeys.UNIQ_KEY);
+    private static final byte[] TAGS_NAME = ascii(PropertyKeys.TAGS);
+    private static final byte[] KEYS_NAME = ascii(PropertyKeys.KEYS);
+    private static final byte[] WAIT_FALSE = ascii(PropertyKeys.WAIT + PropertyCodec.NAME_VALUE_SEPARATOR + "false"
+            + PropertyCodec.PAIR_SEPARATOR);
+
+    private BatchEntryDescriptor() {
+    }
+
+    /**
+     * One entry decoded from a body.
+     *
+     * @param flag the user flag
+     * @param body the body bytes (a copy)
+     * @param properties the properties string
+     */
+    public record Entry(int flag, byte[] body, String properties) {
+    }
+
+    /**
+     * Encodes {@code message} as one entry with a fresh UNIQ_KEY from {@code keys}.
+     *
+     * @throws IllegalArgumentException naming the size when the properties exceed 32767 bytes
+     */
+    public static EncodedMessage encode(Message message, UniqKeyGenerator keys) {
+        String tags = message.tags();
+        String userKeys = message.keys();
+        int tagsBytes = tags == null ? 0 : Utf8.length(tags);
+        int keysBytes = userKeys == null ? 0 : Utf8.length(userKeys);
+        int propertiesBytes = UNIQ_KEY_NAME.length + keys.keyChars() + 2;
+        if (tags != null) {
+            propertiesBytes += TAGS_NAME.length + tagsBytes + 2;
+        }
+        if (userKeys != null) {
+            propertiesBytes += KEYS_NAME.length + keysBytes + 2;
+        }
+        if (!message.waitStoreMsgOk()) {
+            propertiesBytes += WAIT_FALSE.length;
+        }
+        Map<String, String> user = message.properties();
+        if (!user.isEmpty()) {
+            for (Map.Entry<String, String> pair : user.entrySet()) {
+                propertiesBytes += Utf8.length(pair.getKey()) + Utf8.length(pair.getValue()) + 2;
+            }
+        }
+        if (propertiesBytes > MAX_PROPERTIES_BYTES) {
+            throw new IllegalArgumentException("message properties of " + propertiesBytes + " bytes exceed "
+                    + MAX_PROPERTIES_BYTES);
+        }
+        byte[] body = message.body();
+        int total = OVERHEAD_BYTES + body.length + propertiesBytes;
+        byte[] out = new byte[total];
+        putInt(out, TOTAL_SIZE_OFFSET, total);
+        putInt(out, FLAG_OFFSET, message.flag());
+        putInt(out, BODY_LENGTH_OFFSET, body.length);
+        System.arraycopy(body, 0, out, BODY_OFFSET, body.length);
+        int at = BODY_OFFSET + body.length;
+        out[at++] = (byte) (propertiesBytes >>> 8);
+        out[at++] = (byte) propertiesBytes;
+        at = name(UNIQ_KEY_NAME, out, at);
+        int keyStart = at;
+        at = keys.write(out, at);
+        String uniqKey = new String(out, keyStart, at - keyStart, StandardCharsets.US_ASCII);
+        out[at++] = PropertyCodec.PAIR_SEPARATOR;
+        if (tags != null) {
+            at = name(TAGS_NAME, out, at);
+            at = Utf8.write(tags, out, at);
+            out[at++] = PropertyCodec.PAIR_SEPARATOR;
+        }
+        if (userKeys != null) {
+            at = name(KEYS_NAME, out, at);
+            at = Utf8.write(userKeys, out, at);
+            out[at++] = PropertyCodec.PAIR_SEPARATOR;
+        }
+        if (!message.waitStoreMsgOk()) {
+            System.arraycopy(WAIT_FALSE, 0, out, at, WAIT_FALSE.length);
+            at += WAIT_FALSE.length;
+        }
+        for (Map.Entry<String, String> pair : user.entrySet()) {
+            at = Utf8.write(pair.getKey(), out, at);
+            out[at++] = PropertyCodec.NAME_VALUE_SEPARATOR;
+            at = Utf8.write(pair.getValue(), out, at);
+            out[at++] = PropertyCodec.PAIR_SEPARATOR;
+        }
+        assert at == total : "entry size " + at + " != " + total;
+        return new EncodedMessage(message, uniqKey, out);
+    }
+
+    /**
+     * Decodes every entry between {@code body.position()} and its limit; the buffer is not moved.
+     *
+     * @throws IllegalArgumentException naming the entry and the bad length when the body is malformed
+     */
+    public static List<Entry> decode(ByteBuffer body) {
+        List<Entry> entries = new ArrayList<>();
+        int index = body.position();
+        int limit = body.limit();
+        while (index < limit) {
+            int remaining = limit - index;
+            if (remaining < OVERHEAD_BYTES) {
+                throw malformed(entries.size(), index, "only " + remaining + " bytes left");
+            }
+            int totalSize = body.getInt(index + TOTAL_SIZE_OFFSET);
+            if (totalSize < OVERHEAD_BYTES || totalSize > remaining) {
+                throw malformed(entries.size(), index, "TOTALSIZE " + totalSize + " outside [" + OVERHEAD_BYTES
+                        + ", " + remaining + "]");
+            }
+            int bodyLength = body.getInt(index + BODY_LENGTH_OFFSET);
+            if (bodyLength < 0 || bodyLength > totalSize - OVERHEAD_BYTES) {
+                throw malformed(entries.size(), index, "BODYLENGTH " + bodyLength + " does not fit " + totalSize);
+            }
+            int propertiesLength = body.getShort(index + BODY_OFFSET + bodyLength);
+            if (propertiesLength < 0 || OVERHEAD_BYTES + bodyLength + propertiesLength != totalSize) {
+                throw malformed(entries.size(), index, "PROPLENGTH " + propertiesLength + " does not add up to "
+                        + totalSize);
+            }
+            byte[] bytes = new byte[bodyLength];
+            body.get(index + BODY_OFFSET, bytes);
+            byte[] properties = new byte[propertiesLength];
+            body.get(index + BODY_OFFSET + bodyLength + Short.BYTES, properties);
+            entries.add(new Entry(body.getInt(index + FLAG_OFFSET), bytes,
+                    new String(properties, StandardCharsets.UTF_8)));
+            index += totalSize;
+        }
+        return entries;
+    }
+
+    private static IllegalArgumentException malformed(int ordinal, int index, String what) {
+        return new IllegalArgumentException("batch entry #" + ordinal + " at byte " + index + ": " + what);
+    }
+
+    private static int name(byte[] name, byte[] out, int at) {
+        System.arraycopy(name, 0, out, at, name.length);
+        at += name.length;
+        out[at] = PropertyCodec.NAME_VALUE_SEPARATOR;
+        return at + 1;
+    }
+
+    private static void putInt(byte[] out, int at, int value) {
+        out[at] = (byte) (value >>> 24);
+        out[at + 1] = (byte) (value >>> 16);
+        out[at + 2] = (byte) (value >>> 8);
+        out[at + 3] = (byte) value;
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+}

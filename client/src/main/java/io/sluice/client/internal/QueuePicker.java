@@ -1,0 +1,40 @@
+package io.sluice.client.internal;
+
+import io.sluice.remoting.protocol.body.MessageQueue;
+import java.util.List;
+
+/**
+ * Picks the publish queue of a send attempt: round-robin over the route's writable queues, skipping the broker of
+ * the previous failed attempt and isolated brokers while another queue is available (wire-protocol §6.2).
+ * Stateless apart from the route's counter; thread-safe.
+ */
+public final class QueuePicker {
+
+    private QueuePicker() {
+    }
+
+    /**
+     * @param route the topic's route; must have at least one publish queue
+     * @param avoidBroker the broker of the previous attempt, or null
+     * @param failed brokers to avoid while isolated
+     */
+    public static MessageQueue pick(TopicRoute route, String avoidBroker, FailedBrokers failed) {
+        List<MessageQueue> queues = route.publishQueues();
+        int size = queues.size();
+        int start = route.nextIndex();
+        MessageQueue notPrevious = null;
+        for (int i = 0; i < size; i++) {
+            MessageQueue queue = queues.get((start + i) % size);
+            if (queue.brokerName().equals(avoidBroker)) {
+                continue;
+            }
+            if (!failed.isIsolated(queue.brokerName())) {
+                return queue;
+            }
+            if (notPrevious == null) {
+                notPrevious = queue;
+            }
+        }
+        return notPrevious != null ? notPrevious : queues.get(start % size);
+    }
+}
