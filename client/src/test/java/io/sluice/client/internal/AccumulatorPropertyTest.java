@@ -1,0 +1,167 @@
+package io.sluice.client.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.client.BatchMemoryFullException;
+import io.sluice.client.ClientException;
+import io.sluice.client.Message;
+import io.sluice.client.SendResult;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.transport.RemotingTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+
+/**
+ * Auto-batching end to end through the real {@link SendAgent} over a transport that fails at random: every
+ * message's future completes (with its own result or its batch's error) and every reserved byte is given back.
+ */
+class AccumulatorPropertyTest {
+    private static ExecutorService async;
+
+    @BeforeContainer
+    static void startExecutor() {
+        async = Executors.newFixedThreadPool(2);
+    }
+
+    @AfterContainer
+    static void stopExecutor() {
+        async.shutdownNow();
+    }
+
+    @Property(tries = 100)
+    void shouldGiveBackEveryReservedByteWhateverFails(@ForAll long seed,
+                                                      @ForAll @IntRange(min = 100, max = 3000) int batchMaxBytes,
+                                                      @ForAll @IntRange(min = 1, max = 5) int delayMs,
+                                                      @ForAll boolean failWhenFull) throws Exception {
+        Random random = new Random(seed);
+        TopicRoute route = TestRoutes.route("T", 2, 4);
+        RandomInvoker invoker = new RandomInvoker(random);
+        RouteSource routes = topic -> random.nextInt(40) == 0
+                ? CompletableFuture.failedFuture(new ClientException("no route"))
+                : CompletableFuture.completedFuture(route);
+        SendAgent agent = new SendAgent(invoker, routes, new FailedBrokers(50, System::nanoTime), "g", 500,
+                random.nextInt(3), 4);
+        BatchMemory memory = new BatchMemory(batchMaxBytes * 3L);
+        UniqKeyGenerator keys = new UniqKeyGenerator(new byte[] {10, 0, 0, 9}, 1, 1, System::currentTimeMillis,
+                ZoneId.of("UTC"));
+        Accumulator accumulator = new Accumulator(batchMaxBytes, batchMaxBytes * 2, delayMs, failWhenFull, 200,
+                memory, keys, agent::send, "test-linger");
+        List<CompletableFuture<SendResult>> futures = new ArrayList<>();
+        List<EncodedMessage> sent = new ArrayList<>();
+        AtomicInteger refused = new AtomicInteger();
+        int messages = 20 + random.nextInt(60);
+        CompletableFuture<?>[] senders = new CompletableFuture<?>[2];
+        for (int s = 0; s < senders.length; s++) {
+            long senderSeed = random.nextLong();
+            senders[s] = CompletableFuture.runAsync(() -> {
+                Random own = new Random(senderSeed);
+                for (int i = 0; i < messages; i++) {
+                    byte[] body = new byte[1 + own.nextInt(Math.min(batchMaxBytes, 400))];
+                    String tag = own.nextBoolean() ? "a" : null;
+                    EncodedMessage encoded = BatchEntryDescriptor.encode(
+                            Message.builder("T", body).tags(tag).build(), keys);
+                    try {
+                        CompletableFuture<SendResult> future = accumulator.add(encoded, null);
+                        synchronized (futures) {
+                            futures.add(future);
+                            sent.add(encoded);
+                        }
+                    } catch (BatchMemoryFullException e) {
+                        refused.incrementAndGet();
+                    }
+                }
+            });
+        }
+        CompletableFuture.allOf(senders).get(30, TimeUnit.SECONDS);
+        Await.until(() -> futures.stream().allMatch(CompletableFuture::isDone), "every send to complete");
+        accumulator.close();
+        assertEquals(0, memory.heldBytes(), "bytes still held");
+        for (int i = 0; i < futures.size(); i++) {
+            CompletableFuture<SendResult> future = futures.get(i);
+            if (!future.isCompletedExceptionally()) {
+                SendResult result = future.join();
+                assertEquals(sent.get(i).uniqKey(), result.msgId(), "each message keeps its own id");
+                assertTrue(result.queueOffset() >= 0);
+            }
+        }
+        assertEquals(2 * messages, futures.size() + refused.get());
+    }
+
+    /** Answers send requests with a random mix of successes, error codes, malformed answers and failures. */
+    private static final class RandomInvoker implements Invoker {
+        private final Random random;
+        private final AtomicInteger offsets = new AtomicInteger();
+
+        RandomInvoker(Random random) {
+            this.random = random;
+        }
+
+        @Override
+        public CompletableFuture<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
+            int choice;
+            boolean later;
+            synchronized (random) {
+                choice = random.nextInt(9);
+                later = random.nextBoolean();
+            }
+            if (choice == 0) {
+                throw new IllegalStateException("transport exploded");
+            }
+            CompletableFuture<RemotingCommand> answer = new CompletableFuture<>();
+            Runnable complete = () -> {
+                int count = request.body() == null ? 0 : countEntries(request);
+                switch (choice) {
+                    case 1 -> answer.completeExceptionally(new RemotingTimeoutException("no answer"));
+                    case 2 -> answer.complete(RemotingCommand.response(ResponseCode.SERVICE_NOT_AVAILABLE, "busy"));
+                    case 3 -> answer.complete(RemotingCommand.response(ResponseCode.MESSAGE_ILLEGAL, "bad"));
+                    case 4 -> answer.complete(stored(count + 1, null));
+                    case 5 -> answer.complete(RemotingCommand.response(ResponseCode.SUCCESS, null));
+                    case 6 -> answer.complete(stored(1, "BATCH"));
+                    default -> answer.complete(stored(count, null));
+                }
+            };
+            if (later) {
+                async.execute(complete);
+            } else {
+                complete.run();
+            }
+            return answer;
+        }
+
+        @Override
+        public CompletableFuture<Void> invokeOneway(String address, RemotingCommand request) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        private RemotingCommand stored(int ids, String batchUniqId) {
+            List<String> msgIds = new ArrayList<>();
+            for (int i = 0; i < ids; i++) {
+                msgIds.add(MessageIdDescriptor.offsetMessageId(new byte[] {10, 0, 0, 1}, 10911, i));
+            }
+            int base = offsets.getAndAdd(Math.max(1, ids));
+            RemotingCommand response = RemotingCommand.response(ResponseCode.SUCCESS, null)
+                    .putExtField("msgId", String.join(",", msgIds)).putExtField("queueId", 1)
+                    .putExtField("queueOffset", base);
+            return batchUniqId == null ? response : response.putExtField("batchUniqId", batchUniqId);
+        }
+
+        private static int countEntries(RemotingCommand request) {
+            return BatchEntryDescriptor.decode(ByteBuffer.wrap(request.body())).size();
+        }
+    }
+}

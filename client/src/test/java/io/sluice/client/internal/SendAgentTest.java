@@ -1,0 +1,189 @@
+package io.sluice.client.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.client.BrokerErrorException;
+import io.sluice.client.ClientException;
+import io.sluice.client.Message;
+import io.sluice.client.SendResult;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.transport.RemotingConnectException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+
+class SendAgentTest {
+    private static final UniqKeyGenerator KEYS = new UniqKeyGenerator(new byte[] {10, 0, 0, 9}, 1, 1,
+            System::currentTimeMillis, ZoneId.of("UTC"));
+    private static final BatchOutcome NO_OUTCOME = new BatchOutcome() {
+        @Override
+        public void succeeded(List<SendResult> results) {
+        }
+
+        @Override
+        public void failed(Throwable error) {
+        }
+    };
+    private final TopicRoute route = TestRoutes.route("T", 2, 2);
+    private final List<String> addresses = new ArrayList<>();
+    private final List<RemotingCommand> requests = new ArrayList<>();
+
+    @Test
+    void shouldRetryARetryableCodeOnTheOtherBrokerAndAvoidTheFailedOneAfterwards() throws Exception {
+        FailedBrokers failed = new FailedBrokers(60_000, System::nanoTime);
+        SendAgent agent = agent((address, request) -> requests.size() == 1
+                ? RemotingCommand.response(ResponseCode.SYSTEM_BUSY, "busy")
+                : stored("7F00000100002A9F0000000000000001", 5, null), failed);
+        List<SendResult> first = send(agent, single("x"));
+        assertEquals(2, addresses.size());
+        assertNotEquals(addresses.get(0), addresses.get(1));
+        String failedBroker = "broker-" + addresses.get(0).charAt(7);
+        assertEquals(5, first.get(0).queueOffset());
+        for (int i = 0; i < 6; i++) {
+            send(agent, single("y"));
+        }
+        assertEquals(1, addresses.stream().filter(address -> address.equals(addresses.get(0))).count(),
+                "isolated broker " + failedBroker + " must not be picked again");
+    }
+
+    @Test
+    void shouldNotRetryANonRetryableCodeAndKeepCodeAndRemark() {
+        SendAgent agent = agent((address, request) -> RemotingCommand.response(ResponseCode.MESSAGE_ILLEGAL, "too big"),
+                new FailedBrokers(0, System::nanoTime));
+        BrokerErrorException error = assertInstanceOf(BrokerErrorException.class, failure(agent, single("x")));
+        assertEquals(ResponseCode.MESSAGE_ILLEGAL, error.code());
+        assertEquals("too big", error.remark());
+        assertEquals(1, requests.size());
+    }
+
+    @Test
+    void shouldGiveUpAfterAllAttemptsWithTheTransportCause() {
+        SendAgent agent = agent((address, request) -> null, new FailedBrokers(0, System::nanoTime));
+        Throwable error = failure(agent, single("x"));
+        assertInstanceOf(ClientException.class, error);
+        assertEquals(3, requests.size());
+        assertInstanceOf(ClientException.class, error.getCause());
+    }
+
+    @Test
+    void shouldSplitAnUnpackedBatchIntoOneResultPerMessage() throws Exception {
+        SendAgent agent = agent((address, request) -> stored("A,B,C", 10, null), new FailedBrokers(0, System::nanoTime));
+        List<EncodedMessage> batch = List.of(encoded("1"), encoded("2"), encoded("3"));
+        List<SendResult> results = send(agent, SendJob.batch("T", null, batch, KEYS.next(), null, true, NO_OUTCOME));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(batch.get(i).uniqKey(), results.get(i).msgId());
+            assertEquals(String.valueOf((char) ('A' + i)), results.get(i).offsetMsgId());
+            assertEquals(10 + i, results.get(i).queueOffset());
+            assertNull(results.get(i).batchUniqId());
+        }
+        RemotingCommand request = requests.get(0);
+        assertEquals(RequestCode.SEND_BATCH_MESSAGE, request.code());
+        assertEquals("true", request.extField("m"));
+        assertEquals(PropertyCodec.parse(request.extField("i")).get("UNIQ_KEY").length(), 32);
+    }
+
+    @Test
+    void shouldGiveInnerBatchMessagesTheBaseOffsetPlusTheirIndex() throws Exception {
+        SendAgent agent = agent((address, request) -> stored("R", 40, "BATCH-ID"), new FailedBrokers(0, System::nanoTime));
+        List<EncodedMessage> batch = List.of(encoded("1"), encoded("2"));
+        List<SendResult> results = send(agent, SendJob.batch("T", null, batch, "BATCH-ID", "tag", true, NO_OUTCOME));
+        assertEquals(40, results.get(0).queueOffset());
+        assertEquals(41, results.get(1).queueOffset());
+        assertEquals("R", results.get(1).offsetMsgId());
+        assertEquals("BATCH-ID", results.get(1).batchUniqId());
+        assertEquals("tag", PropertyCodec.parse(requests.get(0).extField("i")).get("TAGS"));
+    }
+
+    @Test
+    void shouldFailEveryMessageWhenTheIdCountDoesNotMatch() {
+        SendAgent agent = agent((address, request) -> stored("A,B", 0, null), new FailedBrokers(0, System::nanoTime));
+        Throwable error = failure(agent, SendJob.batch("T", null, List.of(encoded("1"), encoded("2"), encoded("3")),
+                KEYS.next(), null, true, NO_OUTCOME));
+        assertTrue(error.getMessage().endsWith("2 message ids for a batch of 3"), error.getMessage());
+    }
+
+    /** A null response from {@code broker} stands for a refused connection. */
+    private SendAgent agent(BiFunction<String, RemotingCommand, RemotingCommand> broker, FailedBrokers failed) {
+        Invoker invoker = new Invoker() {
+            @Override
+            public CompletableFuture<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
+                addresses.add(address);
+                requests.add(request);
+                RemotingCommand response = broker.apply(address, request);
+                return response != null ? CompletableFuture.completedFuture(response)
+                        : CompletableFuture.failedFuture(new RemotingConnectException("refused", null));
+            }
+
+            @Override
+            public CompletableFuture<Void> invokeOneway(String address, RemotingCommand request) {
+                return CompletableFuture.completedFuture(null);
+            }
+        };
+        return new SendAgent(invoker, topic -> CompletableFuture.completedFuture(route), failed, "g", 3000, 2, 4);
+    }
+
+    private static RemotingCommand stored(String msgIds, long offset, String batchUniqId) {
+        RemotingCommand response = RemotingCommand.response(ResponseCode.SUCCESS, null).putExtField("msgId", msgIds)
+                .putExtField("queueId", 1).putExtField("queueOffset", offset);
+        return batchUniqId == null ? response : response.putExtField("batchUniqId", batchUniqId);
+    }
+
+    private static EncodedMessage encoded(String body) {
+        return BatchEntryDescriptor.encode(Message.of("T", body.getBytes()), KEYS);
+    }
+
+    private static SendJob single(String body) {
+        return SendJob.single(encoded(body), null, NO_OUTCOME);
+    }
+
+    private static List<SendResult> send(SendAgent agent, SendJob template) throws Exception {
+        CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+        agent.send(withOutcome(template, result));
+        return result.get(10, TimeUnit.SECONDS);
+    }
+
+    private static Throwable failure(SendAgent agent, SendJob template) {
+        CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+        agent.send(withOutcome(template, result));
+        try {
+            result.get(10, TimeUnit.SECONDS);
+            throw new AssertionError("send succeeded");
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static SendJob withOutcome(SendJob template, CompletableFuture<List<SendResult>> result) {
+        BatchOutcome outcome = new BatchOutcome() {
+            @Override
+            public void succeeded(List<SendResult> results) {
+                result.complete(results);
+            }
+
+            @Override
+            public void failed(Throwable error) {
+                result.completeExceptionally(error);
+            }
+        };
+        if (!template.isBatch()) {
+            return SendJob.single(template.messages().get(0), template.fixedQueue(), outcome);
+        }
+        String properties = template.properties();
+        return SendJob.batch(template.topic(), template.fixedQueue(), template.messages(),
+                PropertyCodec.parse(properties).get("UNIQ_KEY"), PropertyCodec.parse(properties).get("TAGS"), true,
+                outcome);
+    }
+}

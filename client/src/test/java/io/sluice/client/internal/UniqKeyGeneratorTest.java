@@ -1,0 +1,48 @@
+package io.sluice.client.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class UniqKeyGeneratorTest {
+
+    @Test
+    void shouldWriteIpPidLoaderHashTimeAndCounterAsUpperCaseHex() {
+        long monthStart = ZonedDateTime.of(2025, 3, 1, 0, 0, 0, 0, ZoneId.of("UTC")).toInstant().toEpochMilli();
+        UniqKeyGenerator keys = new UniqKeyGenerator(new byte[] {127, 0, 0, 1}, 0x12345, 0xCAFEBABE,
+                () -> monthStart + 0x0102, ZoneId.of("UTC"));
+        String key = keys.next();
+        assertEquals(32, key.length());
+        assertEquals("7F000001" + "2345" + "CAFEBABE" + "00000102", key.substring(0, 28));
+        assertTrue(key.matches("[0-9A-F]{32}"), key);
+    }
+
+    @Test
+    void shouldRestartTheTimePartWhenTheMonthRollsOver() {
+        ZoneId utc = ZoneId.of("UTC");
+        long april = ZonedDateTime.of(2025, 4, 1, 0, 0, 0, 0, utc).toInstant().toEpochMilli();
+        AtomicLong now = new AtomicLong(april - 5);
+        UniqKeyGenerator keys = new UniqKeyGenerator(new byte[] {10, 0, 0, 1}, 1, 1, now::get, utc);
+        String march = keys.next();
+        now.set(april + 3);
+        String aprilKey = keys.next();
+        assertTrue(Long.parseLong(march.substring(20, 28), 16) > 1_000_000L);
+        assertEquals(3, Long.parseLong(aprilKey.substring(20, 28), 16));
+    }
+
+    @Test
+    void shouldNotRepeatWithinOneMillisecondForSixtyFiveThousandKeys() {
+        UniqKeyGenerator keys = new UniqKeyGenerator(new byte[] {10, 0, 0, 1}, 1, 1, () -> 1_750_000_000_000L,
+                ZoneId.of("UTC"));
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < 65_536; i++) {
+            assertTrue(seen.add(keys.next()));
+        }
+    }
+}
