@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = "Sluice: a RocketMQ-wire-compatible message broker with one shared CommitLog.",
-        subcommands = {StandaloneCommand.class, NamesrvCommand.class, BrokerCommand.class, ProduceCommand.class,
+        subcommands = {StandaloneCommand.class, NamesrvCommand.class, BrokerCommand.class, AdminCommand.class,
+                ProduceCommand.class,
                 HelpCommand.class})
 public final class SluiceCli implements Runnable {
 

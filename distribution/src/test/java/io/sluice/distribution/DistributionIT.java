@@ -3,7 +3,6 @@ package io.sluice.distribution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.broker.testing.Await;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
@@ -16,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,26 +67,44 @@ class DistributionIT {
             assertTrue(ready.contains("port " + namesrvPort), ready);
             assertTrue(ready.contains("127.0.0.1:" + brokerPort), ready);
 
-            RemotingCommand create = RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_TOPIC)
-                    .putExtField("topic", "DistTopic")
-                    .putExtField("defaultTopic", "TBW102")
-                    .putExtField("readQueueNums", 4)
-                    .putExtField("writeQueueNums", 4)
-                    .putExtField("perm", 6)
-                    .putExtField("topicFilterType", "SINGLE_TAG");
-            RemotingCommand created = client.invoke("127.0.0.1:" + brokerPort, create, 10_000).join();
-            assertEquals(ResponseCode.SUCCESS, created.code(), created.remark());
+            String namesrv = "127.0.0.1:" + namesrvPort;
+            SluiceProcess.Result create = SluiceProcess.run(dir, "admin", "topic", "create", "-n", namesrv,
+                    "-t", "DistTopic", "-q", "4", "-c", "ItCluster");
+            assertEquals(0, create.exitCode(), create.toString());
+            assertTrue(create.stdout().contains("127.0.0.1:" + brokerPort), create.stdout());
 
-            AtomicReference<RemotingCommand> route = new AtomicReference<>();
-            Await.until("the name server answers the topic's route", 30_000, () -> {
-                RemotingCommand query = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC)
-                        .putExtField("topic", "DistTopic");
-                route.set(client.invoke("127.0.0.1:" + namesrvPort, query, 5_000).join());
-                return route.get().code() == ResponseCode.SUCCESS;
-            }, () -> route.get() == null ? "no answer" : route.get().code() + " " + route.get().remark());
-            String body = new String(route.get().body(), StandardCharsets.UTF_8);
+            SluiceProcess.Result route = SluiceProcess.run(dir, "admin", "-n", namesrv, "topic", "route",
+                    "-t", "DistTopic");
+            assertEquals(0, route.exitCode(), route.toString());
+            assertTrue(route.stdout().matches("(?s)BROKER +ADDRESS +READ QUEUES +WRITE QUEUES +PERM\n"
+                    + "it-broker +127\\.0\\.0\\.1:" + brokerPort + " +4 +4 +6\\s*"), route.stdout());
+
+            // The same route, asked with the remoting client directly.
+            RemotingCommand query = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC)
+                    .putExtField("topic", "DistTopic");
+            RemotingCommand answer = client.invoke(namesrv, query, 5_000).join();
+            assertEquals(ResponseCode.SUCCESS, answer.code(), answer.remark());
+            String body = new String(answer.body(), StandardCharsets.UTF_8);
             assertTrue(body.contains("it-broker") && body.contains("127.0.0.1:" + brokerPort), body);
         }
+    }
+
+    @Test
+    void adminWithABadArgumentExitsNonZeroWithAClearMessage() throws Exception {
+        SluiceProcess.Result missing = SluiceProcess.run(dir, "admin", "topic", "create", "-q", "4");
+        assertEquals(2, missing.exitCode(), missing.toString());
+        assertTrue(missing.stderr().contains("Missing required option: '--topic=<topic>'"), missing.stderr());
+
+        SluiceProcess.Result badNumber = SluiceProcess.run(dir, "admin", "topic", "create", "-t", "T", "-q", "many");
+        assertEquals(2, badNumber.exitCode(), badNumber.toString());
+        assertTrue(badNumber.stderr().contains("'many' is not an int"), badNumber.stderr());
+
+        int closedPort = freePort();
+        SluiceProcess.Result unreachable = SluiceProcess.run(dir, "admin", "topic", "list", "-n",
+                "127.0.0.1:" + closedPort, "--rpc-timeout-ms", "2000");
+        assertEquals(1, unreachable.exitCode(), unreachable.toString());
+        assertTrue(unreachable.stderr().startsWith("sluice admin topic list: ")
+                && unreachable.stderr().contains("127.0.0.1:" + closedPort), unreachable.stderr());
     }
 
     @Test
