@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.benchmark.load.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -25,8 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = "Sluice: a RocketMQ-wire-compatible message broker with one shared CommitLog.",
         subcommands = {StandaloneCommand.class, NamesrvCommand.class, BrokerCommand.class, AdminCommand.class,
-                ProduceCommand.class,
-                HelpCommand.class})
+                ProduceCommand.class, BenchCommand.class, HelpCommand.class})
 public final class SluiceCli implements Runnable {
 
     @Spec
