@@ -33,6 +33,22 @@ final class ClusterExtension {
         clusters = List.of();
     }
 
+    /** Creates a topic with a unique name starting with {@code prefix} and waits for its route. */
+    static String createTopic(TestCluster cluster, String prefix, int queues, QueueType type) {
+        String topic = prefix + "_" + Long.toHexString(System.nanoTime());
+        try (Admin admin = Admin.start(cluster.connection())) {
+            admin.createTopic(TopicSpec.of(topic, queues).withQueueType(type), TestCluster.CLUSTER);
+            Await.until(() -> {
+                try {
+                    return !admin.topicRoute(topic).queueDatas().isEmpty();
+                } catch (ClientException e) {
+                    return false;
+                }
+            }, "route of " + topic);
+        }
+        return topic;
+    }
+
     /** The running clusters, for {@code @MethodSource}. */
     static synchronized Stream<TestCluster> clusters() {
         return clusters.stream();

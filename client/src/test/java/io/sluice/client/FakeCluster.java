@@ -9,6 +9,7 @@ import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.BrokerData;
 import io.sluice.remoting.protocol.body.QueueData;
+import io.sluice.remoting.protocol.body.TopicConfigWire;
 import io.sluice.remoting.protocol.body.TopicRouteData;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
@@ -115,6 +116,12 @@ final class FakeCluster implements AutoCloseable {
             server.registerHandler(RequestCode.HEART_BEAT, RequestHandler.sync((connection, request) -> {
                 heartbeats.add(request);
                 return RemotingCommand.response(ResponseCode.SUCCESS, null);
+            }));
+            server.registerHandler(RequestCode.GET_TOPIC_CONFIG, RequestHandler.sync((connection, request) -> {
+                String topic = request.requireString("topic");
+                return RemotingCommand.response(ResponseCode.SUCCESS, null).setBody(BodyCodec.encode(
+                        new TopicConfigWire(topic, 4, 4, 6, null, 0, false, Map.of("queue.type",
+                                batchCqTopics.contains(topic) ? "BatchCQ" : "SimpleCQ"))));
             }));
             server.registerHandler(RequestCode.UNREGISTER_CLIENT, RequestHandler.sync((connection, request) ->
                     RemotingCommand.response(ResponseCode.SUCCESS, null)));

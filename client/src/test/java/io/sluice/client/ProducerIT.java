@@ -46,18 +46,7 @@ class ProducerIT {
     }
 
     private static String createTopic(TestCluster cluster, String prefix, int queues, QueueType type) {
-        String topic = prefix + "_" + Long.toHexString(System.nanoTime());
-        try (Admin admin = Admin.start(cluster.connection())) {
-            admin.createTopic(TopicSpec.of(topic, queues).withQueueType(type), TestCluster.CLUSTER);
-            Await.until(() -> {
-                try {
-                    return !admin.topicRoute(topic).queueDatas().isEmpty();
-                } catch (ClientException e) {
-                    return false;
-                }
-            }, "route of " + topic);
-        }
-        return topic;
+        return ClusterExtension.createTopic(cluster, prefix, queues, type);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -65,9 +65,10 @@ import org.slf4j.LoggerFactory;
  * order ({@link #close()}) is the reverse: unregister from the name servers, close the server (every connection),
  * drop parked pulls, stop the executors, close the message store, then the metadata store (which flushes offsets).
  *
- * <p>Threads: the transport's I/O threads and ordered lanes run sends, pulls, heartbeats and offset requests; one
- * admin thread creates topics and groups; a pull pool re-executes parked pulls; one scheduler thread runs long-poll
- * timeouts and the periodic tasks.
+ * <p>Threads: the transport's I/O threads decode and encode; its ordered lanes run sends (validation and the
+ * append, in arrival order per connection); a pull pool runs pulls and re-executes parked ones; two control threads
+ * answer heartbeats and offset and metadata queries; one admin thread creates topics and groups; one scheduler
+ * thread runs long-poll timeouts and the periodic tasks.
  *
  * <p>Thread-safe; {@link #start()} and {@link #close()} are serialised on this object.
  */
@@ -78,6 +79,8 @@ public final class Broker implements AutoCloseable {
     /** Period of the client-channel expiry scan (Apache: 10 s). */
     private static final long CLIENT_SCAN_INTERVAL_MS = 10_000;
     private static final long EXECUTOR_STOP_TIMEOUT_MS = 5_000;
+    /** Threads answering heartbeats, offset and metadata queries. */
+    private static final int CONTROL_THREADS = 2;
     /** Bytes of a SimpleCQ slot: the config gives file sizes, the store wants slots per file. */
     private static final int SIMPLE_CQ_SLOT_BYTES = 20;
     /** Bytes of a BatchCQ slot. */
@@ -95,6 +98,7 @@ public final class Broker implements AutoCloseable {
     private RemotingClient client;
     private ScheduledExecutorService scheduler;
     private ExecutorService adminExecutor;
+    private ExecutorService controlExecutor;
     private ExecutorService pullExecutor;
     private NameServerRegistrar registrar;
     private TopicRegistry topics;
@@ -153,6 +157,7 @@ public final class Broker implements AutoCloseable {
         client = new RemotingClient(ClientSettings.defaults());
         scheduler = newScheduler();
         adminExecutor = Executors.newSingleThreadExecutor(daemonThreads("sluice-broker-admin"));
+        controlExecutor = Executors.newFixedThreadPool(CONTROL_THREADS, daemonThreads("sluice-broker-control"));
         pullExecutor = Executors.newFixedThreadPool(settings.pullMessageThreads(), daemonThreads("sluice-broker-pull"));
 
         registrar = new NameServerRegistrar(registrarSettings(), client, metadata::topicTable, scheduler);
@@ -189,38 +194,46 @@ public final class Broker implements AutoCloseable {
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend);
         server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, onSend);
 
+        // Pulls, heartbeats and offset requests run on their own executors, never queued behind the sends of
+        // a connection's lane: a client closes its connection when a synchronous call (heartbeat, offset query)
+        // is not answered within 3 s, and re-sends every in-flight asynchronous send.
         PullHandler pull = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
                 settings.maxTransferCountPerPull()));
-        HandlerOptions parkable = HandlerOptions.LANE.withoutFlowControl();
-        server.registerHandler(RequestCode.PULL_MESSAGE, pull::onPull, parkable);
-        server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pull::onPull, parkable);
+        HandlerOptions pulls = HandlerOptions.onExecutor(pullExecutor).withoutFlowControl();
+        server.registerHandler(RequestCode.PULL_MESSAGE, pull::onPull, pulls);
+        server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pull::onPull, pulls);
 
+        HandlerOptions control = HandlerOptions.onExecutor(controlExecutor);
         OffsetHandler offsets = new OffsetHandler(store, metadata, topics, groups);
-        server.registerHandler(RequestCode.QUERY_CONSUMER_OFFSET, RequestHandler.sync(offsets::onQueryConsumerOffset));
+        server.registerHandler(RequestCode.QUERY_CONSUMER_OFFSET, RequestHandler.sync(offsets::onQueryConsumerOffset),
+                control);
         server.registerHandler(RequestCode.UPDATE_CONSUMER_OFFSET,
-                RequestHandler.sync(offsets::onUpdateConsumerOffset));
-        server.registerHandler(RequestCode.GET_MAX_OFFSET, RequestHandler.sync(offsets::onGetMaxOffset));
-        server.registerHandler(RequestCode.GET_MIN_OFFSET, RequestHandler.sync(offsets::onGetMinOffset));
+                RequestHandler.sync(offsets::onUpdateConsumerOffset), control);
+        server.registerHandler(RequestCode.GET_MAX_OFFSET, RequestHandler.sync(offsets::onGetMaxOffset), control);
+        server.registerHandler(RequestCode.GET_MIN_OFFSET, RequestHandler.sync(offsets::onGetMinOffset), control);
         server.registerHandler(RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
-                RequestHandler.sync(offsets::onSearchOffsetByTimestamp));
+                RequestHandler.sync(offsets::onSearchOffsetByTimestamp), control);
         server.registerHandler(RequestCode.GET_EARLIEST_MSG_STORETIME,
-                RequestHandler.sync(offsets::onGetEarliestMsgStoreTime));
+                RequestHandler.sync(offsets::onGetEarliestMsgStoreTime), control);
 
         ClientHandler clientHandler = new ClientHandler(clients, groups, topics, adminExecutor);
-        server.registerHandler(RequestCode.HEART_BEAT, clientHandler::onHeartbeat);
-        server.registerHandler(RequestCode.UNREGISTER_CLIENT, RequestHandler.sync(clientHandler::onUnregisterClient));
+        server.registerHandler(RequestCode.HEART_BEAT, clientHandler::onHeartbeat, control);
+        server.registerHandler(RequestCode.UNREGISTER_CLIENT, RequestHandler.sync(clientHandler::onUnregisterClient),
+                control);
         server.registerHandler(RequestCode.GET_CONSUMER_LIST_BY_GROUP,
-                RequestHandler.sync(clientHandler::onGetConsumerList));
+                RequestHandler.sync(clientHandler::onGetConsumerList), control);
 
         TopicHandler topicHandler = new TopicHandler(topics, store::deleteTopic);
         HandlerOptions admin = HandlerOptions.onExecutor(adminExecutor);
         server.registerHandler(RequestCode.UPDATE_AND_CREATE_TOPIC, topicHandler::onUpdateAndCreateTopic, admin);
         server.registerHandler(RequestCode.DELETE_TOPIC_IN_BROKER, RequestHandler.sync(topicHandler::onDeleteTopic),
                 admin);
-        server.registerHandler(RequestCode.GET_ALL_TOPIC_CONFIG, RequestHandler.sync(topicHandler::onGetAllTopicConfig));
-        server.registerHandler(RequestCode.GET_TOPIC_CONFIG, RequestHandler.sync(topicHandler::onGetTopicConfig));
+        server.registerHandler(RequestCode.GET_ALL_TOPIC_CONFIG, RequestHandler.sync(topicHandler::onGetAllTopicConfig),
+                control);
+        server.registerHandler(RequestCode.GET_TOPIC_CONFIG, RequestHandler.sync(topicHandler::onGetTopicConfig),
+                control);
     }
 
     /** Before the broker is ready every request is SYSTEM_BUSY; afterwards unknown codes are not supported. */
@@ -350,6 +363,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("long polling", parking);
         closeQuietly("scheduler", scheduler == null ? null : () -> stop(scheduler));
         closeQuietly("admin executor", adminExecutor == null ? null : () -> stop(adminExecutor));
+        closeQuietly("control executor", controlExecutor == null ? null : () -> stop(controlExecutor));
         closeQuietly("pull executor", pullExecutor == null ? null : () -> stop(pullExecutor));
         closeQuietly("retry and admin handlers", retryAndAdmin);
         closeQuietly("message store", store);

@@ -19,12 +19,21 @@ public final class Rpc {
     private Rpc() {
     }
 
-    /** Sends {@code request}; the future fails only with a {@link ClientException} for transport problems. */
+    /**
+     * Sends {@code request}; the future fails only with a {@link ClientException} for transport problems (also when
+     * the invoker throws instead of returning a failed future).
+     */
     public static CompletableFuture<RemotingCommand> call(Invoker invoker, String address, RemotingCommand request,
                                                           long timeoutMs) {
         int code = request.code();
         CompletableFuture<RemotingCommand> result = new CompletableFuture<>();
-        invoker.invoke(address, request, timeoutMs).whenComplete((response, error) -> {
+        CompletableFuture<RemotingCommand> sent;
+        try {
+            sent = invoker.invoke(address, request, timeoutMs);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((response, error) -> {
             if (error != null) {
                 result.completeExceptionally(new ClientException("request code " + code + " to " + address
                         + " failed: " + unwrap(error).getMessage(), unwrap(error)));

@@ -30,6 +30,7 @@ public final class SendAgent {
     private final long sendTimeoutMs;
     private final int maxAttempts;
     private final String defaultTopicQueueNums;
+    private final TopicKinds kinds;
 
     /**
      * @param invoker the transport
@@ -49,6 +50,7 @@ public final class SendAgent {
         this.sendTimeoutMs = sendTimeoutMs;
         this.maxAttempts = 1 + retries;
         this.defaultTopicQueueNums = Integer.toString(defaultTopicQueueNums);
+        this.kinds = new TopicKinds(invoker, Math.min(sendTimeoutMs, 3000));
     }
 
     /** Starts {@code job}; its outcome is told exactly once, within about the send timeout. */
@@ -66,7 +68,7 @@ public final class SendAgent {
         return routes.publishRoute(job.topic()).thenCompose(route -> {
             MessageQueue queue = queueFor(job, route, null);
             String address = addressOf(route, queue);
-            return invoker.invokeOneway(address, request(job, queue).markOneway());
+            return invoker.invokeOneway(address, request(job, queue, true).markOneway());
         });
     }
 
@@ -91,8 +93,15 @@ public final class SendAgent {
             try {
                 MessageQueue queue = queueFor(job, found, previousBroker);
                 String address = addressOf(found, queue);
-                invoker.invoke(address, request(job, queue), leftMs).whenComplete((response, error) ->
-                        onAnswer(job, attempt, deadlineNs, queue, address, response, error));
+                CompletableFuture<Boolean> batchCq = job.isBatch() && !found.fromDefaultTopic()
+                        ? kinds.isBatchCq(job.topic(), address) : CompletableFuture.completedFuture(true);
+                batchCq.thenAccept(withUniqKey -> invoker.invoke(address, request(job, queue, withUniqKey), leftMs)
+                        .whenComplete((response, error) ->
+                                onAnswer(job, attempt, deadlineNs, queue, address, response, error)))
+                        .exceptionally(error -> {
+                            job.outcome().failed(unwrap(error));
+                            return null;
+                        });
             } catch (RuntimeException e) {
                 job.outcome().failed(e);
             }
@@ -149,7 +158,7 @@ public final class SendAgent {
         return address;
     }
 
-    private RemotingCommand request(SendJob job, MessageQueue queue) {
+    private RemotingCommand request(SendJob job, MessageQueue queue, boolean withUniqKey) {
         return RemotingCommand.request(job.requestCode())
                 .putExtField("a", producerGroup)
                 .putExtField("b", job.topic())
@@ -159,7 +168,7 @@ public final class SendAgent {
                 .putExtField("f", "0")
                 .putExtField("g", System.currentTimeMillis())
                 .putExtField("h", job.userFlag())
-                .putExtField("i", job.properties())
+                .putExtField("i", withUniqKey ? job.properties() : job.propertiesWithoutUniqKey())
                 .putExtField("j", "0")
                 .putExtField("k", "false")
                 .putExtField("m", job.isBatch())

@@ -18,16 +18,18 @@ public final class SendJob {
     private final List<EncodedMessage> messages;
     private final boolean batch;
     private final String properties;
+    private final String propertiesWithoutUniqKey;
     private final int userFlag;
     private final BatchOutcome outcome;
 
     private SendJob(String topic, MessageQueue fixedQueue, List<EncodedMessage> messages, boolean batch,
-                    String properties, int userFlag, BatchOutcome outcome) {
+                    String properties, String propertiesWithoutUniqKey, int userFlag, BatchOutcome outcome) {
         this.topic = topic;
         this.fixedQueue = fixedQueue;
         this.messages = messages;
         this.batch = batch;
         this.properties = properties;
+        this.propertiesWithoutUniqKey = propertiesWithoutUniqKey;
         this.userFlag = userFlag;
         this.outcome = Objects.requireNonNull(outcome, "outcome");
     }
@@ -38,7 +40,7 @@ public final class SendJob {
         int bodyLength = bodyLength(entry);
         int propertiesIndex = BatchEntryDescriptor.BODY_OFFSET + bodyLength + Short.BYTES;
         String properties = new String(entry, propertiesIndex, entry.length - propertiesIndex, StandardCharsets.UTF_8);
-        return new SendJob(message.message().topic(), fixedQueue, List.of(message), false, properties,
+        return new SendJob(message.message().topic(), fixedQueue, List.of(message), false, properties, properties,
                 message.message().flag(), outcome);
     }
 
@@ -53,13 +55,14 @@ public final class SendJob {
      */
     public static SendJob batch(String topic, MessageQueue fixedQueue, List<EncodedMessage> messages, String uniqKey,
                                 String tags, boolean waitStoreMsgOk, BatchOutcome outcome) {
-        StringBuilder properties = new StringBuilder(64);
-        PropertyCodec.append(properties, PropertyKeys.UNIQ_KEY, uniqKey);
-        PropertyCodec.append(properties, PropertyKeys.WAIT, Boolean.toString(waitStoreMsgOk));
+        StringBuilder shared = new StringBuilder(64);
+        PropertyCodec.append(shared, PropertyKeys.WAIT, Boolean.toString(waitStoreMsgOk));
         if (tags != null) {
-            PropertyCodec.append(properties, PropertyKeys.TAGS, tags);
+            PropertyCodec.append(shared, PropertyKeys.TAGS, tags);
         }
-        return new SendJob(topic, fixedQueue, messages, true, properties.toString(), 0, outcome);
+        StringBuilder withKey = PropertyCodec.append(new StringBuilder(96), PropertyKeys.UNIQ_KEY, uniqKey)
+                .append(shared);
+        return new SendJob(topic, fixedQueue, messages, true, withKey.toString(), shared.toString(), 0, outcome);
     }
 
     public String topic() {
@@ -84,9 +87,17 @@ public final class SendJob {
         return batch ? RequestCode.SEND_BATCH_MESSAGE : RequestCode.SEND_MESSAGE_V2;
     }
 
-    /** The header properties ({@code i}). */
+    /** The header properties ({@code i}); for a batch they carry the batch UNIQ_KEY. */
     public String properties() {
         return properties;
+    }
+
+    /**
+     * The header properties for a batch to a SimpleCQ topic: without the batch UNIQ_KEY, which such a broker may
+     * copy into every message (see {@link TopicKinds}).
+     */
+    public String propertiesWithoutUniqKey() {
+        return propertiesWithoutUniqKey;
     }
 
     /** The header user flag ({@code h}). */

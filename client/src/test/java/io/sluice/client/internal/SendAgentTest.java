@@ -13,10 +13,13 @@ import io.sluice.client.SendResult;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.protocol.body.BodyCodec;
+import io.sluice.remoting.protocol.body.TopicConfigWire;
 import io.sluice.remoting.transport.RemotingConnectException;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +41,7 @@ class SendAgentTest {
     private final TopicRoute route = TestRoutes.route("T", 2, 2);
     private final List<String> addresses = new ArrayList<>();
     private final List<RemotingCommand> requests = new ArrayList<>();
+    private boolean batchCq;
 
     @Test
     void shouldRetryARetryableCodeOnTheOtherBrokerAndAvoidTheFailedOneAfterwards() throws Exception {
@@ -90,11 +94,13 @@ class SendAgentTest {
         RemotingCommand request = requests.get(0);
         assertEquals(RequestCode.SEND_BATCH_MESSAGE, request.code());
         assertEquals("true", request.extField("m"));
-        assertEquals(PropertyCodec.parse(request.extField("i")).get("UNIQ_KEY").length(), 32);
+        assertNull(PropertyCodec.parse(request.extField("i")).get("UNIQ_KEY"),
+                "no batch UNIQ_KEY to a SimpleCQ topic, where old brokers would copy it into every message");
     }
 
     @Test
     void shouldGiveInnerBatchMessagesTheBaseOffsetPlusTheirIndex() throws Exception {
+        batchCq = true;
         SendAgent agent = agent((address, request) -> stored("R", 40, "BATCH-ID"), new FailedBrokers(0, System::nanoTime));
         List<EncodedMessage> batch = List.of(encoded("1"), encoded("2"));
         List<SendResult> results = send(agent, SendJob.batch("T", null, batch, "BATCH-ID", "tag", true, NO_OUTCOME));
@@ -103,6 +109,7 @@ class SendAgentTest {
         assertEquals("R", results.get(1).offsetMsgId());
         assertEquals("BATCH-ID", results.get(1).batchUniqId());
         assertEquals("tag", PropertyCodec.parse(requests.get(0).extField("i")).get("TAGS"));
+        assertEquals("BATCH-ID", PropertyCodec.parse(requests.get(0).extField("i")).get("UNIQ_KEY"));
     }
 
     @Test
@@ -118,6 +125,11 @@ class SendAgentTest {
         Invoker invoker = new Invoker() {
             @Override
             public CompletableFuture<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
+                if (request.code() == RequestCode.GET_TOPIC_CONFIG) {
+                    return CompletableFuture.completedFuture(RemotingCommand.response(ResponseCode.SUCCESS, null)
+                            .setBody(BodyCodec.encode(new TopicConfigWire("T", 2, 2, 6, null, 0, false,
+                                    Map.of("queue.type", batchCq ? "BatchCQ" : "SimpleCQ")))));
+                }
                 addresses.add(address);
                 requests.add(request);
                 RemotingCommand response = broker.apply(address, request);

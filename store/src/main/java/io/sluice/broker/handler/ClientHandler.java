@@ -26,10 +26,11 @@ import java.util.concurrent.Executor;
  * Client membership requests (wire-protocol §4.3, §4.4, §4.6): HEART_BEAT (34), UNREGISTER_CLIENT (35) and
  * GET_CONSUMER_LIST_BY_GROUP (38).
  *
- * <p>A heartbeat updates the {@link ClientRegistry} at once, on the connection's lane, so that the pulls that
- * follow it on the same connection see its subscriptions. Creating an unknown group and its {@code %RETRY%} topic
- * (synced writes plus the name-server announcement) runs on the admin executor, and the response waits for it, as
- * Apache's does; NOTIFY_CONSUMER_IDS_CHANGED goes to the changed groups just before the response.
+ * <p>Runs on the broker's control executor, never behind a connection's sends (a client closes its connection when
+ * a heartbeat is not answered within 3 s). A heartbeat updates the {@link ClientRegistry} at once; creating an
+ * unknown group and its {@code %RETRY%} topic (synced writes plus the name-server announcement) runs on the admin
+ * executor, and the response waits for it, as Apache's does; NOTIFY_CONSUMER_IDS_CHANGED goes to the changed groups
+ * just before the response.
  *
  * <p>Thread-safe; stateless apart from its collaborators.
  */

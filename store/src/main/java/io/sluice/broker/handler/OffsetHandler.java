@@ -15,7 +15,8 @@ import java.util.Optional;
  * SEARCH_OFFSET_BY_TIMESTAMP (29), GET_MAX_OFFSET (30), GET_MIN_OFFSET (31) and GET_EARLIEST_MSG_STORETIME (32).
  *
  * <p>Consumer offsets are written to the metadata store's log without fsync (a crash of the process keeps them;
- * the broker makes them durable periodically). All requests are cheap and run on the connection's lane.
+ * the broker makes them durable periodically). All requests are cheap; the broker runs them on its control
+ * executor.
  *
  * <p>Thread-safe; stateless apart from its collaborators.
  */

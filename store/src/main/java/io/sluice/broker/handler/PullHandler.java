@@ -36,8 +36,8 @@ import java.util.function.LongPredicate;
  * executed once more, without suspension, when its queue receives a message or its suspend time (capped by
  * {@code longPollingSuspendMaxMs}; {@code shortPollingTimeMs} without long polling) passes.
  *
- * <p>Runs on the connection's lane; re-executions run on the parking's executor. Thread-safe; stateless apart from
- * its collaborators.
+ * <p>Runs on the broker's pull executor (pulls need no ordering; a parked pull holds no thread); re-executions run
+ * on the parking's executor. Thread-safe; stateless apart from its collaborators.
  */
 public final class PullHandler {
 
