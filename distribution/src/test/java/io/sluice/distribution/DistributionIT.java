@@ -79,6 +79,15 @@ class DistributionIT {
             assertTrue(route.stdout().matches("(?s)BROKER +ADDRESS +READ QUEUES +WRITE QUEUES +PERM\n"
                     + "it-broker +127\\.0\\.0\\.1:" + brokerPort + " +4 +4 +6\\s*"), route.stdout());
 
+            SluiceProcess.Result produce = SluiceProcess.run(dir, "produce", "-n", namesrv, "-t", "DistTopic",
+                    "-m", "200", "-s", "100");
+            assertEquals(0, produce.exitCode(), produce.toString());
+            assertTrue(produce.stdout().contains("total: 200 sent"), produce.stdout());
+            SluiceProcess.Result consume = SluiceProcess.run(dir, "consume", "-n", namesrv, "-t", "DistTopic",
+                    "-g", "dist-group", "-m", "200", "--max-seconds", "40");
+            assertEquals(0, consume.exitCode(), consume.toString());
+            assertTrue(consume.stdout().contains("total: 200 received"), consume.stdout());
+
             // The same route, asked with the remoting client directly.
             RemotingCommand query = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC)
                     .putExtField("topic", "DistTopic");

@@ -1,9 +1,14 @@
 package io.sluice.benchmark.load;
 
 import io.sluice.client.ConnectionSettings;
+import io.sluice.client.ConsumeFrom;
+import io.sluice.client.ConsumeStatus;
 import io.sluice.client.Message;
 import io.sluice.client.Producer;
 import io.sluice.client.ProducerSettings;
+import io.sluice.client.PushConsumer;
+import io.sluice.client.PushSettings;
+import io.sluice.client.ReceivedMessage;
 import io.sluice.client.SendCallback;
 import io.sluice.client.SendResult;
 import java.util.LinkedHashMap;
@@ -12,8 +17,9 @@ import java.util.UUID;
 
 /**
  * The Sluice client against a Sluice cluster: producers send asynchronously with auto-batching (32 KiB or 10 ms per
- * batch, the client's defaults). The Sluice client has no consumer yet, so consumers are the Apache 5.3 push
- * consumer (see {@link #settings()}). Thread-safe.
+ * batch, the client's defaults); consumers are {@link PushConsumer}s starting from the first offset, with the same
+ * pull batch (32) and consume threads (20) as the Apache push consumer of the other RocketMQ drivers.
+ * Thread-safe.
  */
 final class SluiceDriver implements Driver {
 
@@ -32,8 +38,8 @@ final class SluiceDriver implements Driver {
         settings.put("producer", "Producer.sendAsync, autoBatch=true (batchMaxBytes "
                 + ProducerSettings.DEFAULT_BATCH_MAX_BYTES + " B, batchMaxDelayMs "
                 + ProducerSettings.DEFAULT_BATCH_MAX_DELAY_MS + ")");
-        settings.put("consumer", ApacheRocketMqDriver.consumerDescription()
-                + " (the Sluice client has no consumer yet)");
+        settings.put("consumer", "PushConsumer, FIRST_OFFSET, pullBatchSize 32, consumeBatchMaxSize 32, "
+                + "20 consume threads");
         settings.put("queueType", topics.queueType());
         return settings;
     }
@@ -73,8 +79,21 @@ final class SluiceDriver implements Driver {
     }
 
     @Override
-    public BenchConsumer createConsumer(String topic, String subscription, Receiver receiver) throws Exception {
-        return ApacheRocketMqDriver.pushConsumer(namesrvAddr, topic, subscription, receiver);
+    public BenchConsumer createConsumer(String topic, String subscription, Receiver receiver) {
+        ConnectionSettings connection = ConnectionSettings.of(namesrvAddr).withClientIp("127.0.0.1")
+                .withInstanceName("bench-" + UUID.randomUUID());
+        PushConsumer consumer = PushConsumer.create(PushSettings.builder(connection, subscription)
+                .consumeFrom(ConsumeFrom.FIRST_OFFSET).pullBatchSize(32).consumeBatchMaxSize(32).consumeThreads(20)
+                .build());
+        consumer.subscribe(topic, "*");
+        consumer.registerListener(messages -> {
+            for (ReceivedMessage message : messages) {
+                receiver.received(message.body());
+            }
+            return ConsumeStatus.SUCCESS;
+        });
+        consumer.start();
+        return consumer::close;
     }
 
     @Override
