@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = "Sluice: a RocketMQ-wire-compatible message broker with one shared CommitLog.",
         subcommands = {StandaloneCommand.class, NamesrvCommand.class, BrokerCommand.class, AdminCommand.class,
+                ConfigCommand.class,
                 ProduceCommand.class, ConsumeCommand.class, BenchCommand.class, HelpCommand.class})
 public final class SluiceCli implements Runnable {
 

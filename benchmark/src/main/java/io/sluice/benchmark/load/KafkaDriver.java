@@ -1,13 +1,14 @@
 package io.sluice.benchmark.load;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
@@ -18,20 +19,22 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
  * The Kafka Java client. Producer: {@code acks=1} (the leader's append; with one replica the same durability as
  * RocketMQ's ASYNC_FLUSH master), {@code linger.ms=1}, {@code batch.size=131072}, no compression, no idempotence.
- * Consumer: one polling thread per consumer, {@code auto.offset.reset=earliest}, auto-commit. Topics have one
+ * Consumer: one polling thread per consumer, {@code auto.offset.reset=earliest}, auto-commit; created once it has
+ * joined its group and been assigned partitions. Topics have one
  * replica; more than 5,000 partitions are added in steps, since KRaft takes at most 10,000 records per request.
  * Thread-safe.
  */
 final class KafkaDriver implements Driver {
 
     private static final int PARTITIONS_PER_REQUEST = 5_000;
+    private static final long ASSIGNMENT_TIMEOUT_SECONDS = 120;
 
     private final String bootstrap;
     private final Admin admin;
@@ -46,8 +49,7 @@ final class KafkaDriver implements Driver {
     @Override
     public Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("client", "Kafka Java client (kafka-clients) " + org.apache.kafka.common.utils.AppInfoParser
-                .getVersion());
+        settings.put("client", "Kafka Java client (kafka-clients) " + AppInfoParser.getVersion());
         settings.put("producer", "acks=1, linger.ms=1, batch.size=131072, compression.type=none, "
                 + "enable.idempotence=false");
         settings.put("consumer", "KafkaConsumer poll loop, auto.offset.reset=earliest, enable.auto.commit=true, "
@@ -104,21 +106,31 @@ final class KafkaDriver implements Driver {
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
         consumer.subscribe(List.of(topic));
-        List<Throwable> failure = new ArrayList<>(1);
+        // Join the group before producers start, as the RocketMQ consumers do in start(): poll until partitions are
+        // assigned. Nothing is produced yet, so these polls return no records.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ASSIGNMENT_TIMEOUT_SECONDS);
+        while (consumer.assignment().isEmpty()) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                receiver.received(record.value());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                consumer.close(Duration.ofSeconds(10));
+                throw new IllegalStateException("kafka consumer of " + topic + " got no partitions within "
+                        + ASSIGNMENT_TIMEOUT_SECONDS + " s");
+            }
+        }
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        // The poll thread owns the consumer from here on (KafkaConsumer is single-threaded).
         Thread poller = new Thread(() -> {
             try {
-                while (!Thread.currentThread().isInterrupted()) {
+                while (running.get()) {
                     for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
                         receiver.received(record.value());
                     }
                 }
-            } catch (WakeupException e) {
-                // close() asked the poll loop to stop.
-                Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-                synchronized (failure) {
-                    failure.add(e);
-                }
+                failure.set(e);
             } finally {
                 consumer.close(Duration.ofSeconds(10));
             }
@@ -126,12 +138,10 @@ final class KafkaDriver implements Driver {
         poller.setDaemon(true);
         poller.start();
         return () -> {
-            consumer.wakeup();
+            running.set(false);
             poller.join(TimeUnit.SECONDS.toMillis(30));
-            synchronized (failure) {
-                if (!failure.isEmpty()) {
-                    throw new IllegalStateException("kafka consumer of " + topic + " failed", failure.get(0));
-                }
+            if (failure.get() != null) {
+                throw new IllegalStateException("kafka consumer of " + topic + " failed", failure.get());
             }
         };
     }
