@@ -1,0 +1,118 @@
+package io.sluice.benchmark.load;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+
+/**
+ * The Apache RocketMQ 5.3 Java client, against any RocketMQ-protocol cluster (the Apache broker, or Sluice).
+ * Producers use auto-batching ({@code autoBatch=true}: 32 KiB or 10 ms per batch, the client's defaults); consumers
+ * are push consumers starting from the first offset. Thread-safe.
+ */
+final class ApacheRocketMqDriver implements Driver {
+
+    private final String namesrvAddr;
+    private final RocketMqTopics topics;
+
+    ApacheRocketMqDriver(String namesrvAddr, String brokerAddr, boolean batchCq) {
+        this.namesrvAddr = namesrvAddr;
+        this.topics = new RocketMqTopics(namesrvAddr, brokerAddr, batchCq);
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("client", "Apache RocketMQ Java client (rocketmq-client) 5.3.1");
+        settings.put("producer", "DefaultMQProducer, async send, autoBatch=true (batchMaxBytes 32 KiB, "
+                + "batchMaxDelayMs 10), sendMsgTimeout 10000 ms");
+        settings.put("consumer", consumerDescription());
+        settings.put("queueType", topics.queueType());
+        return settings;
+    }
+
+    static String consumerDescription() {
+        return "Apache DefaultMQPushConsumer 5.3.1, CONSUME_FROM_FIRST_OFFSET, pullBatchSize 32, "
+                + "20 consume threads";
+    }
+
+    @Override
+    public void createTopic(String topic, int partitions) {
+        topics.create(topic, partitions);
+    }
+
+    @Override
+    public BenchProducer createProducer(String topic) throws Exception {
+        DefaultMQProducer producer = new DefaultMQProducer("bench-producer-" + UUID.randomUUID());
+        producer.setNamesrvAddr(namesrvAddr);
+        producer.setInstanceName("bench-" + UUID.randomUUID());
+        producer.setVipChannelEnabled(false);
+        producer.setSendMsgTimeout(10_000);
+        producer.setAutoBatch(true);
+        producer.start();
+        return new BenchProducer() {
+            @Override
+            public void send(byte[] body, Outcome outcome) {
+                try {
+                    producer.send(new Message(topic, body), new SendCallback() {
+                        @Override
+                        public void onSuccess(SendResult result) {
+                            outcome.completed(null);
+                        }
+
+                        @Override
+                        public void onException(Throwable error) {
+                            outcome.completed(error);
+                        }
+                    });
+                } catch (Exception e) {
+                    outcome.completed(e);
+                }
+            }
+
+            @Override
+            public void close() {
+                producer.shutdown();
+            }
+        };
+    }
+
+    @Override
+    public BenchConsumer createConsumer(String topic, String subscription, Receiver receiver) throws Exception {
+        return pushConsumer(namesrvAddr, topic, subscription, receiver);
+    }
+
+    /** A started Apache push consumer delivering every body to {@code receiver}. */
+    static BenchConsumer pushConsumer(String namesrvAddr, String topic, String group, Receiver receiver)
+            throws Exception {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
+        consumer.setNamesrvAddr(namesrvAddr);
+        consumer.setInstanceName("bench-" + UUID.randomUUID());
+        consumer.setVipChannelEnabled(false);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setPullBatchSize(32);
+        consumer.setConsumeMessageBatchMaxSize(32);
+        consumer.subscribe(topic, "*");
+        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
+            for (MessageExt message : messages) {
+                receiver.received(message.getBody());
+            }
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+        return consumer::shutdown;
+    }
+
+    @Override
+    public void close() {
+        topics.close();
+    }
+}

@@ -1,0 +1,146 @@
+package io.sluice.benchmark.load;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice bench WORKLOAD.yaml... --system sluice,rocketmq,kafka}: runs OMB-format workloads against each
+ * system in turn. For every (workload, system) it starts the system's servers in child JVMs on 127.0.0.1, runs the
+ * workload ({@link LoadRun}), writes {@code <output>/<workload>-<system>.json} (OMB-style), stops the servers; then
+ * writes one comparison page per workload ({@code <workload>-comparison.html}, self-contained) and prints a
+ * Markdown table. Exit code 1 when any run failed (the others still run). Not thread-safe; one run per instance.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Run OMB-format workloads against Sluice, Apache RocketMQ and Kafka, one after another.",
+            "Peers are started from Maven Central artifacts in child JVMs on 127.0.0.1 and stopped afterwards."})
+public final class BenchCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BenchCommand.class);
+
+    @Parameters(arity = "1..*", paramLabel = "WORKLOAD.yaml", description = "OMB workload files")
+    List<Path> workloadFiles;
+
+    @Option(names = {"-s", "--system"}, split = ",", defaultValue = "sluice", paramLabel = "SYSTEM",
+            description = "systems to compare, in order: sluice, sluice-apache-client, rocketmq, kafka "
+                    + "(default: ${DEFAULT-VALUE})")
+    List<String> systems;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "bench-results", description = "result directory "
+            + "(default: ${DEFAULT-VALUE})")
+    Path outputDir;
+
+    @Option(names = "--work-dir", description = "where peers keep their data (default: a new temporary directory)")
+    Path workDir;
+
+    @Option(names = "--warmup-seconds", description = "override the workloads' warm-up duration")
+    Double warmupSeconds;
+
+    @Option(names = "--test-seconds", description = "override the workloads' test duration")
+    Double testSeconds;
+
+    @Option(names = "--peer-heap", defaultValue = "4g", description = "heap of every broker JVM (default: ${DEFAULT-VALUE})")
+    String peerHeap;
+
+    @Option(names = "--rocketmq-version", defaultValue = "5.3.3",
+            description = "Apache RocketMQ server version (default: ${DEFAULT-VALUE}; 5.3.1's name server is not on "
+                    + "Maven Central)")
+    String rocketmqVersion;
+
+    @Option(names = "--kafka-version", defaultValue = "3.9.0", description = "Kafka server version (default: ${DEFAULT-VALUE})")
+    String kafkaVersion;
+
+    @Option(names = "--batch-cq", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "create RocketMQ-protocol topics as BatchCQ (default: ${DEFAULT-VALUE})")
+    boolean batchCq;
+
+    @Option(names = "--chart", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "write the comparison page (default: ${DEFAULT-VALUE})")
+    boolean chart;
+
+    @Option(names = "--maven", defaultValue = "${env:MAVEN_CMD:-mvn}",
+            description = "mvn command that resolves peer class paths (default: $MAVEN_CMD, else mvn)")
+    String mavenCommand;
+
+    /** Runs the harness from the benchmark module: {@code java -cp ... io.sluice.benchmark.load.BenchCommand}. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        System.setProperty("java.awt.headless", "true");
+        // Read once by the Apache client: rebalance every second rather than every 20 s, so consumers start fast.
+        System.setProperty("rocketmq.client.rebalance.waitInterval", "1000");
+        List<BenchSystem> chosen = systems.stream().map(BenchSystem::of).toList();
+        List<Workload> workloads = new ArrayList<>();
+        for (Path file : workloadFiles) {
+            Workload workload = Workload.read(file);
+            if (warmupSeconds != null || testSeconds != null) {
+                workload = workload.withDurations(warmupSeconds == null ? workload.warmupSeconds() : warmupSeconds,
+                        testSeconds == null ? workload.testSeconds() : testSeconds);
+            }
+            workloads.add(workload);
+        }
+        Files.createDirectories(outputDir);
+        Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("sluice-bench");
+        PeerOptions options = new PeerOptions(peerHeap, rocketmqVersion, kafkaVersion,
+                Path.of(System.getProperty("user.home"), ".cache", "sluice", "bench-peers"), mavenCommand,
+                System.getProperty("java.class.path"));
+        int failures = 0;
+        StringBuilder summary = new StringBuilder();
+        for (Workload workload : workloads) {
+            LOG.info("workload {}", workload);
+            List<RunResult> results = new ArrayList<>();
+            for (BenchSystem system : chosen) {
+                try {
+                    RunResult result = runOne(workload, system, options, work);
+                    results.add(result);
+                    Path json = outputDir.resolve(workload.name() + "-" + system.label() + ".json");
+                    Files.writeString(json, JSON.toJSONString(result.toJson(), JSONWriter.Feature.PrettyFormat,
+                            JSONWriter.Feature.WriteNulls), StandardCharsets.UTF_8);
+                    LOG.info("{} on {}: {}", workload.name(), system.label(), json);
+                } catch (Exception e) {
+                    failures++;
+                    LOG.error("{} on {} failed: {}", workload.name(), system.label(), e.toString(), e);
+                }
+            }
+            if (!results.isEmpty()) {
+                if (chart) {
+                    Path page = ComparisonChart.write(workload.name(), results, outputDir);
+                    LOG.info("comparison page: {}", page);
+                }
+                summary.append("\n### ").append(workload).append("\n\n").append(ComparisonChart.markdownTable(results));
+            }
+        }
+        String text = "# sluice bench, " + LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME) + "\n"
+                + summary;
+        Files.writeString(outputDir.resolve("summary.md"), text, StandardCharsets.UTF_8);
+        System.out.println(text);
+        return failures == 0 ? 0 : 1;
+    }
+
+    private RunResult runOne(Workload workload, BenchSystem system, PeerOptions options, Path work)
+            throws Exception {
+        Path dir = Files.createTempDirectory(work, workload.name() + "-" + system.label() + "-");
+        LOG.info("{}: starting servers in {}", system.label(), dir);
+        try (Peer peer = system.startPeer(options, dir);
+             Driver driver = system.driver(peer, batchCq)) {
+            return new LoadRun(workload, driver, system.label(), LOG::info).run().withSettings(peer.settings());
+        }
+    }
+}

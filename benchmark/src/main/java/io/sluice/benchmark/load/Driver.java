@@ -1,0 +1,58 @@
+package io.sluice.benchmark.load;
+
+import java.util.Map;
+
+/**
+ * The client side of one system under test: creates topics, producers and consumers. Implementations are
+ * thread-safe; the harness owns the driver and closes it after the run (closing producers and consumers first).
+ */
+interface Driver extends AutoCloseable {
+
+    /** The settings that matter for comparison (acks, linger, batching, queue type...), written into the result. */
+    Map<String, String> settings();
+
+    /** Creates a topic with {@code partitions} partitions (queues) and returns once clients can use it. */
+    void createTopic(String topic, int partitions) throws Exception;
+
+    /** A producer for {@code topic}. */
+    BenchProducer createProducer(String topic) throws Exception;
+
+    /**
+     * A consumer of {@code topic} in group {@code subscription}, starting from the earliest stored message when the
+     * group is new; {@code receiver} is told every message's body.
+     */
+    BenchConsumer createConsumer(String topic, String subscription, Receiver receiver) throws Exception;
+
+    @Override
+    void close() throws Exception;
+
+    /** Sends messages; thread-safe. */
+    interface BenchProducer extends AutoCloseable {
+
+        /** Sends {@code body} asynchronously; {@code outcome} is told the result exactly once. */
+        void send(byte[] body, Outcome outcome);
+
+        @Override
+        void close() throws Exception;
+    }
+
+    /** Receives messages until closed. */
+    interface BenchConsumer extends AutoCloseable {
+
+        @Override
+        void close() throws Exception;
+    }
+
+    /** The result of one send; called on a client thread, must not block. */
+    interface Outcome {
+
+        /** The message was stored ({@code error} null) or the send failed. */
+        void completed(Throwable error);
+    }
+
+    /** Told each received body; called on client threads, must not block. */
+    interface Receiver {
+
+        void received(byte[] body);
+    }
+}

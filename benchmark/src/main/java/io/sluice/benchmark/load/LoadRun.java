@@ -1,0 +1,296 @@
+package io.sluice.benchmark.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one workload against one driver: creates the topics, starts consumers and producers, warms up, measures,
+ * and returns the result. For a backlog workload the consumers start only once the backlog is built, and the
+ * measured phase is the drain.
+ *
+ * <p>Threads: one per producer (paced sends), the client libraries' own threads (outcomes, deliveries), and the
+ * calling thread, which samples once a second and owns everything else. Not reusable.
+ */
+final class LoadRun {
+
+    /** Most sends awaiting their outcome, over all producers of the run. */
+    static final int MAX_IN_FLIGHT = 20_000;
+
+    private final Workload workload;
+    private final Driver driver;
+    private final String system;
+    private final Consumer<String> log;
+    private final RunStats stats = new RunStats();
+    private final RateController rate;
+    private final AtomicReference<Throwable> firstSendError = new AtomicReference<>();
+    private volatile boolean producing = true;
+    private boolean consumersRunning;
+
+    LoadRun(Workload workload, Driver driver, String system, Consumer<String> log) {
+        this.workload = workload;
+        this.driver = driver;
+        this.system = system;
+        this.log = log;
+        this.rate = new RateController(workload.producerRate());
+    }
+
+    RunResult run() throws Exception {
+        String runId = UUID.randomUUID().toString().substring(0, 8);
+        List<String> topics = new ArrayList<>();
+        for (int t = 0; t < workload.topics(); t++) {
+            String topic = "bench-" + runId + "-" + t;
+            driver.createTopic(topic, workload.partitionsPerTopic());
+            topics.add(topic);
+        }
+        log.accept(system + ": created " + topics.size() + " topic(s) of " + workload.partitionsPerTopic()
+                + " partitions");
+        List<Driver.BenchConsumer> consumers = new ArrayList<>();
+        List<Driver.BenchProducer> producers = new ArrayList<>();
+        List<Thread> producerThreads = new ArrayList<>();
+        try {
+            boolean backlogRun = workload.backlogBytes() > 0;
+            if (!backlogRun) {
+                startConsumers(topics, runId, consumers);
+            }
+            int producerCount = topics.size() * workload.producersPerTopic();
+            Semaphore window = new Semaphore(MAX_IN_FLIGHT);
+            for (String topic : topics) {
+                for (int p = 0; p < workload.producersPerTopic(); p++) {
+                    Driver.BenchProducer producer = driver.createProducer(topic);
+                    producers.add(producer);
+                    Thread thread = new Thread(() -> produce(producer, producerCount, window),
+                            "bench-producer-" + producerThreads.size());
+                    thread.setDaemon(true);
+                    producerThreads.add(thread);
+                }
+            }
+            producerThreads.forEach(Thread::start);
+            Sampler sampler = new Sampler();
+            if (backlogRun) {
+                log.accept(system + ": building a backlog of " + workload.backlogBytes() + " bytes");
+                sampler.runUntil(() -> stats.sentBytes.sum() >= workload.backlogBytes(), false, Double.MAX_VALUE);
+                startConsumers(topics, runId, consumers);
+                log.accept(system + ": backlog built (" + stats.sent.sum() + " messages); consumers started");
+            } else {
+                log.accept(system + ": warm-up " + workload.warmupSeconds() + " s");
+                sampler.runFor(workload.warmupSeconds(), false);
+            }
+            log.accept(system + ": measuring " + workload.testSeconds() + " s");
+            sampler.runFor(workload.testSeconds(), true);
+            producing = false;
+            for (Thread thread : producerThreads) {
+                thread.join(TimeUnit.SECONDS.toMillis(30));
+            }
+            if (!window.tryAcquire(MAX_IN_FLIGHT, 30, TimeUnit.SECONDS)) {
+                log.accept(system + ": " + (MAX_IN_FLIGHT - window.availablePermits())
+                        + " sends still without outcome after 30 s");
+            }
+            return sampler.result();
+        } finally {
+            producing = false;
+            closeAll(producers);
+            closeAll(consumers);
+        }
+    }
+
+    private void startConsumers(List<String> topics, String runId, List<Driver.BenchConsumer> consumers)
+            throws Exception {
+        consumersRunning = workload.subscriptionsPerTopic() > 0;
+        for (String topic : topics) {
+            for (int s = 0; s < workload.subscriptionsPerTopic(); s++) {
+                String group = "sub-" + runId + "-" + s;
+                for (int c = 0; c < workload.consumerPerSubscription(); c++) {
+                    consumers.add(driver.createConsumer(topic, group, body ->
+                            stats.recordReceived(body.length, System.nanoTime() - Payload.intendedNanos(body))));
+                }
+            }
+        }
+    }
+
+    /** One producer's paced send loop; the schedule restarts whenever the target rate changes. */
+    private void produce(Driver.BenchProducer producer, int producerCount, Semaphore window) {
+        int size = workload.messageSizeBytes();
+        long generation = -1;
+        long startNanos = 0;
+        double intervalNanos = 0;
+        long count = 0;
+        while (producing) {
+            if (generation != rate.generation()) {
+                generation = rate.generation();
+                startNanos = System.nanoTime();
+                intervalNanos = 1e9 * producerCount / rate.ratePerSecond();
+                count = 0;
+            }
+            long intendedNanos = startNanos + (long) (count * intervalNanos);
+            count++;
+            for (long wait = intendedNanos - System.nanoTime(); wait > 0 && producing;
+                    wait = intendedNanos - System.nanoTime()) {
+                LockSupport.parkNanos(Math.min(wait, 100_000_000L));
+            }
+            try {
+                while (!window.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                    if (!producing) {
+                        return;
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            byte[] body = Payload.create(size, intendedNanos);
+            try {
+                producer.send(body, error -> {
+                    if (error == null) {
+                        stats.recordSent(size, System.nanoTime() - intendedNanos);
+                    } else {
+                        stats.sendErrors.increment();
+                        firstSendError.compareAndSet(null, error);
+                    }
+                    window.release();
+                });
+            } catch (RuntimeException e) {
+                stats.sendErrors.increment();
+                firstSendError.compareAndSet(null, e);
+                window.release();
+            }
+        }
+    }
+
+    private void closeAll(List<? extends AutoCloseable> closeables) {
+        for (AutoCloseable closeable : closeables) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                log.accept(system + ": closing " + closeable + " failed: " + e);
+            }
+        }
+    }
+
+    /** Samples once a second on the run's thread; keeps the measured periods and the whole-test histograms. */
+    private final class Sampler {
+        private final int periodSeconds = (int) Math.max(1, Math.min(10, Math.round(workload.testSeconds() / 10)));
+        private final Histogram publishTotal = new Histogram(RunStats.MAX_MICROS, 3);
+        private final Histogram endToEndTotal = new Histogram(RunStats.MAX_MICROS, 3);
+        private final Histogram publishPeriod = new Histogram(RunStats.MAX_MICROS, 3);
+        private final Histogram endToEndPeriod = new Histogram(RunStats.MAX_MICROS, 3);
+        private final List<RunResult.Period> periods = new ArrayList<>();
+        private long lastSent;
+        private long lastReceived;
+        private long lastBacklog;
+        private long periodStartSent;
+        private long periodStartReceived;
+        private long periodStartNanos;
+        private int secondsInPeriod;
+        private long testStartSent;
+        private long testStartReceived;
+        private long testStartNanos;
+        private double drainSeconds = -1;
+
+        void runFor(double seconds, boolean measuring) throws InterruptedException {
+            long end = System.nanoTime() + (long) (seconds * 1e9);
+            runUntil(() -> System.nanoTime() - end >= 0, measuring, seconds);
+        }
+
+        void runUntil(BooleanSupplier done, boolean measuring, double maxSeconds)
+                throws InterruptedException {
+            if (measuring) {
+                testStartSent = stats.sent.sum();
+                testStartReceived = stats.received.sum();
+                testStartNanos = System.nanoTime();
+                stats.publishInterval();
+                stats.endToEndInterval();
+                startPeriod();
+            }
+            long next = System.nanoTime();
+            while (!done.getAsBoolean()) {
+                next += 1_000_000_000L;
+                for (long wait = next - System.nanoTime(); wait > 0 && !done.getAsBoolean();
+                        wait = next - System.nanoTime()) {
+                    LockSupport.parkNanos(Math.min(wait, 50_000_000L));
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                second(measuring);
+            }
+            if (measuring && secondsInPeriod > 0) {
+                endPeriod();
+            }
+        }
+
+        private void second(boolean measuring) {
+            long sent = stats.sent.sum();
+            long received = stats.received.sum();
+            long backlog = backlog(sent, received);
+            double sentPerSecond = sent - lastSent;
+            rate.observe(sentPerSecond, backlog - lastBacklog, consumersRunning);
+            Histogram publish = stats.publishInterval();
+            Histogram endToEnd = stats.endToEndInterval();
+            log.accept(String.format(Locale.ROOT, "%s: %s pub %,.0f msg/s (target %,.0f)  cons %,.0f msg/s  "
+                            + "backlog %,d  pub p99 %.1f ms  e2e p99 %.1f ms  errors %d", system,
+                    measuring ? "test" : "warm", sentPerSecond, rate.ratePerSecond(), (double) (received - lastReceived),
+                    backlog, publish.getValueAtPercentile(99) / 1e3, endToEnd.getValueAtPercentile(99) / 1e3,
+                    stats.sendErrors.sum()));
+            lastSent = sent;
+            lastReceived = received;
+            lastBacklog = backlog;
+            if (measuring) {
+                publishTotal.add(publish);
+                endToEndTotal.add(endToEnd);
+                publishPeriod.add(publish);
+                endToEndPeriod.add(endToEnd);
+                if (drainSeconds < 0 && workload.backlogBytes() > 0 && backlog <= Math.max(1000, sentPerSecond)) {
+                    drainSeconds = (System.nanoTime() - testStartNanos) / 1e9;
+                    log.accept(system + ": backlog drained in " + String.format(Locale.ROOT, "%.1f", drainSeconds)
+                            + " s");
+                }
+                if (++secondsInPeriod == periodSeconds) {
+                    endPeriod();
+                    startPeriod();
+                }
+            }
+        }
+
+        private long backlog(long sent, long received) {
+            return Math.max(0, sent * workload.subscriptionsPerTopic() - received);
+        }
+
+        private void startPeriod() {
+            periodStartSent = stats.sent.sum();
+            periodStartReceived = stats.received.sum();
+            periodStartNanos = System.nanoTime();
+            secondsInPeriod = 0;
+            publishPeriod.reset();
+            endToEndPeriod.reset();
+        }
+
+        private void endPeriod() {
+            double seconds = (System.nanoTime() - periodStartNanos) / 1e9;
+            long sent = stats.sent.sum();
+            long received = stats.received.sum();
+            periods.add(new RunResult.Period((sent - periodStartSent) / seconds,
+                    (received - periodStartReceived) / seconds, backlog(sent, received),
+                    RunResult.Latency.of(publishPeriod), RunResult.Latency.of(endToEndPeriod)));
+            secondsInPeriod = 0;
+        }
+
+        RunResult result() {
+            double seconds = Math.max(1e-9, (System.nanoTime() - testStartNanos) / 1e9);
+            Throwable error = firstSendError.get();
+            return new RunResult(system, workload, driver.settings(), periodSeconds, periods,
+                    (lastSent - testStartSent) / seconds, (lastReceived - testStartReceived) / seconds,
+                    RunResult.Latency.of(publishTotal), RunResult.Latency.of(endToEndTotal),
+                    backlog(lastSent, lastReceived), drainSeconds, stats.sendErrors.sum(),
+                    error == null ? null : String.valueOf(error));
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.sluice.benchmark.load;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * How the harness starts peer servers.
+ *
+ * @param heap             heap of every broker JVM (-Xms = -Xmx), e.g. {@code 4g}
+ * @param rocketmqVersion  Apache RocketMQ name server and broker version (Maven Central)
+ * @param kafkaVersion     Kafka server version (Maven Central, {@code kafka_2.13})
+ * @param cacheDir         where resolved peer class paths are cached
+ * @param mavenCommand     the {@code mvn} executable
+ * @param sluiceClassPath  class path of the Sluice broker (the harness's own)
+ */
+record PeerOptions(String heap, String rocketmqVersion, String kafkaVersion, Path cacheDir, String mavenCommand,
+                   String sluiceClassPath) {
+
+    /**
+     * The JVM options of every broker, Sluice's, Apache's and Kafka's alike: fixed heap, G1 with a 20 ms pause goal,
+     * a 2 GiB direct-memory budget, no JVM statistics file (bin/sluice explains each choice).
+     */
+    List<String> brokerJvm() {
+        return List.of("-Xms" + heap, "-Xmx" + heap, "-XX:MaxDirectMemorySize=2g", "-XX:+UseG1GC",
+                "-XX:MaxGCPauseMillis=20", "-XX:+PerfDisableSharedMem", "-Djava.net.preferIPv4Stack=true",
+                "-Djava.awt.headless=true");
+    }
+}

@@ -1,0 +1,44 @@
+package io.sluice.benchmark.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The harness end to end, Sluice only (~20 s): starts a Sluice standalone broker in a child JVM, runs the smoke
+ * workload with the Sluice client, and writes an OMB-style JSON result with non-zero publish and consume rates
+ * and the comparison page.
+ */
+class BenchSmokeIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aShortSluiceRunWritesAResultWithTraffic() throws Exception {
+        Path output = dir.resolve("results");
+        int exitCode = new CommandLine(new BenchCommand()).execute("workloads/smoke-1t-16p-1kb.yaml",
+                "--system", "sluice", "--output", output.toString(), "--work-dir", dir.resolve("work").toString(),
+                "--peer-heap", "512m");
+        assertEquals(0, exitCode, "bench exit code");
+
+        Path json = output.resolve("smoke-1t-16p-1kb-sluice.json");
+        JSONObject result = JSON.parseObject(Files.readString(json, StandardCharsets.UTF_8));
+        assertEquals("sluice", result.getString("driver"));
+        assertEquals(16, result.getIntValue("partitions"));
+        assertTrue(result.getDoubleValue("publishRateAvg") > 0, "publish rate: " + result);
+        assertTrue(result.getDoubleValue("consumeRateAvg") > 0, "consume rate: " + result);
+        assertTrue(result.getDoubleValue("aggregatedPublishLatency99pct") > 0, "publish latency: " + result);
+        assertTrue(result.getDoubleValue("aggregatedEndToEndLatency99pct") > 0, "end-to-end latency: " + result);
+        assertEquals(0, result.getLongValue("sendErrors"), "send errors: " + result.getString("firstSendError"));
+        assertTrue(Files.size(output.resolve("smoke-1t-16p-1kb-comparison.html")) > 1000, "comparison page");
+    }
+}

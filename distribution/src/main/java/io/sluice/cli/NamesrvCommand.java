@@ -1,0 +1,52 @@
+package io.sluice.cli;
+
+import io.sluice.namesrv.NameServer;
+import io.sluice.namesrv.NamesrvSettings;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice namesrv [-c FILE]}: a name server. FILE is a properties file with the keys of
+ * {@link NamesrvSettings} (see {@code conf/namesrv.conf}); an unknown key or bad value is an error naming it and
+ * the file. Prints one "ready" line on stdout once it accepts connections. Not thread-safe.
+ */
+@Command(name = "namesrv", mixinStandardHelpOptions = true, description = "Run a name server.")
+final class NamesrvCommand implements Callable<Integer> {
+
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+            description = "name server config file (see conf/namesrv.conf)")
+    Path configFile;
+
+    @Override
+    public Integer call() throws IOException {
+        NameServer server = new NameServer(settings(configFile));
+        server.start();
+        System.out.printf("sluice namesrv ready: listening on port %d%n", server.port());
+        System.out.flush();
+        ServerLifecycle.serveUntilTerminated("namesrv", server);
+        return 0;
+    }
+
+    /** Defaults, overridden by the keys of {@code file} when it is not null. */
+    static NamesrvSettings settings(Path file) throws IOException {
+        if (file == null) {
+            return NamesrvSettings.defaults();
+        }
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        try {
+            return NamesrvSettings.fromProperties(properties);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.sluice.cli;
+
+import io.sluice.benchmark.load.BenchCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code bin/sluice} launcher: one command with a subcommand per job.
+ *
+ * <pre>
+ *   sluice standalone [-c FILE]    name server + broker in one process (the embedded default)
+ *   sluice namesrv [-c FILE]       a name server
+ *   sluice broker -c FILE          a broker registering with FILE's namesrvAddr
+ *   sluice admin ...               topics, clusters, consumer progress (tables on stdout)
+ *   sluice produce / consume ...   quick tools with a live rate line
+ *   sluice bench WORKLOAD.yaml ... the end-to-end load harness (io.sluice.benchmark.load)
+ * </pre>
+ *
+ * Exit codes: 0 success, 1 the command failed (message on stderr), 2 bad arguments (message and usage on stderr).
+ * Not thread-safe; one instance per process.
+ */
+@Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
+        description = "Sluice: a RocketMQ-wire-compatible message broker with one shared CommitLog.",
+        subcommands = {StandaloneCommand.class, NamesrvCommand.class, BrokerCommand.class, AdminCommand.class,
+                ConfigCommand.class,
+                ProduceCommand.class, ConsumeCommand.class, BenchCommand.class, HelpCommand.class})
+public final class SluiceCli implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    /** Runs the launcher and exits the JVM with the command's exit code. */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The launcher's command line with its error reporting; for tests and {@link #main}. */
+    static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new SluiceCli());
+        commandLine.setExecutionExceptionHandler(new ErrorReporter());
+        return commandLine;
+    }
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing subcommand");
+    }
+}
