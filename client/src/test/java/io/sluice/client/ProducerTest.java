@@ -206,9 +206,13 @@ class ProducerTest {
 
     @Test
     void shouldGiveEveryCoBatchedCallerTheBatchsTypedError() throws Exception {
-        Producer producer = producer(builder().autoBatch(true).batchMaxDelayMs(30).retryTimesWhenSendFailed(0));
-        cluster.broker(0).failNext.add(ResponseCode.MESSAGE_ILLEGAL);
-        cluster.broker(1).failNext.add(ResponseCode.MESSAGE_ILLEGAL);
+        // A long hold keeps the four sends in one batch even on a loaded machine; one injected failure per
+        // possible batch keeps the assertion about every caller true if the scheduler splits them anyway.
+        Producer producer = producer(builder().autoBatch(true).batchMaxDelayMs(1000).retryTimesWhenSendFailed(0));
+        for (int i = 0; i < 4; i++) {
+            cluster.broker(0).failNext.add(ResponseCode.MESSAGE_ILLEGAL);
+            cluster.broker(1).failNext.add(ResponseCode.MESSAGE_ILLEGAL);
+        }
         List<CompletableFuture<SendResult>> futures = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             futures.add(producer.sendAsync(Message.of("Simple", new byte[10])));
