@@ -65,10 +65,12 @@ class AdminIT {
                     sent.add(r);
                 }
 
+                // A send is acknowledged once stored; its consume-queue slot follows with dispatch.
+                Await.until("topic stats count every sent message", 30_000,
+                        () -> storedCount(topicStats(admin)) == MESSAGES, () -> topicStats(admin).getOffsetTable());
                 TopicStatsTable stats = admin.examineTopicStats(TOPIC);
                 assertEquals(2, stats.getOffsetTable().size());
-                assertEquals(MESSAGES, stats.getOffsetTable().values().stream()
-                        .mapToLong(o -> o.getMaxOffset() - o.getMinOffset()).sum());
+                assertEquals(MESSAGES, storedCount(stats));
                 assertTrue(stats.getOffsetTable().values().stream().anyMatch(o -> o.getLastUpdateTimestamp() > 0));
 
                 MessageExt viewed = admin.viewMessage(TOPIC, sent.get(3).getOffsetMsgId());
@@ -145,5 +147,17 @@ class AdminIT {
         } catch (Exception e) {
             return -1;
         }
+    }
+
+    private static TopicStatsTable topicStats(DefaultMQAdminExt admin) {
+        try {
+            return admin.examineTopicStats(TOPIC);
+        } catch (Exception e) {
+            throw new AssertionError("examineTopicStats(" + TOPIC + ") failed", e);
+        }
+    }
+
+    private static long storedCount(TopicStatsTable stats) {
+        return stats.getOffsetTable().values().stream().mapToLong(o -> o.getMaxOffset() - o.getMinOffset()).sum();
     }
 }
