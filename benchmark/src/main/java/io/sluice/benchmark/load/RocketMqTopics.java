@@ -46,12 +46,17 @@ final class RocketMqTopics implements AutoCloseable {
                 .putExtField("topicSysFlag", 0)
                 .putExtField("order", false)
                 .putExtField("attributes", "+queue.type=" + queueType());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
         RemotingCommand answer = client.invoke(brokerAddr, create, TIMEOUT_MS).join();
+        // A broker answers SYSTEM_BUSY while it is still starting (its port opens before its store): try again.
+        while (answer.code() == ResponseCode.SYSTEM_BUSY && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            answer = client.invoke(brokerAddr, create, TIMEOUT_MS).join();
+        }
         if (answer.code() != ResponseCode.SUCCESS) {
             throw new IllegalStateException("creating topic " + topic + " with " + queues + " queues on " + brokerAddr
                     + " failed: code " + answer.code() + " " + answer.remark());
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
         while (true) {
             RemotingCommand query = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC)
                     .putExtField("topic", topic);
