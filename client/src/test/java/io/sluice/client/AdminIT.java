@@ -102,7 +102,7 @@ class AdminIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldRejectBadTopicSpecsBeforeSending(TestCluster cluster) {
-        assertEquals("readQueueNums must be in [1, 1024], was 0",
+        assertEquals("readQueueNums must be in [1, 65535], was 0",
                 assertThrows(IllegalArgumentException.class, () -> TopicSpec.of("T", 0)).getMessage());
         assertEquals("topic 'a b' contains characters outside [%|a-zA-Z0-9_-]",
                 assertThrows(IllegalArgumentException.class, () -> TopicSpec.of("a b", 1)).getMessage());
