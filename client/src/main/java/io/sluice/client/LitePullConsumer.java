@@ -140,7 +140,7 @@ public final class LitePullConsumer implements AutoCloseable {
      */
     public void seek(MessageQueue queue, long offset) {
         ensureOpen();
-        if (!agent.assignment().contains(queue)) {
+        if (!agent.isAssigned(queue)) {
             throw new IllegalStateException(queue + " is not assigned to this consumer");
         }
         long timeoutMs = settings.connection().rpcTimeoutMs() + 1000;

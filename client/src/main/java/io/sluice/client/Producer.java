@@ -124,9 +124,9 @@ public final class Producer implements AutoCloseable {
         Objects.requireNonNull(selector, "selector");
         ensureOpen();
         validate(message);
-        List<MessageQueue> queues = publishQueues(message.topic());
-        MessageQueue chosen = selector.select(queues, message, arg);
-        if (chosen == null || !queues.contains(chosen)) {
+        TopicRoute route = publishRoute(message.topic());
+        MessageQueue chosen = selector.select(route.publishQueues(), message, arg);
+        if (chosen == null || !route.isPublishQueue(chosen)) {
             throw new IllegalArgumentException("selector chose " + chosen + ", not a writable queue of topic "
                     + message.topic());
         }
@@ -215,9 +215,7 @@ public final class Producer implements AutoCloseable {
     /** The writable queues of {@code topic}, fetching its route if needed. */
     public List<MessageQueue> publishQueues(String topic) {
         Checks.topic(topic);
-        TopicRoute route = Rpc.await(runtime.routes().publishRoute(topic), settings.connection().rpcTimeoutMs(),
-                "route of " + topic);
-        return route.publishQueues();
+        return publishRoute(topic).publishQueues();
     }
 
     /** Bytes currently held by auto-batching (open and in-flight batches); 0 without auto-batching. */
@@ -283,6 +281,11 @@ public final class Producer implements AutoCloseable {
                 }
             }
         };
+    }
+
+    private TopicRoute publishRoute(String topic) {
+        return Rpc.await(runtime.routes().publishRoute(topic), settings.connection().rpcTimeoutMs(),
+                "route of " + topic);
     }
 
     private void validate(Message message) {

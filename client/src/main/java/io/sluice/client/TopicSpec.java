@@ -8,8 +8,8 @@ import java.util.Objects;
  * validated on construction (the exception names the bad value).
  *
  * @param topic the topic name
- * @param readQueueNums readable queues per broker, 1..1024
- * @param writeQueueNums writable queues per broker, 1..1024
+ * @param readQueueNums readable queues per broker, 1..{@value #MAX_QUEUE_NUMS}
+ * @param writeQueueNums writable queues per broker, 1..{@value #MAX_QUEUE_NUMS}
  * @param perm permission bits: 4 read, 2 write (6 = read-write)
  * @param queueType the consume-queue type
  * @param order whether the topic is ordered
@@ -17,8 +17,11 @@ import java.util.Objects;
  */
 public record TopicSpec(String topic, int readQueueNums, int writeQueueNums, int perm, QueueType queueType,
                         boolean order, Map<String, String> attributes) {
-    /** Largest queue count accepted per broker. */
-    public static final int MAX_QUEUE_NUMS = 1024;
+    /**
+     * Largest queue count accepted per broker: the broker's own bound (queue ids are 0..65534), so a topic of
+     * 10,000 queues on one broker is fine.
+     */
+    public static final int MAX_QUEUE_NUMS = 65_535;
 
     /** Validates every field. */
     public TopicSpec {

@@ -172,4 +172,75 @@ class LitePullConsumerIT {
             }, "the 30 messages tagged A");
         }
     }
+
+    /**
+     * One topic of 10,000 BatchCQ queues on one broker (operators run such topics): created with Admin, written
+     * with auto-batching to queues the caller names, a selector picks and the producer picks, read back per queue.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clusters")
+    void shouldServeATopicOfTenThousandBatchCqQueues(TestCluster cluster) throws Exception {
+        int queueNums = 10_000;
+        String topic = ClusterExtension.createTopic(cluster, "Wide", queueNums, QueueType.BATCH_CQ);
+        try (Admin admin = Admin.start(cluster.connection())) {
+            TopicSpec created = admin.topicConfig(topic, cluster.brokerAddress());
+            assertEquals(queueNums, created.writeQueueNums());
+            assertEquals(queueNums, created.readQueueNums());
+            assertEquals(QueueType.BATCH_CQ, created.queueType());
+            Await.until(() -> admin.topicRoute(topic).queueDatas().get(0).writeQueueNums() == queueNums,
+                    "a route of " + queueNums + " queues");
+        }
+        List<MessageQueue> named = new ArrayList<>();
+        for (int queueId : new int[] {0, 1, 4_999, 9_998, queueNums - 1}) {
+            named.add(new MessageQueue(topic, cluster.brokerName(), queueId));
+        }
+        List<CompletableFuture<SendResult>> futures = new ArrayList<>();
+        List<String> bodies = new ArrayList<>();
+        try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).autoBatch(true)
+                .build())) {
+            assertEquals(queueNums, producer.publishQueues(topic).size());
+            for (int i = 0; i < 100; i++) {
+                String body = "wide-" + i;
+                Message message = Message.builder(topic, body.getBytes()).tags("W").build();
+                bodies.add(body);
+                futures.add(switch (i % 7) {
+                    case 5 -> producer.sendAsync(message, (queues, m, arg) -> queues.get((int) arg), 7_777);
+                    case 6 -> producer.sendAsync(message);
+                    default -> producer.sendAsync(message, named.get(i % named.size()));
+                });
+            }
+            MessageQueue outside = new MessageQueue(topic, cluster.brokerName(), queueNums);
+            assertThrows(IllegalArgumentException.class, () -> producer.sendAsync(
+                    Message.of(topic, "x".getBytes()), (queues, m, arg) -> outside, null));
+        }
+        Map<String, SendResult> sent = new HashMap<>();
+        Map<MessageQueue, Set<Long>> offsets = new HashMap<>();
+        for (int i = 0; i < futures.size(); i++) {
+            SendResult result = futures.get(i).get(30, TimeUnit.SECONDS);
+            assertEquals(SendStatus.SEND_OK, result.status());
+            assertTrue(result.queue().queueId() >= 0 && result.queue().queueId() < queueNums, result.toString());
+            assertTrue(result.batchUniqId() != null, "stored in an inner batch: " + result);
+            assertTrue(offsets.computeIfAbsent(result.queue(), q -> new HashSet<>()).add(result.queueOffset()),
+                    "offset " + result.queueOffset() + " of " + result.queue() + " given twice");
+            sent.put(bodies.get(i), result);
+        }
+        assertTrue(offsets.containsKey(new MessageQueue(topic, cluster.brokerName(), 7_777)));
+        assertTrue(offsets.keySet().containsAll(named));
+        for (Map.Entry<MessageQueue, Set<Long>> queue : offsets.entrySet()) {
+            assertEquals(queue.getValue().size() - 1, queue.getValue().stream().mapToLong(Long::longValue).max()
+                    .orElseThrow(), "offsets of " + queue.getKey() + " are 0..n-1");
+        }
+        try (LitePullConsumer consumer = consumer(cluster, "wide-" + System.nanoTime())) {
+            consumer.assign(offsets.keySet());
+            Map<String, ReceivedMessage> received = pollAll(consumer, sent.size());
+            assertEquals(sent.size(), received.size());
+            for (Map.Entry<String, SendResult> entry : sent.entrySet()) {
+                ReceivedMessage message = received.get(entry.getValue().msgId());
+                assertArrayEquals(entry.getKey().getBytes(), message.body());
+                assertEquals(entry.getValue().queue(), message.queue());
+                assertEquals(entry.getValue().queueOffset(), message.queueOffset());
+                assertEquals("W", message.tags());
+            }
+        }
+    }
 }

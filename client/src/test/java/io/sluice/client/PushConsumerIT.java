@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -160,7 +159,6 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldConsumeEachQueueInOrderUnderALock(TestCluster cluster) throws Exception {
-        Assumptions.assumeTrue(cluster.label().equals("apache"), "the Sluice broker has no LOCK_BATCH_MQ yet");
         String topic = ClusterExtension.createTopic(cluster, "PushOrder", 4, QueueType.SIMPLE_CQ);
         List<SendResult> sent = produce(cluster, topic, 200);
         Map<MessageQueue, List<Long>> seen = new ConcurrentHashMap<>();

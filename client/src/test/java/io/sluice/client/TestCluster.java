@@ -97,10 +97,8 @@ final class TestCluster {
                 "brokerIP1=127.0.0.1",
                 "storePathRootDir=" + root.resolve("store"),
                 "mappedFileSizeCommitLog=" + 64 * 1024 * 1024,
-                // With auto-creation on, the broker's first full registration lists only TBW102, and the name
-                // server takes a one-topic registration from an unknown broker for an incremental one and rejects
-                // it; so the Sluice cluster runs without auto-creation.
-                "autoCreateTopicEnable=false",
+                // As the Apache broker below: producers may create topics by sending to them (through TBW102).
+                "autoCreateTopicEnable=true",
                 ""));
         ChildJvm broker = ChildJvm.start("sluice-broker", sluiceClassPath(), List.of("-Xmx512m",
                 "-XX:+UseParallelGC"), "io.sluice.broker.BrokerMain", List.of("standalone", "-c", conf.toString()),

@@ -11,8 +11,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One auto-batch: the messages that joined it, their callers' futures, and the memory they reserved.
  *
  * <p>While open it belongs to its slot in {@link Accumulator} and is changed only under that slot's monitor. Once
- * shipped nobody changes its lists; its outcome methods may then run on any thread and act once: the reserved bytes
- * are given back first, then every future completes with its own result or with the batch's error.
+ * shipped nobody changes its lists; its outcome methods may then run on any thread and act once: every future
+ * completes with its own result or with the batch's error, and only then are the reserved bytes given back. So a
+ * sender waiting in {@link BatchMemory#reserve} for those bytes can proceed only once every caller of this batch
+ * can see its outcome; a stage that depends on one of the futures runs before the bytes are back, and so must not
+ * wait for batch memory itself (it runs on a client I/O thread, where nothing may block anyway).
  */
 final class AutoBatch implements BatchOutcome {
     private final BatchKey key;
@@ -53,33 +56,33 @@ final class AutoBatch implements BatchOutcome {
 
     @Override
     public void succeeded(List<SendResult> results) {
-        if (!finish()) {
+        if (!finished.compareAndSet(false, true)) {
             return;
         }
-        if (results.size() != futures.size()) {
-            ClientException error = new ClientException("send of a batch of " + futures.size() + " gave "
-                    + results.size() + " results");
-            futures.forEach(future -> future.completeExceptionally(error));
-            return;
-        }
-        for (int i = 0; i < futures.size(); i++) {
-            futures.get(i).complete(results.get(i));
+        try {
+            if (results.size() != futures.size()) {
+                ClientException error = new ClientException("send of a batch of " + futures.size() + " gave "
+                        + results.size() + " results");
+                futures.forEach(future -> future.completeExceptionally(error));
+                return;
+            }
+            for (int i = 0; i < futures.size(); i++) {
+                futures.get(i).complete(results.get(i));
+            }
+        } finally {
+            memory.release(bytes);
         }
     }
 
     @Override
     public void failed(Throwable error) {
-        if (finish()) {
-            futures.forEach(future -> future.completeExceptionally(error));
-        }
-    }
-
-    /** Gives the memory back the first time; false when already finished. */
-    private boolean finish() {
         if (!finished.compareAndSet(false, true)) {
-            return false;
+            return;
         }
-        memory.release(bytes);
-        return true;
+        try {
+            futures.forEach(future -> future.completeExceptionally(error));
+        } finally {
+            memory.release(bytes);
+        }
     }
 }

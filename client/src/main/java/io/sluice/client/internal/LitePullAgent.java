@@ -6,6 +6,7 @@ import io.sluice.remoting.protocol.body.MessageQueue;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -69,13 +70,19 @@ public final class LitePullAgent {
         return Set.copyOf(queues.keySet());
     }
 
+    /** Whether {@code queue} is assigned; O(1), unlike a look into {@link #assignment()}. */
+    public boolean isAssigned(MessageQueue queue) {
+        return queues.containsKey(queue);
+    }
+
     /**
      * Makes {@code wanted} the assigned queues of {@code topic} (all topics when null): new queues start at their
      * committed offset (or per {@code consumeFrom}), removed ones commit their consumed offset and stop.
      */
     public void assign(String topic, Collection<MessageQueue> wanted) {
+        Set<MessageQueue> keep = wanted instanceof Set<MessageQueue> set ? set : new HashSet<>(wanted);
         for (QueueState state : new ArrayList<>(queues.values())) {
-            if ((topic == null || state.queue.topic().equals(topic)) && !wanted.contains(state.queue)) {
+            if ((topic == null || state.queue.topic().equals(topic)) && !keep.contains(state.queue)) {
                 drop(state);
             }
         }

@@ -3,6 +3,7 @@ package io.sluice.client.internal;
 import io.sluice.client.ConsumeFrom;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,8 +74,9 @@ public final class PushAgent {
 
     /** Makes {@code wanted} the queues of {@code topic}; called on the rebalance thread. */
     public void onAssignment(String topic, List<MessageQueue> wanted) {
+        Set<MessageQueue> keep = new HashSet<>(wanted);
         for (ProcessQueue queue : new ArrayList<>(queues.values())) {
-            if (queue.queue().topic().equals(topic) && !wanted.contains(queue.queue())) {
+            if (queue.queue().topic().equals(topic) && !keep.contains(queue.queue())) {
                 queue.drop();
                 queues.remove(queue.queue(), queue);
                 offsets.commitAndRemove(queue.queue());

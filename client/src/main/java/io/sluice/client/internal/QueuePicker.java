@@ -6,7 +6,10 @@ import java.util.List;
 /**
  * Picks the publish queue of a send attempt: round-robin over the route's writable queues, skipping the broker of
  * the previous failed attempt and isolated brokers while another queue is available (wire-protocol §6.2).
- * Stateless apart from the route's counter; thread-safe.
+ *
+ * <p>It behaves as a scan of the queues from the round-robin position that takes the first acceptable one, but
+ * looks at one queue per broker (the queues of a broker are contiguous in the route and share its fate), so a pick
+ * costs O(brokers) however many queues the topic has. Stateless apart from the route's counter; thread-safe.
  */
 public final class QueuePicker {
 
@@ -20,11 +23,13 @@ public final class QueuePicker {
      */
     public static MessageQueue pick(TopicRoute route, String avoidBroker, FailedBrokers failed) {
         List<MessageQueue> queues = route.publishQueues();
-        int size = queues.size();
-        int start = route.nextIndex();
+        int index = route.nextIndex() % queues.size();
+        int blocks = route.publishBlocks();
+        int first = route.publishBlockOf(index);
         MessageQueue notPrevious = null;
-        for (int i = 0; i < size; i++) {
-            MessageQueue queue = queues.get((start + i) % size);
+        for (int i = 0; i < blocks; i++) {
+            int block = (first + i) % blocks;
+            MessageQueue queue = queues.get(i == 0 ? index : route.publishBlockStart(block));
             if (queue.brokerName().equals(avoidBroker)) {
                 continue;
             }
@@ -35,6 +40,6 @@ public final class QueuePicker {
                 notPrevious = queue;
             }
         }
-        return notPrevious != null ? notPrevious : queues.get(start % size);
+        return notPrevious != null ? notPrevious : queues.get(index);
     }
 }

@@ -5,6 +5,7 @@ import io.sluice.remoting.protocol.body.MessageQueue;
 import io.sluice.remoting.protocol.body.QueueData;
 import io.sluice.remoting.protocol.body.TopicRouteData;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * What the client derives from a topic's route (wire-protocol §6.1): the writable queues of brokers that have a
  * master, the readable queues, and every broker's addresses. Immutable apart from the round-robin counter;
  * thread-safe.
+ *
+ * <p>A topic may have tens of thousands of queues per broker; building a route costs O(queues), but what a send
+ * asks of it (is a queue writable, which queue next) costs O(1) or O(brokers): the publish queues are kept as one
+ * contiguous block per broker.
  */
 public final class TopicRoute {
     /** Permission bit: readable. */
@@ -28,6 +33,10 @@ public final class TopicRoute {
     private final List<MessageQueue> publishQueues;
     private final List<MessageQueue> subscribeQueues;
     private final Map<String, BrokerData> brokers;
+    /** Writable queue count of each broker with a master; its publish queues have ids 0..count-1. */
+    private final Map<String, Integer> publishCounts;
+    /** Index in {@link #publishQueues} where each broker's block starts, in block order. */
+    private final int[] blockStarts;
     private final boolean fromDefaultTopic;
     private final AtomicInteger next = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
 
@@ -44,11 +53,19 @@ public final class TopicRoute {
         sorted.sort(Comparator.comparing(QueueData::brokerName));
         List<MessageQueue> publish = new ArrayList<>();
         List<MessageQueue> subscribe = new ArrayList<>();
+        Map<String, Integer> counts = new HashMap<>();
+        int[] starts = new int[sorted.size()];
+        int blocks = 0;
         for (QueueData queues : sorted) {
             BrokerData broker = byName.get(queues.brokerName());
             if ((queues.perm() & PERM_WRITE) != 0 && broker != null
-                    && broker.brokerAddrs().containsKey(BrokerData.MASTER_ID)) {
+                    && broker.brokerAddrs().containsKey(BrokerData.MASTER_ID)
+                    && !counts.containsKey(queues.brokerName())) {
                 int count = Math.min(queues.writeQueueNums(), maxQueuesPerBroker);
+                if (count > 0) {
+                    counts.put(queues.brokerName(), count);
+                    starts[blocks++] = publish.size();
+                }
                 for (int i = 0; i < count; i++) {
                     publish.add(new MessageQueue(topic, queues.brokerName(), i));
                 }
@@ -60,6 +77,8 @@ public final class TopicRoute {
                 }
             }
         }
+        this.publishCounts = Map.copyOf(counts);
+        this.blockStarts = Arrays.copyOf(starts, blocks);
         this.publishQueues = List.copyOf(publish);
         this.subscribeQueues = List.copyOf(subscribe);
     }
@@ -89,6 +108,12 @@ public final class TopicRoute {
     /** Writable queues of brokers with a master, ordered by broker name then queue id. */
     public List<MessageQueue> publishQueues() {
         return publishQueues;
+    }
+
+    /** Whether {@code queue} is one of {@link #publishQueues()}; O(1). */
+    public boolean isPublishQueue(MessageQueue queue) {
+        Integer count = publishCounts.get(queue.brokerName());
+        return count != null && queue.topic().equals(topic) && queue.queueId() >= 0 && queue.queueId() < count;
     }
 
     /** Readable queues, ordered by broker name then queue id. */
@@ -124,6 +149,22 @@ public final class TopicRoute {
             addresses.addAll(broker.brokerAddrs().values());
         }
         return addresses;
+    }
+
+    /** How many brokers have publish queues; their queues form that many blocks of {@link #publishQueues()}. */
+    int publishBlocks() {
+        return blockStarts.length;
+    }
+
+    /** Index in {@link #publishQueues()} of the first queue of block {@code block}. */
+    int publishBlockStart(int block) {
+        return blockStarts[block];
+    }
+
+    /** The block that holds publish queue {@code index}. */
+    int publishBlockOf(int index) {
+        int found = Arrays.binarySearch(blockStarts, index);
+        return found >= 0 ? found : -found - 2;
     }
 
     /** Next value of the round-robin counter used to pick publish queues. */
