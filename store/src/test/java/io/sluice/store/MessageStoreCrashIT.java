@@ -145,28 +145,42 @@ class MessageStoreCrashIT {
         long max = store.maxOffset(topic, queueId);
         assertTrue(max >= highestAcked, topic + "-" + queueId + " max " + max + " < acknowledged " + highestAcked);
         assertEquals(0, store.minOffset(topic, queueId));
+        String queue = topic + "-" + queueId;
         long offset = 0;
+        String previous = "none";
         while (offset < max) {
-            GetResult r = store.getMessages(topic, queueId, offset, 64, 4 << 20, null);
-            assertEquals(GetStatus.FOUND, r.status(), () -> topic + " at " + r);
+            long from = offset;
+            GetResult r = store.getMessages(topic, queueId, from, 64, 4 << 20, null);
+            assertEquals(GetStatus.FOUND, r.status(), () -> queue + " at offset " + from + ": " + r);
             for (ByteBuffer record : r.records()) {
                 MessageExt m = MessageDecoder.decode(record.duplicate(), true, false);
-                assertEquals(offset, m.getQueueOffset(), topic + "-" + queueId + " is not dense");
+                long expected = offset;
+                String after = previous;
+                assertEquals(expected, m.getQueueOffset(), () -> queue + " is not dense: expected offset " + expected
+                        + " after the record " + after + " but read the record at offset " + m.getQueueOffset()
+                        + " (position " + m.getCommitLogOffset() + ", read from offset " + from + ")");
                 if (MessageStoreCrashChild.BATCH_TOPIC.equals(topic)) {
                     List<Message> inner = MessageDecoder.decodeMessages(ByteBuffer.wrap(m.getBody()));
-                    assertEquals(MessageStoreCrashChild.batchCount(offset), inner.size());
+                    assertEquals(MessageStoreCrashChild.batchCount(offset), inner.size(),
+                            () -> queue + " batch at offset " + expected + " (position " + m.getCommitLogOffset()
+                                    + ")");
                     for (int i = 0; i < inner.size(); i++) {
                         assertArrayEquals(MessageStoreCrashChild.body(topic, queueId, offset + i),
-                                inner.get(i).getBody());
+                                inner.get(i).getBody(), queue + " offset " + (offset + i) + " inside the batch at "
+                                        + offset);
                     }
+                    previous = offset + ".." + (offset + inner.size() - 1) + " at position " + m.getCommitLogOffset();
                     offset += inner.size();
                 } else {
                     assertArrayEquals(MessageStoreCrashChild.body(topic, queueId, offset), m.getBody(),
-                            topic + "-" + queueId + " offset " + offset);
+                            queue + " offset " + offset);
+                    previous = offset + " at position " + m.getCommitLogOffset();
                     offset++;
                 }
             }
-            assertEquals(offset, r.nextOffset());
+            long reached = offset;
+            assertEquals(reached, r.nextOffset(), () -> queue + " read from offset " + from + " ends at " + reached
+                    + " but nextOffset is " + r.nextOffset());
         }
     }
 }

@@ -141,6 +141,44 @@ class MessageStoreRecoveryTest {
         }
     }
 
+    /**
+     * The state {@link MessageStoreCrashIT} ran into: SIGKILL while the last inner batch was being copied left its
+     * header and body (BODYCRC matches) but not its last property bytes, and no slot for it (the log's write
+     * position never passed it, so dispatch never saw it). Kept as a one-message record, the queue would continue
+     * at its base + 1 and the next batch would overlap it.
+     */
+    @Test
+    void shouldCutAnInnerBatchWhosePropertiesAreTornAndContinueAfterThePreviousBatch() throws IOException {
+        AppendResult last;
+        try (MessageStore store = StoreFixture.open(root)) {
+            appendOk(store, batch(BATCH_TOPIC, 0, AppendKind.INNER_BATCH, "a0", "a1", "a2", "a3"));
+            last = appendOk(store, batch(BATCH_TOPIC, 0, AppendKind.INNER_BATCH, "b4", "b5", "b6"));
+            assertEquals(4, last.queueOffset());
+            awaitMaxOffset(store, BATCH_TOPIC, 0, 7);
+            store.haltWithoutCleanShutdown();
+        }
+        // INNER_BASE's value "4" and the closing separator never reached the file, nor any slot.
+        StoreFixture.overwrite(StoreFixture.segmentFile(root, last.position()),
+                last.position() % StoreFixture.SEGMENT_BYTES + last.wroteBytes() - 2, new byte[2]);
+        deleteTree(root.resolve("batchconsumequeue"));
+
+        try (MessageStore store = StoreFixture.open(root)) {
+            RecoveryReport report = store.recoveryReport();
+            assertEquals(last.position(), report.endPosition(), () -> "the torn batch at offset 4 (position "
+                    + last.position() + ") must be cut: " + report);
+            assertEquals(4, store.maxOffset(BATCH_TOPIC, 0), "the queue continues after the batch 0..3");
+            AppendResult again = appendOk(store,
+                    batch(BATCH_TOPIC, 0, AppendKind.INNER_BATCH, "c4", "c5"));
+            assertEquals(4, again.queueOffset());
+            awaitMaxOffset(store, BATCH_TOPIC, 0, 6);
+            GetResult r = store.getMessages(BATCH_TOPIC, 0, 0, 32, ALL_BYTES, null);
+            assertEquals(GetStatus.FOUND, r.status(), r::toString);
+            assertEquals(2, r.records().size(), r::toString);
+            assertEquals(4, MessageDecoder.decode(r.records().get(1).duplicate(), true, false).getQueueOffset());
+            assertEquals(6, r.nextOffset());
+        }
+    }
+
     @Test
     void shouldCutARecordWithABadCrcAfterACrash() throws IOException {
         AppendResult last;

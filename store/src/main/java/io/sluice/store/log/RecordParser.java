@@ -14,8 +14,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>A record is VALID when its magic is v1/v2, every length field fits inside TOTALSIZE, the size recomputed
  * from the fields equals TOTALSIZE, PHYSICALOFFSET equals the position it was read at, and (when asked) the
  * body CRC matches. For a valid record it fills a {@link DispatchEntry}: tagsCode is {@code TAGS.hashCode()}
- * sign-extended (0 without TAGS); for an INNER_BATCH record carrying well-formed INNER_NUM and INNER_BASE,
- * queueOffset is INNER_BASE and batchCount INNER_NUM, otherwise QUEUEOFFSET and 1.
+ * sign-extended (0 without TAGS); queueOffset is QUEUEOFFSET and batchCount is 1, except for an INNER_BATCH
+ * record, whose batchCount is INNER_NUM. An INNER_BATCH record is only VALID with a decimal INNER_NUM of at least
+ * 1 and an INNER_BASE equal to QUEUEOFFSET, as every writer stores them: without them its tail (topic and
+ * properties, which BODYCRC does not cover) was never written completely.
  *
  * <p>Stateless; thread-safe.
  */
@@ -123,12 +125,16 @@ public final class RecordParser {
         long queueOffset = buffer.getLong(index + RecordDescriptor.QUEUE_OFFSET_OFFSET, BE);
         int batchCount = 1;
         if ((sysFlag & RecordDescriptor.INNER_BATCH_FLAG) != 0) {
+            // Every inner batch is written with both properties, INNER_BASE equal to QUEUEOFFSET. Without them
+            // the record is torn (a crash stopped the copy after the body, which BODYCRC covers): taking it for a
+            // one-message record would restart its queue inside the batch.
             long num = propertyAsLong(buffer, propertiesIndex, propertiesLength, INNER_NUM);
             long base = propertyAsLong(buffer, propertiesIndex, propertiesLength, INNER_BASE);
-            if (num >= 1 && num <= Integer.MAX_VALUE && base >= 0) {
-                queueOffset = base;
-                batchCount = (int) num;
+            if (num < 1 || num > Integer.MAX_VALUE || base != queueOffset) {
+                return ScanResult.corrupt(position, "INNER_BATCH record with INNER_NUM " + num + " and INNER_BASE "
+                        + base + " (QUEUEOFFSET " + queueOffset + "; -1 = missing or not a number)");
             }
+            batchCount = (int) num;
         }
         if (queueOffset < 0) {
             return ScanResult.corrupt(position, "QUEUEOFFSET " + queueOffset + " is negative");

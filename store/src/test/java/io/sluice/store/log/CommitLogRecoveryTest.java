@@ -96,6 +96,47 @@ class CommitLogRecoveryTest {
         }
     }
 
+    /**
+     * A SIGKILL while an inner batch is being copied can leave its header and body complete (BODYCRC matches) and
+     * the bytes after the body (topic, properties with INNER_NUM and INNER_BASE) still zero. Taken for a plain
+     * record, it would restart the queue at its base + 1 instead of base + INNER_NUM, and the next batch would
+     * overlap it. Recovery must cut such a record, wherever in its tail the write stopped.
+     */
+    @Test
+    void shouldCutAnInnerBatchWhoseTailWasNeverWritten() throws IOException {
+        List<AppendResult> written = new ArrayList<>();
+        try (CommitLog log = LogFixture.openRecovered(dir)) {
+            for (int i = 0; i < 2; i++) {
+                List<BatchBodyDescriptor.Message> messages = new ArrayList<>();
+                for (int m = 0; m < 3; m++) {
+                    messages.add(new BatchBodyDescriptor.Message(0, LogFixture.filled(200, i * 3 + m), ""));
+                }
+                written.add(LogFixture.appendOk(log, LogFixture.draft("Inner", 0,
+                        BatchBodyDescriptor.encode(messages), "UNIQ_KEY\u0001batch" + i + "\u0002")
+                        .withKind(AppendKind.INNER_BATCH)));
+            }
+        }
+        AppendResult torn = written.get(1);
+        assertEquals(3, torn.queueOffset());
+        byte[] record = readFile(torn.position(), torn.wroteBytes());
+        ByteBuffer header = ByteBuffer.wrap(record);
+        int bodyLengthAt = RecordDescriptor.bodyLengthOffset(header.getInt(RecordDescriptor.SYS_FLAG_OFFSET));
+        int bodyEnd = bodyLengthAt + Integer.BYTES + header.getInt(bodyLengthAt);
+        for (int unwritten = 1; unwritten <= torn.wroteBytes() - bodyEnd; unwritten++) {
+            overwrite(torn.position(), record);
+            overwrite(torn.position() + torn.wroteBytes() - unwritten, new byte[unwritten]);
+            try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+                long end = log.recover(0, true, e -> { });
+                int missing = unwritten;
+                assertEquals(torn.position(), end, () -> "the batch at position " + torn.position()
+                        + " lacks its last " + missing + " bytes but recovery kept it up to " + end);
+                assertEquals(3, log.queueOffsets().nextOffset("Inner", 0),
+                        () -> "queue continues after the first batch (offsets 0..2) when the second lacks its last "
+                                + missing + " bytes");
+            }
+        }
+    }
+
     @Test
     void shouldStopAtABadBodyCrcOnlyWhenCheckingCrc() throws IOException {
         List<AppendResult> written = appendSome(3, 500);
