@@ -53,7 +53,9 @@ public final class WorkerCpuProfiler implements InternalProfiler {
                                                           IterationParams iterationParams, IterationResult result) {
         long cpuNs = workerCpuNs() - workerCpuNsBefore;
         TimeValue time = iterationParams.getTime();
-        if (cpuNs <= 0 || time == null || time.getTime() <= 0 || !result.getScoreUnit().endsWith("/s")) {
+        // No primary result: the iteration failed (JMH reports that itself).
+        if (cpuNs <= 0 || time == null || time.getTime() <= 0 || result.getRawPrimaryResults().isEmpty()
+                || !result.getScoreUnit().endsWith("/s")) {
             return List.of();
         }
         double seconds = time.convertTo(TimeUnit.NANOSECONDS) / 1e9;
