@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,15 +48,28 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code appendInnerBatch32KiB}: a 32 KiB BatchCQ inner batch (32 entries) stored as one record.</li>
  *   <li>{@code baselineCopy1KiB} / {@code baselineCopy32KiB}: {@code putBytes} of the same body bytes into a
  *       1 GiB mapped file whose pages were touched at setup, wrapping at its end.</li>
+ *   <li>{@code prepareSegments1GiB} (single shot, s/op): how long the log's background allocator takes to
+ *       prepare 1 GiB of segments (16 of 64 MiB: zero-fill, map, pre-touch). This, not the append path, bounds
+ *       the rate a writer can sustain for longer than the segments prepared in advance last.</li>
  * </ul>
  *
+ * <p><b>What the append figures measure.</b> The writer thread's cost per append (validation, CRC, encoding, lock,
+ * copy, result and future) on segments that are already prepared, which is what the baseline's pre-touched
+ * mapping models. One log lives for the whole trial with 1 GiB segments and {@code SEGMENTS_AHEAD} (4) segments
+ * prepared ahead; before every iteration the segments already written are deleted (and unmapped by a GC) and
+ * the setup waits until that many segments are ready again, so an iteration can append 4 GiB or more without
+ * waiting for the allocator. When the writer rolls, the allocator
+ * starts preparing the next segment on its own thread, concurrently with the measurement, as in production.
+ * With {@code preallocate=false} segments are sparse and the writer takes every page fault itself.
+ *
  * <p>Files go to {@code /dev/shm} when it exists (so the figures are the code's cost, not the disk's), else to
- * the temp directory; {@code -Dsluice.bench.dir=...} overrides. Every iteration gets a fresh log with 1 GiB
- * segments, pre-allocated ahead of the writer or not ({@code preallocate}), that is deleted afterwards.
+ * the temp directory; {@code -Dsluice.bench.dir=...} overrides. Give the run memory for about 10 GiB of files
+ * there at the end of an iteration (the segments written plus those prepared), besides the 2 GiB heap, which is
+ * pre-touched so that no benchmark pays for the first touch of heap pages.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "-Xmx2g")
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
 @Threads(1)
@@ -66,6 +80,15 @@ public class CommitLogAppendBenchmark {
     static final int BATCH_ENTRIES = 32;
     static final InetSocketAddress HOST = new InetSocketAddress(InetAddress.getLoopbackAddress(), 10911);
     static final String PROPERTIES = "UNIQ_KEY\u00017F0000010BB818B4AAC2648B37A60000\u0002WAIT\u0001true\u0002";
+    /**
+     * Segments prepared ahead of the writer in the append benchmarks: with the active one, enough for a 2 s
+     * iteration at ~2.5 GB/s ({@code -Dsluice.bench.segmentsAhead=...} overrides, 1..16).
+     */
+    static final int SEGMENTS_AHEAD = Integer.getInteger("sluice.bench.segmentsAhead", 4);
+    /** Quiet time before an append iteration, for the unmapping of the segments deleted at its setup. */
+    static final long SETTLE_NS = TimeUnit.SECONDS.toNanos(1);
+    /** Longest wait for them before an iteration. */
+    static final long READY_TIMEOUT_NS = TimeUnit.MINUTES.toNanos(3);
 
     static Path baseDir() {
         String override = System.getProperty("sluice.bench.dir");
@@ -108,10 +131,10 @@ public class CommitLogAppendBenchmark {
         return ByteBuffer.wrap(BatchBodyDescriptor.encode(messages));
     }
 
-    /** A fresh ASYNC CommitLog per iteration. */
+    /** One ASYNC CommitLog per trial, with {@code SEGMENTS_AHEAD} segments ready before every iteration. */
     @State(Scope.Benchmark)
     public static class LogState {
-        /** Zero-fill each new segment ahead of the writer (the production default) or map it sparse. */
+        /** Pre-allocate and pre-touch each new segment ahead of the writer (the production default), or not. */
         @Param({"true", "false"})
         boolean preallocate;
 
@@ -120,25 +143,69 @@ public class CommitLogAppendBenchmark {
         MessageDraft single;
         MessageDraft innerBatch;
 
-        @Setup(Level.Iteration)
+        @Setup(Level.Trial)
         public void open() throws IOException {
             dir = Files.createTempDirectory(baseDir(), "sluice-bench-log");
-            log = CommitLog.open(LogSettings.builder(dir, HOST).preallocateSegments(preallocate).build());
+            log = CommitLog.open(LogSettings.builder(dir, HOST).preallocateSegments(preallocate)
+                    .segmentsPreparedAhead(SEGMENTS_AHEAD).segmentAllocationTimeoutMs(60_000).build());
             log.recover(0, false, e -> { });
-            // Wait here, not in the measurement, for the first segment; the next one is then prepared behind.
-            checked(log.append(MessageDraft.builder("BenchTopic", 1).body(new byte[1]).bornHost(HOST).build()).join());
             single = MessageDraft.builder("BenchTopic", 0).body(singleBody()).propertiesText(PROPERTIES)
                     .bornHost(HOST).bornTimestampMs(System.currentTimeMillis()).build();
             innerBatch = MessageDraft.builder("BenchBatchTopic", 0).body(batchBody()).propertiesText(PROPERTIES)
                     .bornHost(HOST).bornTimestampMs(System.currentTimeMillis()).kind(AppendKind.INNER_BATCH).build();
         }
 
-        @TearDown(Level.Iteration)
+        @Setup(Level.Iteration)
+        public void awaitSegments() {
+            // Drop what earlier iterations wrote (all but the active segment) and let the GC unmap it, so the
+            // files in tmpfs stay bounded; then wait for the allocator to have the next segments ready.
+            log.deleteExpiredSegments(System.currentTimeMillis(), 0, true, Integer.MAX_VALUE);
+            System.gc();
+            awaitReady(log, SEGMENTS_AHEAD);
+            // The unmapping runs on the JVM's reference handler thread after the GC; on a two-core machine it
+            // would compete with the measurement, so give it time to finish.
+            LockSupport.parkNanos(SETTLE_NS);
+        }
+
+        @TearDown(Level.Trial)
         public void close() throws IOException {
             log.close();
             deleteRecursively(dir);
-            // Deleted segments are unmapped by the GC (see MappedSegment); give their memory back before the next
-            // iteration instead of letting tmpfs fill up.
+            // Deleted segments are unmapped by the GC (see MappedSegment); give their memory back now.
+            System.gc();
+        }
+    }
+
+    static void awaitReady(CommitLog log, int segments) {
+        long deadline = System.nanoTime() + READY_TIMEOUT_NS;
+        while (log.segmentsReadyAhead() < segments) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("only " + log.segmentsReadyAhead() + " of " + segments
+                        + " segments prepared after " + TimeUnit.NANOSECONDS.toSeconds(READY_TIMEOUT_NS) + " s");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    /** A log about to prepare 1 GiB of segments; set up afresh for every (single-shot) invocation. */
+    @State(Scope.Benchmark)
+    public static class PreparationState {
+        static final int SEGMENT_BYTES = 64 << 20;
+        static final int SEGMENTS = 16;
+        Path dir;
+        CommitLog log;
+
+        @Setup(Level.Invocation)
+        public void open() throws IOException {
+            dir = Files.createTempDirectory(baseDir(), "sluice-bench-prepare");
+            log = CommitLog.open(LogSettings.builder(dir, HOST).segmentBytes(SEGMENT_BYTES)
+                    .segmentsPreparedAhead(SEGMENTS).build());
+        }
+
+        @TearDown(Level.Invocation)
+        public void close() throws IOException {
+            log.close();
+            deleteRecursively(dir);
             System.gc();
         }
     }
@@ -190,6 +257,17 @@ public class CommitLogAppendBenchmark {
     @Benchmark
     public AppendResult appendInnerBatch32KiB(LogState s) {
         return checked(s.log.append(s.innerBatch).join());
+    }
+
+    /** Recovery of the empty log starts the preparation of its first {@code SEGMENTS} segments. */
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @Warmup(iterations = 1)
+    @Measurement(iterations = 3)
+    public int prepareSegments1GiB(PreparationState p) throws IOException {
+        p.log.recover(0, false, e -> { });
+        awaitReady(p.log, PreparationState.SEGMENTS);
+        return p.log.segmentsReadyAhead();
     }
 
     @Benchmark

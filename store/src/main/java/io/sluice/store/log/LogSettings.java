@@ -23,12 +23,11 @@ import java.util.Objects;
  * @param syncFlushTimeoutMs        SYNC: wait for the fsync at most this long, then FLUSH_DISK_TIMEOUT (5 000)
  * @param storeHost                 this broker's address as written into STOREHOST and offset message ids
  * @param checkCrcOnRecover         verify BODYCRC when recovering (Apache {@code checkCRCOnRecover}, true)
- * @param preallocateSegments       before a new segment is used, write one zero byte into every page of its
- *                                  mapping (on a background thread): the file system allocates each page (and
- *                                  reserves its disk block) then, so a full disk fails the preparation with an
- *                                  IOException instead of faulting the writer, and the writer takes no page
- *                                  faults. When false the file is sparse and the writer faults in every page
- *                                  itself (true)
+ * @param preallocateSegments       before a new segment is used (on a background thread), write zeros through
+ *                                  the file so that its disk blocks exist (a full disk then fails the preparation
+ *                                  with an IOException instead of faulting a store into the mapping), then touch
+ *                                  every page of the mapping so that the writer takes no page faults. When false
+ *                                  the file is sparse and the writer faults in every page itself (true)
  * @param segmentAllocationTimeoutMs how long an append waits for the next segment to be prepared (5 000)
  * @param segmentsPreparedAhead     how many segments are prepared ahead of the active one, 1..
  *                                  {@value #MAX_SEGMENTS_PREPARED_AHEAD}; each is a whole segment of disk and
