@@ -10,6 +10,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,8 @@ import picocli.CommandLine.Parameters;
 public final class BenchCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchCommand.class);
+    /** How long one dispatch lag sample may wait for the broker. */
+    private static final long DISPATCH_LAG_TIMEOUT_MS = 1_000;
 
     @Parameters(arity = "1..*", paramLabel = "WORKLOAD.yaml", description = "OMB workload files")
     List<Path> workloadFiles;
@@ -139,8 +142,11 @@ public final class BenchCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory(work, workload.name() + "-" + system.label() + "-");
         LOG.info("{}: starting servers in {}", system.label(), dir);
         try (Peer peer = system.startPeer(options, dir);
-             Driver driver = system.driver(peer, batchCq)) {
-            return new LoadRun(workload, driver, system.label(), LOG::info).run().withSettings(peer.settings());
+             Driver driver = system.driver(peer, batchCq);
+             DispatchLagProbe probe = system.reportsDispatchLag() ? new DispatchLagProbe(peer.brokerAddr(),
+                     DISPATCH_LAG_TIMEOUT_MS) : null) {
+            return new LoadRun(workload, driver, system.label(), Optional.ofNullable(probe), LOG::info).run()
+                    .withSettings(peer.settings());
         }
     }
 }

@@ -38,6 +38,11 @@ enum BenchSystem {
                 + Arrays.stream(values()).map(BenchSystem::label).collect(Collectors.joining(", ")));
     }
 
+    /** Its broker answers GET_BROKER_RUNTIME_INFO with {@code dispatchBehindBytes} (the RocketMQ protocol). */
+    boolean reportsDispatchLag() {
+        return this != KAFKA;
+    }
+
     /** Starts this system's servers. */
     Peer startPeer(PeerOptions options, Path dir) throws IOException, InterruptedException {
         return switch (this) {

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -89,13 +91,16 @@ final class ComparisonChart {
     /** The figures as a Markdown table (also printed by the harness). */
     static String markdownTable(List<RunResult> results) {
         StringBuilder text = new StringBuilder("| system | publish msg/s | consume msg/s | publish p50 / p99 / p99.9 / "
-                + "max ms | end-to-end p50 / p99 / p99.9 ms | final backlog | errors |\n|---|---:|---:|---:|---:|---:|---:|\n");
+                + "max ms | end-to-end p50 / p99 / p99.9 ms | dispatch lag p50 / p99 / max ms | dispatch lag p50 / p99 "
+                + "/ max bytes | lag samples (failed) | final backlog | errors |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : results) {
             text.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f / %.2f / %.2f / %.2f | %.2f / %.2f / %.2f "
-                            + "| %,d | %d |%n", r.system(), r.publishRate(), r.consumeRate(), r.publishLatency().p50(),
-                    r.publishLatency().p99(), r.publishLatency().p999(), r.publishLatency().max(),
-                    r.endToEndLatency().p50(), r.endToEndLatency().p99(), r.endToEndLatency().p999(), r.backlog(),
-                    r.sendErrors()));
+                            + "| %s | %s | %s | %,d | %d |%n", r.system(), r.publishRate(), r.consumeRate(),
+                    r.publishLatency().p50(), r.publishLatency().p99(), r.publishLatency().p999(),
+                    r.publishLatency().max(), r.endToEndLatency().p50(), r.endToEndLatency().p99(),
+                    r.endToEndLatency().p999(), lagFigures(r, DispatchLag::ms), lagFigures(r, DispatchLag::bytes),
+                    lagSamples(r), r.backlog(), r.sendErrors()));
         }
         return text.toString();
     }
@@ -121,16 +126,30 @@ final class ComparisonChart {
     private static String table(List<RunResult> results) {
         StringBuilder html = new StringBuilder("<table>\n<tr><th>system</th><th>publish msg/s</th><th>consume msg/s"
                 + "</th><th>publish p50 ms</th><th>p99</th><th>p99.9</th><th>max</th><th>end-to-end p50 ms</th>"
-                + "<th>p99</th><th>p99.9</th><th>final backlog</th><th>send errors</th></tr>\n");
+                + "<th>p99</th><th>p99.9</th><th>dispatch lag p50 / p99 / max ms</th><th>dispatch lag p50 / p99 / "
+                + "max bytes</th><th>lag samples (failed)</th><th>final backlog</th><th>send errors</th></tr>\n");
         for (RunResult r : results) {
             html.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%,.0f</td><td>%,.0f</td><td>%.2f</td>"
                             + "<td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
-                            + "<td>%,d</td><td>%d</td></tr>%n", escape(r.system()), r.publishRate(), r.consumeRate(),
-                    r.publishLatency().p50(), r.publishLatency().p99(), r.publishLatency().p999(),
-                    r.publishLatency().max(), r.endToEndLatency().p50(), r.endToEndLatency().p99(),
-                    r.endToEndLatency().p999(), r.backlog(), r.sendErrors()));
+                            + "<td>%s</td><td>%s</td><td>%s</td><td>%,d</td><td>%d</td></tr>%n", escape(r.system()),
+                    r.publishRate(), r.consumeRate(), r.publishLatency().p50(), r.publishLatency().p99(),
+                    r.publishLatency().p999(), r.publishLatency().max(), r.endToEndLatency().p50(),
+                    r.endToEndLatency().p99(), r.endToEndLatency().p999(), lagFigures(r, DispatchLag::ms),
+                    lagFigures(r, DispatchLag::bytes), lagSamples(r), r.backlog(), r.sendErrors()));
         }
         return html.append("</table>\n").toString();
+    }
+
+    /** {@code p50 / p99 / max} of one dispatch lag unit, or {@code -} when the system did not report it. */
+    private static String lagFigures(RunResult r, Function<DispatchLag, Optional<DispatchLag.Figures>> unit) {
+        return r.dispatchLag().flatMap(unit).map(f -> String.format(Locale.ROOT, "%,d / %,d / %,d", f.p50(), f.p99(),
+                f.max())).orElse("-");
+    }
+
+    /** Successful samples and, in brackets, failed ones; {@code -} when the system was not sampled. */
+    private static String lagSamples(RunResult r) {
+        return r.dispatchLag().map(lag -> String.format(Locale.ROOT, "%,d (%,d)", lag.samples(), lag.failures()))
+                .orElse("-");
     }
 
     private static String escape(String text) {

@@ -3,6 +3,7 @@ package io.sluice.benchmark.load;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -17,28 +18,40 @@ import org.HdrHistogram.Histogram;
  * and returns the result. For a backlog workload the consumers start only once the backlog is built, and the
  * measured phase is the drain.
  *
- * <p>Threads: one per producer (paced sends), the client libraries' own threads (outcomes, deliveries), and the
- * calling thread, which samples once a second and owns everything else. Not reusable.
+ * <p>During the measured phase a broker that reports its dispatch lag is sampled every
+ * {@value #DISPATCH_LAG_INTERVAL_MS} ms by a {@link DispatchLagSampler}.
+ *
+ * <p>Threads: one per producer (paced sends), the client libraries' own threads (outcomes, deliveries), the
+ * dispatch lag sampler's thread during the measured phase, and the calling thread, which samples once a second and
+ * owns everything else. Not reusable.
  */
 final class LoadRun {
 
     /** Most sends awaiting their outcome, over all producers of the run. */
     static final int MAX_IN_FLIGHT = 20_000;
+    /** Time between two dispatch lag samples. */
+    static final long DISPATCH_LAG_INTERVAL_MS = 50;
 
     private final Workload workload;
     private final Driver driver;
     private final String system;
     private final Consumer<String> log;
+    private final Optional<DispatchLagSampler.Source> dispatchLagSource;
     private final RunStats stats = new RunStats();
     private final RateController rate;
     private final AtomicReference<Throwable> firstSendError = new AtomicReference<>();
     private volatile boolean producing = true;
     private boolean consumersRunning;
 
-    LoadRun(Workload workload, Driver driver, String system, Consumer<String> log) {
+    /**
+     * @param dispatchLagSource where the broker's dispatch lag is read; empty for a system that does not report it
+     */
+    LoadRun(Workload workload, Driver driver, String system, Optional<DispatchLagSampler.Source> dispatchLagSource,
+            Consumer<String> log) {
         this.workload = workload;
         this.driver = driver;
         this.system = system;
+        this.dispatchLagSource = dispatchLagSource;
         this.log = log;
         this.rate = new RateController(workload.producerRate());
     }
@@ -194,6 +207,7 @@ final class LoadRun {
         private long testStartReceived;
         private long testStartNanos;
         private double drainSeconds = -1;
+        private Optional<DispatchLag> dispatchLag = Optional.empty();
 
         void runFor(double seconds, boolean measuring) throws InterruptedException {
             long end = System.nanoTime() + (long) (seconds * 1e9);
@@ -210,6 +224,26 @@ final class LoadRun {
                 stats.endToEndInterval();
                 startPeriod();
             }
+            Optional<DispatchLagSampler> lagSampler = measuring
+                    ? dispatchLagSource.map(source -> new DispatchLagSampler(system, source, DISPATCH_LAG_INTERVAL_MS,
+                            log))
+                    : Optional.empty();
+            lagSampler.ifPresent(DispatchLagSampler::start);
+            try {
+                sampleSeconds(done, measuring);
+            } finally {
+                if (lagSampler.isPresent()) {
+                    DispatchLag lag = lagSampler.get().stop();
+                    dispatchLag = Optional.of(lag);
+                    log.accept(system + ": dispatch lag " + lag.summary());
+                }
+            }
+            if (measuring && secondsInPeriod > 0) {
+                endPeriod();
+            }
+        }
+
+        private void sampleSeconds(BooleanSupplier done, boolean measuring) throws InterruptedException {
             long next = System.nanoTime();
             while (!done.getAsBoolean()) {
                 next += 1_000_000_000L;
@@ -221,9 +255,6 @@ final class LoadRun {
                     throw new InterruptedException();
                 }
                 second(measuring);
-            }
-            if (measuring && secondsInPeriod > 0) {
-                endPeriod();
             }
         }
 
@@ -290,7 +321,7 @@ final class LoadRun {
                     (lastSent - testStartSent) / seconds, (lastReceived - testStartReceived) / seconds,
                     RunResult.Latency.of(publishTotal), RunResult.Latency.of(endToEndTotal),
                     backlog(lastSent, lastReceived), drainSeconds, stats.sendErrors.sum(),
-                    error == null ? null : String.valueOf(error));
+                    error == null ? null : String.valueOf(error), dispatchLag);
         }
     }
 }

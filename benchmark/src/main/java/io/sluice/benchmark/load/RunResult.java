@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
@@ -28,11 +29,13 @@ import org.HdrHistogram.Histogram;
  *                          -1 when it was not drained or the workload has no backlog
  * @param sendErrors        failed sends over the whole run
  * @param firstSendError    the first send error, or null
+ * @param dispatchLag       the broker's dispatch lag over the measured phase; empty for a system that does not
+ *                          report it (Kafka)
  */
 record RunResult(String system, Workload workload, Map<String, String> settings, int periodSeconds,
                  List<Period> periods, double publishRate, double consumeRate, Latency publishLatency,
                  Latency endToEndLatency, long backlog, double drainSeconds, long sendErrors,
-                 String firstSendError) {
+                 String firstSendError, Optional<DispatchLag> dispatchLag) {
 
     /** Copies the settings map: the result is immutable. */
     RunResult {
@@ -45,7 +48,7 @@ record RunResult(String system, Workload workload, Map<String, String> settings,
         Map<String, String> merged = new LinkedHashMap<>(settings);
         merged.putAll(more);
         return new RunResult(system, workload, merged, periodSeconds, periods, publishRate, consumeRate,
-                publishLatency, endToEndLatency, backlog, drainSeconds, sendErrors, firstSendError);
+                publishLatency, endToEndLatency, backlog, drainSeconds, sendErrors, firstSendError, dispatchLag);
     }
 
     /** One sample period. */
@@ -100,7 +103,26 @@ record RunResult(String system, Workload workload, Map<String, String> settings,
         json.put("backlogDrainSeconds", drainSeconds);
         json.put("sendErrors", sendErrors);
         json.put("firstSendError", firstSendError);
+        dispatchLag.ifPresent(lag -> dispatchLagFields(json, lag));
         return json;
+    }
+
+    /**
+     * Sample counts always; the percentile fields of a unit only when it was measured (no {@code dispatchLagMs*} for
+     * Apache's broker, which reports bytes only).
+     */
+    private static void dispatchLagFields(Map<String, Object> json, DispatchLag lag) {
+        json.put("dispatchLagSamples", lag.samples());
+        json.put("dispatchLagSampleFailures", lag.failures());
+        json.put("dispatchLagFirstSampleFailure", lag.firstFailure());
+        lag.ms().ifPresent(f -> figures(json, "dispatchLagMs", f));
+        lag.bytes().ifPresent(f -> figures(json, "dispatchLagBytes", f));
+    }
+
+    private static void figures(Map<String, Object> json, String prefix, DispatchLag.Figures figures) {
+        json.put(prefix + "50pct", figures.p50());
+        json.put(prefix + "99pct", figures.p99());
+        json.put(prefix + "Max", figures.max());
     }
 
     private List<Double> series(ToDoubleFunction<Period> value) {

@@ -30,7 +30,14 @@ import org.agrona.concurrent.EpochClock;
  *       {@code Properties.load(InputStream)}, which reads ISO-8859-1).</li>
  *   <li>28: body = KVTable with every key {@code mqadmin clusterList} reads (all values strings) plus Apache's
  *       {@code brokerVersion}, {@code bootTimestamp}, {@code runtime}, {@code commitLogMinOffset},
- *       {@code commitLogMaxOffset}, {@code dispatchBehindBytes} and {@code scheduleMessageOffset_<level>}. Sluice
+ *       {@code commitLogMaxOffset}, {@code dispatchBehindBytes} and {@code scheduleMessageOffset_<level>}, and
+ *       Sluice's own {@code dispatchBehindMs} (Apache's broker has no such key). Both dispatch figures compare the
+ *       CommitLog's confirmed position (the written position under ASYNC_FLUSH, the flushed one under SYNC_FLUSH)
+ *       with the dispatched position, below which every record's consume-queue slot is written (records merely
+ *       read or parsed by the dispatcher do not count): {@code dispatchBehindBytes} is the distance in bytes,
+ *       {@code dispatchBehindMs} an upper bound on how long the oldest undispatched record has waited (now minus
+ *       the later of the last dispatched record's store time and the moment dispatch last caught up); both are 0
+ *       when caught up ({@link StoreStats#dispatchLagBytes()}, {@link StoreStats#dispatchLagMs()}). Sluice
  *       has no send/pull/ack thread pools (handlers run on connection lanes) and no timer wheel, so those queue
  *       sizes, wait times and timer figures are 0. The get rate is sent as both {@code getTransferredTps} (5.x
  *       tools) and {@code getTransferedTps} (4.x tools).</li>
@@ -114,6 +121,7 @@ public final class BrokerInfoHandler {
         t.put("commitLogMinOffset", Long.toString(s.minPosition()));
         t.put("commitLogMaxOffset", Long.toString(s.writtenPosition()));
         t.put("dispatchBehindBytes", Long.toString(s.dispatchLagBytes()));
+        t.put("dispatchBehindMs", Long.toString(s.dispatchLagMs()));
         t.put("remainHowManyDataToFlush", Long.toString(Math.max(0, s.writtenPosition() - s.flushedPosition())));
         for (String timer : new String[] {"timerReadBehind", "timerOffsetBehind", "timerCongestNum",
                 "timerEnqueueTps", "timerDequeueTps"}) {

@@ -109,6 +109,10 @@ class BrokerInfoHandlerTest {
             double ratio = Double.parseDouble(t.get("commitLogDiskRatio"));
             assertTrue(ratio >= 0 && ratio <= 1, t.get("commitLogDiskRatio"));
             assertEquals("0,0", t.get("scheduleMessageOffset_1"));
+            for (String key : List.of("dispatchBehindBytes", "dispatchBehindMs")) {
+                assertTrue(t.containsKey(key), key);
+                assertTrue(Long.parseLong(t.get(key)) >= 0, key + "=" + t.get(key));
+            }
             assertEquals(null, t.get("scheduleMessageOffset_3"), "one key per configured level");
         }
     }
