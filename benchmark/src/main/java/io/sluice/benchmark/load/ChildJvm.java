@@ -16,18 +16,36 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A server the harness started in a JVM of its own, bound to 127.0.0.1; its stdout and stderr go to a log file.
- * {@link #close()} stops it (SIGTERM, then SIGKILL after 30 s). Owned by the thread that started it.
+ * {@link #close()} stops it (SIGTERM, then SIGKILL after 30 s). Until then a shutdown hook of the harness's JVM
+ * stops it too, so an interrupted harness (Ctrl-C, SIGTERM) leaves no server behind. Owned by the thread that
+ * started it.
  */
 final class ChildJvm implements AutoCloseable {
 
     private final String name;
     private final Process process;
     private final Path logFile;
+    private final Thread stopOnExit;
 
     private ChildJvm(String name, Process process, Path logFile) {
         this.name = name;
         this.process = process;
         this.logFile = logFile;
+        this.stopOnExit = new Thread(this::stopQuietlyOnExit, "stop-" + name);
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
+    }
+
+    /** The shutdown hook: SIGTERM, then SIGKILL after 10 s; nothing is left to report to at this point. */
+    private void stopQuietlyOnExit() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -91,6 +109,12 @@ final class ChildJvm implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+        } catch (IllegalStateException shuttingDown) {
+            // The JVM is exiting and the hook is running or has run: it stops the process itself.
+            return;
+        }
         if (process.isAlive()) {
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -3,8 +3,12 @@ package io.sluice.benchmark.load;
 /**
  * The target publish rate of a run. Fixed when the workload names a rate; for {@code producerRate: 0} it searches
  * the highest sustainable rate: every second the sampler reports what was sent and received, and the target grows
- * by half while producers keep up with it and consumers keep up with producers, and falls to 80% of the rate
- * actually achieved when either falls behind (then holds for 3 s before growing again, by 10% steps).
+ * by half while producers keep up with it and consumers keep up with producers. When either falls behind, the
+ * target where that happened becomes the ceiling and the target falls to 80% of the rate actually achieved, but
+ * never below half the target, so that one bad second (a GC pause, a rebalance) cannot throw the search back to
+ * its start. It then holds for 3 s and grows again: by half while it is at most half the ceiling, by 10% steps
+ * above that; a target that holds above the ceiling shows the ceiling was a passing stall, and lifts it. Seconds
+ * before the first acknowledgement (connections, routes, JIT) are not observations.
  *
  * <p>Written by the sampler thread only; producers read {@link #ratePerSecond()} (volatile).
  */
@@ -18,7 +22,8 @@ final class RateController {
     private volatile long generation;
     // Sampler thread only.
     private int holdSeconds;
-    private boolean backedOff;
+    private double ceiling = Double.POSITIVE_INFINITY;
+    private boolean acknowledged;
 
     RateController(long fixedRatePerSecond) {
         this.adaptive = fixedRatePerSecond == 0;
@@ -50,6 +55,10 @@ final class RateController {
         if (!adaptive) {
             return;
         }
+        if (!acknowledged && sentPerSecond == 0) {
+            return;
+        }
+        acknowledged = true;
         double target = ratePerSecond;
         boolean producersKeepUp = sentPerSecond >= 0.9 * target;
         boolean consumersKeepUp = !consuming || backlogGrowth <= 0.1 * target;
@@ -58,10 +67,13 @@ final class RateController {
             return;
         }
         if (producersKeepUp && consumersKeepUp) {
-            set(target * (backedOff ? 1.1 : 1.5));
+            if (target > ceiling) {
+                ceiling = Double.POSITIVE_INFINITY;
+            }
+            set(target * (target <= 0.5 * ceiling ? 1.5 : 1.1));
         } else {
-            set(Math.max(MIN_RATE, 0.8 * Math.min(target, sentPerSecond)));
-            backedOff = true;
+            ceiling = target;
+            set(Math.max(MIN_RATE, Math.max(0.5 * target, 0.8 * Math.min(target, sentPerSecond))));
             holdSeconds = 3;
         }
     }
