@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -71,6 +73,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "create RocketMQ-protocol topics as BatchCQ (default: ${DEFAULT-VALUE})")
     boolean batchCq;
 
+    @Option(names = "--sluice-config", paramLabel = "KEY=VALUE", description = "a broker key for the Sluice peer, "
+            + "over the harness's settings (e.g. dispatchMode=serial); repeatable; bin/sluice config reference lists them")
+    Map<String, String> sluiceConfig = new LinkedHashMap<>();
+
     @Option(names = "--chart", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "write the comparison page (default: ${DEFAULT-VALUE})")
     boolean chart;
@@ -103,7 +109,7 @@ public final class BenchCommand implements Callable<Integer> {
         Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("sluice-bench");
         PeerOptions options = new PeerOptions(peerHeap, rocketmqVersion, kafkaVersion,
                 Path.of(System.getProperty("user.home"), ".cache", "sluice", "bench-peers"), mavenCommand,
-                System.getProperty("java.class.path"));
+                System.getProperty("java.class.path"), Map.copyOf(sluiceConfig));
         int failures = 0;
         StringBuilder summary = new StringBuilder();
         for (Workload workload : workloads) {

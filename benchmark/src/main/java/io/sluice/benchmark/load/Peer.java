@@ -61,6 +61,7 @@ final class Peer implements AutoCloseable {
         conf.put("flushDiskType", "ASYNC_FLUSH");
         conf.put("autoCreateTopicEnable", "false");
         conf.put("diskMaxUsedSpaceRatio", "95");
+        conf.putAll(options.sluiceConfig());
         Path file = writeProperties(dir.resolve("broker.conf"), conf);
         List<ChildJvm> processes = new ArrayList<>();
         processes.add(ChildJvm.start("sluice-standalone", options.sluiceClassPath(), options.brokerJvm(),

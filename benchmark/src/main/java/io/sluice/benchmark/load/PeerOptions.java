@@ -2,6 +2,7 @@ package io.sluice.benchmark.load;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How the harness starts peer servers.
@@ -12,9 +13,11 @@ import java.util.List;
  * @param cacheDir         where resolved peer class paths are cached
  * @param mavenCommand     the {@code mvn} executable
  * @param sluiceClassPath  class path of the Sluice broker (the harness's own)
+ * @param sluiceConfig     broker keys for the Sluice peer that replace or add to the harness's (validated by the
+ *                         broker at start: an unknown key or bad value stops it with an error naming it)
  */
 record PeerOptions(String heap, String rocketmqVersion, String kafkaVersion, Path cacheDir, String mavenCommand,
-                   String sluiceClassPath) {
+                   String sluiceClassPath, Map<String, String> sluiceConfig) {
 
     /**
      * The JVM options of every broker, Sluice's, Apache's and Kafka's alike: fixed heap, G1 with a 20 ms pause goal,
