@@ -263,7 +263,9 @@ final class LoadRun {
             long received = stats.received.sum();
             long backlog = backlog(sent, received);
             double sentPerSecond = sent - lastSent;
-            rate.observe(sentPerSecond, backlog - lastBacklog, consumersRunning);
+            // Until the consumers deliver their first message (subscription, rebalance, first pull) a growing
+            // backlog says nothing about the rate they sustain.
+            rate.observe(sentPerSecond, backlog - lastBacklog, consumersRunning && received > 0);
             Histogram publish = stats.publishInterval();
             Histogram endToEnd = stats.endToEndInterval();
             log.accept(String.format(Locale.ROOT, "%s: %s pub %,.0f msg/s (target %,.0f)  cons %,.0f msg/s  "
