@@ -304,6 +304,11 @@ public final class CommitLog implements AutoCloseable {
      * For walking the log use {@link #cursor(long)}.
      */
     public ScanResult scan(long position, boolean checkCrc) {
+        return scan(position, checkCrc, null);
+    }
+
+    /** {@link #scan(long, boolean)} with the caller's topic cache (may be null). */
+    ScanResult scan(long position, boolean checkCrc, TopicCache topics) {
         MappedSegment segment = chain.find(position);
         if (segment == null) {
             boolean deleted = !chain.isEmpty() && position < chain.minPosition(0);
@@ -312,7 +317,7 @@ public final class CommitLog implements AutoCloseable {
         int offset = (int) (position - segment.startPosition());
         int toEnd = segment.sizeBytes() - offset;
         int readable = (int) Math.max(0, Math.min(toEnd, confirmedPosition() - position));
-        return RecordParser.parse(segment.buffer(), offset, readable, toEnd, position, checkCrc);
+        return RecordParser.parse(segment.buffer(), offset, readable, toEnd, position, checkCrc, topics);
     }
 
     /** A cursor for dispatch, starting at {@code fromPosition} (a record boundary), without CRC checks. */

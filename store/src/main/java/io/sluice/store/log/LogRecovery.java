@@ -27,6 +27,7 @@ final class LogRecovery {
                      QueueOffsetTable offsets) {
         long position = fromPosition;
         long records = 0;
+        TopicCache topics = new TopicCache();
         while (true) {
             MappedSegment segment = chain.find(position);
             if (segment == null) {
@@ -34,7 +35,7 @@ final class LogRecovery {
             }
             int offset = (int) (position - segment.startPosition());
             int toEnd = segment.sizeBytes() - offset;
-            ScanResult r = RecordParser.parse(segment.buffer(), offset, toEnd, toEnd, position, checkCrc);
+            ScanResult r = RecordParser.parse(segment.buffer(), offset, toEnd, toEnd, position, checkCrc, topics);
             if (r.status() == ScanStatus.VALID) {
                 DispatchEntry e = r.entry();
                 visitor.accept(e);

@@ -12,6 +12,7 @@ public final class RecordCursor {
 
     private final CommitLog log;
     private final boolean checkCrc;
+    private final TopicCache topics = new TopicCache();
     private long position;
 
     RecordCursor(CommitLog log, long position, boolean checkCrc) {
@@ -22,7 +23,7 @@ public final class RecordCursor {
 
     /** Examines the record at {@link #position()} and advances past it when it is VALID or a blank. */
     public ScanResult next() {
-        ScanResult r = log.scan(position, checkCrc);
+        ScanResult r = log.scan(position, checkCrc, topics);
         if (r.status() == ScanStatus.VALID || r.status() == ScanStatus.END_OF_SEGMENT) {
             position = r.nextPosition();
         }

@@ -55,6 +55,16 @@ public final class RecordParser {
      */
     public static ScanResult parse(DirectBuffer buffer, int index, int readableBytes, int bytesToSegmentEnd,
                                    long position, boolean checkCrc) {
+        return parse(buffer, index, readableBytes, bytesToSegmentEnd, position, checkCrc, null);
+    }
+
+    /**
+     * {@link #parse(DirectBuffer, int, int, int, long, boolean)}, taking the topic string from {@code topics} (the
+     * caller's, not thread-safe) when it is not null, so that a walk over many records of a few topics decodes each
+     * topic once.
+     */
+    public static ScanResult parse(DirectBuffer buffer, int index, int readableBytes, int bytesToSegmentEnd,
+                                   long position, boolean checkCrc, TopicCache topics) {
         if (readableBytes < RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES) {
             return ScanResult.noMoreData(position);
         }
@@ -81,11 +91,11 @@ public final class RecordParser {
         if (totalSize > readableBytes) {
             return ScanResult.noMoreData(position);
         }
-        return parseMessage(buffer, index, totalSize, magic, position, checkCrc);
+        return parseMessage(buffer, index, totalSize, magic, position, checkCrc, topics);
     }
 
     private static ScanResult parseMessage(DirectBuffer buffer, int index, int totalSize, int magic, long position,
-                                           boolean checkCrc) {
+                                           boolean checkCrc, TopicCache topics) {
         int sysFlag = buffer.getInt(index + RecordDescriptor.SYS_FLAG_OFFSET, BE);
         int bodyLengthOffset = RecordDescriptor.bodyLengthOffset(sysFlag);
         int topicLengthBytes = RecordDescriptor.topicLengthBytes(magic);
@@ -142,17 +152,30 @@ public final class RecordParser {
         if (queueOffset < 0) {
             return ScanResult.corrupt(position, "QUEUEOFFSET " + queueOffset + " is negative");
         }
-        String topic = buffer.getStringWithoutLengthUtf8(topicIndex, topicLength);
+        String topic = topics != null ? topics.topic(buffer, topicIndex, topicLength)
+                : buffer.getStringWithoutLengthUtf8(topicIndex, topicLength);
         long tagsCode = 0;
         long tags = MessageProperties.findValue(buffer, propertiesIndex, propertiesLength, TAGS);
         if (tags != MessageProperties.NOT_FOUND) {
-            tagsCode = buffer.getStringWithoutLengthUtf8(MessageProperties.valueIndex(tags),
-                    MessageProperties.valueLength(tags)).hashCode();
+            tagsCode = tagsHash(buffer, MessageProperties.valueIndex(tags), MessageProperties.valueLength(tags));
         }
         long storeTimestampMs = buffer.getLong(index + RecordDescriptor.storeTimestampOffset(sysFlag), BE);
         int queueId = buffer.getInt(index + RecordDescriptor.QUEUE_ID_OFFSET, BE);
         return ScanResult.valid(new DispatchEntry(topic, queueId, queueOffset, batchCount, position, totalSize,
                 tagsCode, storeTimestampMs, sysFlag));
+    }
+
+    /** {@code String.hashCode()} of the UTF-8 value, computed from the bytes without a string when they are ASCII. */
+    private static int tagsHash(DirectBuffer buffer, int index, int length) {
+        int h = 0;
+        for (int i = index; i < index + length; i++) {
+            byte b = buffer.getByte(i);
+            if (b < 0) {
+                return buffer.getStringWithoutLengthUtf8(index, length).hashCode();
+            }
+            h = 31 * h + b; // an ASCII byte is its char
+        }
+        return h;
     }
 
     /** A non-negative decimal property value, or -1 when absent or not a number. */

@@ -2,6 +2,7 @@ package io.sluice.store.dispatch.pipeline;
 
 import io.sluice.store.log.RecordDescriptor;
 import io.sluice.store.log.RecordParser;
+import io.sluice.store.log.TopicCache;
 import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
 
@@ -28,10 +29,8 @@ final class FastRecordReader {
     private static final byte[] TAGS = {'T', 'A', 'G', 'S'};
     private static final byte NAME_VALUE_SEPARATOR = 1;
     private static final byte PROPERTY_SEPARATOR = 2;
-    private static final int TOPIC_CACHE_SIZE = 64;
 
-    private final String[] cachedTopics = new String[TOPIC_CACHE_SIZE];
-    private final byte[][] cachedTopicBytes = new byte[TOPIC_CACHE_SIZE][];
+    private final TopicCache topics = new TopicCache();
 
     // The last record accepted.
     String topic;
@@ -94,7 +93,7 @@ final class FastRecordReader {
         if (tags == Long.MIN_VALUE) {
             return -1; // non-ASCII tags: the parser decodes them
         }
-        topic = topic(buffer, topicIndex, topicLength);
+        topic = topics.topic(buffer, topicIndex, topicLength);
         queueId = buffer.getInt(index + RecordDescriptor.QUEUE_ID_OFFSET, BE);
         queueOffset = offset;
         sizeBytes = totalSize;
@@ -150,34 +149,6 @@ final class FastRecordReader {
     private static boolean isTags(DirectBuffer buffer, int at) {
         for (int i = 0; i < TAGS.length; i++) {
             if (buffer.getByte(at + i) != TAGS[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The topic string, from the cache when these exact bytes were decoded before. */
-    private String topic(DirectBuffer buffer, int index, int length) {
-        int h = length;
-        for (int i = 0; i < length; i++) {
-            h = 31 * h + buffer.getByte(index + i);
-        }
-        int slot = (h ^ (h >>> 16)) & (TOPIC_CACHE_SIZE - 1);
-        byte[] cached = cachedTopicBytes[slot];
-        if (cached != null && cached.length == length && sameBytes(buffer, index, cached)) {
-            return cachedTopics[slot];
-        }
-        byte[] bytes = new byte[length];
-        buffer.getBytes(index, bytes);
-        String decoded = buffer.getStringWithoutLengthUtf8(index, length);
-        cachedTopicBytes[slot] = bytes;
-        cachedTopics[slot] = decoded;
-        return decoded;
-    }
-
-    private static boolean sameBytes(DirectBuffer buffer, int index, byte[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
-            if (buffer.getByte(index + i) != bytes[i]) {
                 return false;
             }
         }
