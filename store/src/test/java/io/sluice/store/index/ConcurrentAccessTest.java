@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -44,6 +46,9 @@ class ConcurrentAccessTest {
             List<Thread> threads = new ArrayList<>();
             threads.add(new Thread(guard(failures, done, () -> {
                 for (int k = 0; k < RECORDS; k++) {
+                    if (k == RECORDS / 2) {
+                        awaitFirstFind(found); // on a loaded machine the writer could otherwise finish alone
+                    }
                     AppendStatus status = queue.append((long) k * batch, batch, k * 1000L, 100 + k % 50, k, k);
                     if (status != AppendStatus.APPENDED) {
                         failures.add("append " + k + ": " + status);
@@ -107,6 +112,14 @@ class ConcurrentAccessTest {
                     }
                 }
             }
+        }
+    }
+
+    /** Holds the writer half-way until a reader has found a slot, so reads overlap appends and trims. */
+    private static void awaitFirstFind(AtomicLong found) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MS / 2);
+        while (found.get() == 0 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
         }
     }
 
