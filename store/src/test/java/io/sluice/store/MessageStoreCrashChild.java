@@ -7,6 +7,7 @@ import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.BatchBodyDescriptor;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.MessageProperties;
+import io.sluice.store.retention.RetentionSettings;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
@@ -39,6 +40,9 @@ public final class MessageStoreCrashChild {
     static StoreSettings settings(Path root, FlushMode mode) {
         StoreSettings.Builder b = StoreSettings.builder(root, StoreFixture.STORE_HOST).checkpointIntervalMs(50);
         b.log().segmentBytes(256 * 1024).maxMessageBytes(16 * 1024).flushMode(mode);
+        // Whatever the build machine's disk holds, retention must not delete what the test verifies.
+        b.retention(RetentionSettings.defaults().withRatios(1.0, 1.0, 1.0).withCleanFileForcibly(false)
+                .withDeleteWhenHours(List.of()));
         return b.build();
     }
 

@@ -5,15 +5,18 @@ import com.alibaba.fastjson2.JSONWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -57,6 +60,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--test-seconds", description = "override the workloads' test duration")
     Double testSeconds;
+
+    @Option(names = "--keep-data", description = "keep each peer's stored data after its run (default: only its "
+            + "logs and config files stay in the work directory)")
+    boolean keepData;
 
     @Option(names = "--peer-heap", defaultValue = "4g", description = "heap of every broker JVM (default: ${DEFAULT-VALUE})")
     String peerHeap;
@@ -153,6 +160,37 @@ public final class BenchCommand implements Callable<Integer> {
                      DISPATCH_LAG_TIMEOUT_MS) : null) {
             return new LoadRun(workload, driver, system.label(), Optional.ofNullable(probe), LOG::info).run()
                     .withSettings(peer.settings());
+        } finally {
+            if (!keepData) {
+                pruneData(dir);
+            }
         }
+    }
+
+    /**
+     * Deletes a stopped peer's stored data (gigabytes per run), keeping its logs and generated config files; the
+     * directories that end up empty go too.
+     */
+    static void pruneData(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    boolean empty;
+                    try (Stream<Path> children = Files.list(p)) {
+                        empty = children.findAny().isEmpty();
+                    }
+                    if (empty && !p.equals(dir)) {
+                        Files.delete(p);
+                    }
+                } else if (!isKept(p.getFileName().toString())) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
+    private static boolean isKept(String fileName) {
+        return fileName.endsWith(".log") || fileName.endsWith(".conf") || fileName.endsWith(".properties")
+                || fileName.endsWith(".yaml") || fileName.endsWith(".xml");
     }
 }
