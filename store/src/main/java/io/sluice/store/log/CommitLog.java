@@ -37,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * under the lock, but the segment is normally already prepared by a background allocator.
  * {@link QueueOffsetTable#set}, {@link #truncateTo} and {@link #recover} take the same lock.
  *
- * <p><b>Memory ordering.</b> The appender writes a record's bytes with plain stores and then publishes
- * {@link #writtenPosition()} with a release store; readers load it with acquire and may read any byte below it.
+ * <p><b>Memory ordering.</b> The appender writes a record's bytes with plain stores, its TOTALSIZE last behind a
+ * release fence (so that a crash mid-copy leaves a record that reads as absent, see {@link PreparedAppend}), and
+ * then publishes {@link #writtenPosition()} with a release store; readers load it with acquire and may read any
+ * byte below it, so they never see the order in which a record's own bytes were stored.
  * {@link #confirmedPosition()} is what dispatch may read: the flushed position in SYNC mode (so consumers never
  * see a record that a crash could take back), the written position in ASYNC mode.
  *
@@ -252,12 +254,9 @@ public final class CommitLog implements AutoCloseable {
         return CompletableFuture.completedFuture(AppendResult.refused(status));
     }
 
-    /** Lock held: seals the segment with the blank record. */
+    /** Lock held: seals the segment with the blank record (TOTALSIZE stored last, as for any record). */
     private static void writeBlank(MappedSegment segment, int offset) {
-        segment.buffer().putInt(offset + RecordDescriptor.TOTAL_SIZE_OFFSET, segment.sizeBytes() - offset,
-                RecordDescriptor.BYTE_ORDER);
-        segment.buffer().putInt(offset + RecordDescriptor.MAGIC_OFFSET, RecordDescriptor.MAGIC_BLANK,
-                RecordDescriptor.BYTE_ORDER);
+        PreparedAppend.writeBlank(segment.buffer(), offset, segment.sizeBytes() - offset);
     }
 
     /** Lock held: makes the next segment the active one and starts preparing the one after. */

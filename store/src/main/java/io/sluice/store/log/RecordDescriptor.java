@@ -40,6 +40,13 @@ import java.util.zip.CRC32;
  * <p>v2 differs from v1 only in the 2-byte topic length and is used only for topics longer than 127 bytes.
  * A record is valid only if TOTALSIZE equals the size recomputed from its length fields.
  *
+ * <p><b>Publish order.</b> Records are written over zero bytes, and TOTALSIZE is the last field stored, after a
+ * release fence: every other byte of the record (of the blank record: MAGICCODE) first. For an unpacked batch,
+ * several records copied at once, it is the first record's TOTALSIZE that is stored last; the later records are
+ * complete before it. A reader that finds TOTALSIZE 0 sees the end of the data, so a copy cut short by a process
+ * crash reads as absent (a whole unpacked batch too) rather than as a record with a damaged tail. Readers that
+ * stay below the log's published written position never see a record in the making at all.
+ *
  * <p>Stateless; thread-safe.
  */
 public final class RecordDescriptor {

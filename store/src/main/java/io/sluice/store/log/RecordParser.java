@@ -11,7 +11,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Reads one CommitLog record ({@link RecordDescriptor}) and says what it is, without trusting any length
  * before checking it: the bytes may be a torn write, stale data or garbage.
  *
- * <p>A record is VALID when its magic is v1/v2, every length field fits inside TOTALSIZE, the size recomputed
+ * <p>A zero TOTALSIZE is NO_MORE_DATA, whatever follows it: writers store TOTALSIZE last (see
+ * {@link RecordDescriptor}), so it marks a position where no record was published, e.g. one whose copy a crash
+ * interrupted. A record is VALID when its magic is v1/v2, every length field fits inside TOTALSIZE, the size recomputed
  * from the fields equals TOTALSIZE, PHYSICALOFFSET equals the position it was read at, and (when asked) the
  * body CRC matches. For a valid record it fills a {@link DispatchEntry}: tagsCode is {@code TAGS.hashCode()}
  * sign-extended (0 without TAGS); queueOffset is QUEUEOFFSET and batchCount is 1, except for an INNER_BATCH
@@ -67,6 +69,10 @@ public final class RecordParser {
             return ScanResult.noMoreData(position);
         }
         int totalSize = buffer.getInt(index + RecordDescriptor.TOTAL_SIZE_OFFSET, BE);
+        if (totalSize == 0) {
+            // TOTALSIZE is stored last: whatever follows it is a record whose copy has not finished (or never will).
+            return ScanResult.noMoreData(position);
+        }
         int magic = buffer.getInt(index + RecordDescriptor.MAGIC_OFFSET, BE);
         if (magic == RecordDescriptor.MAGIC_BLANK) {
             if (totalSize != bytesToSegmentEnd) {
@@ -76,9 +82,6 @@ public final class RecordParser {
             return ScanResult.endOfSegment(position, totalSize, position + totalSize);
         }
         if (!RecordDescriptor.isMessageMagic(magic)) {
-            if (magic == 0 && totalSize == 0) {
-                return ScanResult.noMoreData(position);
-            }
             return ScanResult.corrupt(position, "illegal magic 0x" + Integer.toHexString(magic));
         }
         if (totalSize < MIN_RECORD_BYTES || totalSize > bytesToSegmentEnd) {

@@ -137,6 +137,75 @@ class CommitLogRecoveryTest {
         }
     }
 
+    /**
+     * TOTALSIZE is stored last (see {@link RecordDescriptor}): a crash during the copy leaves every other byte of
+     * the record, possibly all of them, and TOTALSIZE still zero. Recovery must end before such a record.
+     */
+    @Test
+    void shouldEndBeforeARecordWhoseTotalSizeWasNotYetStored() throws IOException {
+        List<AppendResult> written = appendSome(5, 1_000);
+        AppendResult unpublished = written.get(4); // queue 0, offset 2
+        overwrite(unpublished.position() + RecordDescriptor.TOTAL_SIZE_OFFSET, new byte[Integer.BYTES]);
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            List<DispatchEntry> seen = new ArrayList<>();
+            assertEquals(unpublished.position(), log.recover(0, true, seen::add));
+            assertEquals(4, seen.size());
+            assertArrayEquals(new byte[unpublished.wroteBytes()],
+                    readFile(unpublished.position(), unpublished.wroteBytes()), "the unpublished bytes are zeroed");
+            assertEquals(2, log.queueOffsets().nextOffset("Rec", 0));
+            assertEquals(2, log.queueOffsets().nextOffset("Rec", 1));
+            AppendResult again = LogFixture.appendOk(log, LogFixture.draft("Rec", 0, "again"));
+            assertEquals(unpublished.position(), again.position());
+            assertEquals(2, again.queueOffset());
+        }
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            List<DispatchEntry> seen = new ArrayList<>();
+            log.recover(0, true, seen::add);
+            assertEquals(List.of(0L, 0L, 1L, 1L, 2L), seen.stream().map(DispatchEntry::queueOffset).toList());
+        }
+    }
+
+    /**
+     * An unpacked batch is published by its first record's TOTALSIZE alone: when that is still zero, the later
+     * records of the batch, even complete ones, are not recovered, and the queue continues at the batch's base.
+     */
+    @Test
+    void shouldEndAtTheStartOfAnUnpackedBatchWhoseFirstTotalSizeWasNotYetStored() throws IOException {
+        AppendResult batch;
+        try (CommitLog log = LogFixture.openRecovered(dir)) {
+            LogFixture.appendOk(log, LogFixture.draft("Batch", 0, "before"));
+            LogFixture.appendOk(log, LogFixture.draft("Other", 0, "before"));
+            List<BatchBodyDescriptor.Message> messages = new ArrayList<>();
+            for (int m = 0; m < 4; m++) {
+                messages.add(new BatchBodyDescriptor.Message(0, LogFixture.filled(300, m),
+                        "UNIQ_KEY\u0001id" + m + "\u0002TAGS\u0001t" + m + "\u0002"));
+            }
+            batch = LogFixture.appendOk(log, LogFixture.draft("Batch", 0, BatchBodyDescriptor.encode(messages), "")
+                    .withKind(AppendKind.UNPACKED_BATCH));
+        }
+        assertEquals(1, batch.queueOffset());
+        assertEquals(4, batch.recordCount());
+        overwrite(batch.position() + RecordDescriptor.TOTAL_SIZE_OFFSET, new byte[Integer.BYTES]);
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            List<DispatchEntry> seen = new ArrayList<>();
+            assertEquals(batch.position(), log.recover(0, true, seen::add),
+                    "records 2..4 of the batch are complete but not published");
+            assertEquals(2, seen.size());
+            assertArrayEquals(new byte[batch.wroteBytes()], readFile(batch.position(), batch.wroteBytes()),
+                    "the whole batch is zeroed");
+            assertEquals(1, log.queueOffsets().nextOffset("Batch", 0));
+            AppendResult again = LogFixture.appendOk(log, LogFixture.draft("Batch", 0, "again"));
+            assertEquals(batch.position(), again.position());
+            assertEquals(1, again.queueOffset(), "the queue continues densely after the lost batch");
+        }
+        try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
+            List<DispatchEntry> seen = new ArrayList<>();
+            log.recover(0, true, seen::add);
+            assertEquals(List.of("Batch:0", "Other:0", "Batch:1"),
+                    seen.stream().map(e -> e.topic() + ":" + e.queueOffset()).toList());
+        }
+    }
+
     @Test
     void shouldStopAtABadBodyCrcOnlyWhenCheckingCrc() throws IOException {
         List<AppendResult> written = appendSome(3, 500);

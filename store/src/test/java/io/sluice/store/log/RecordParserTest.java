@@ -83,6 +83,16 @@ class RecordParserTest {
     }
 
     @Test
+    void shouldSeeAZeroTotalSizeAsNoMoreDataWhateverFollows() {
+        byte[] unpublished = record.clone();
+        ByteBuffer.wrap(unpublished).putInt(RecordDescriptor.TOTAL_SIZE_OFFSET, 0);
+        assertEquals(ScanStatus.NO_MORE_DATA, parse(unpublished, position).status(), "a record not yet published");
+        byte[] blank = new byte[100];
+        ByteBuffer.wrap(blank).putInt(RecordDescriptor.MAGIC_OFFSET, RecordDescriptor.MAGIC_BLANK);
+        assertEquals(ScanStatus.NO_MORE_DATA, parse(blank, 1000).status(), "a blank record not yet published");
+    }
+
+    @Test
     void shouldRecogniseTheBlankOnlyWhenItReachesTheSegmentEnd() {
         byte[] tail = new byte[100];
         ByteBuffer.wrap(tail).putInt(0, 100).putInt(4, RecordDescriptor.MAGIC_BLANK);
