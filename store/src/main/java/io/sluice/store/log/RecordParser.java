@@ -154,24 +154,29 @@ public final class RecordParser {
         }
         String topic = topics != null ? topics.topic(buffer, topicIndex, topicLength)
                 : buffer.getStringWithoutLengthUtf8(topicIndex, topicLength);
-        long tagsCode = 0;
-        long tags = MessageProperties.findValue(buffer, propertiesIndex, propertiesLength, TAGS);
-        if (tags != MessageProperties.NOT_FOUND) {
-            tagsCode = tagsHash(buffer, MessageProperties.valueIndex(tags), MessageProperties.valueLength(tags));
-        }
+        long tagsCode = tagsCode(buffer, propertiesIndex, propertiesLength);
         long storeTimestampMs = buffer.getLong(index + RecordDescriptor.storeTimestampOffset(sysFlag), BE);
         int queueId = buffer.getInt(index + RecordDescriptor.QUEUE_ID_OFFSET, BE);
         return ScanResult.valid(new DispatchEntry(topic, queueId, queueOffset, batchCount, position, totalSize,
                 tagsCode, storeTimestampMs, sysFlag));
     }
 
-    /** {@code String.hashCode()} of the UTF-8 value, computed from the bytes without a string when they are ASCII. */
-    private static int tagsHash(DirectBuffer buffer, int index, int length) {
+    /**
+     * The tags code of a record whose properties are {@code buffer[index, index + length)}: {@code TAGS.hashCode()}
+     * sign-extended, 0 without TAGS. Computed from the bytes without a string when the value is ASCII.
+     */
+    public static long tagsCode(DirectBuffer buffer, int index, int length) {
+        long tags = MessageProperties.findValue(buffer, index, length, TAGS);
+        if (tags == MessageProperties.NOT_FOUND) {
+            return 0;
+        }
+        int valueIndex = MessageProperties.valueIndex(tags);
+        int valueLength = MessageProperties.valueLength(tags);
         int h = 0;
-        for (int i = index; i < index + length; i++) {
+        for (int i = valueIndex; i < valueIndex + valueLength; i++) {
             byte b = buffer.getByte(i);
             if (b < 0) {
-                return buffer.getStringWithoutLengthUtf8(index, length).hashCode();
+                return buffer.getStringWithoutLengthUtf8(valueIndex, valueLength).hashCode();
             }
             h = 31 * h + b; // an ASCII byte is its char
         }

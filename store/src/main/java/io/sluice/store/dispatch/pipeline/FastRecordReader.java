@@ -10,10 +10,10 @@ import org.agrona.DirectBuffer;
  * An allocation-free reader for the common record: a well-formed message that is not a BatchCQ inner batch. It
  * applies {@link RecordParser}'s validation (magic, lengths, recomputed size, position, non-negative queue offset)
  * and reads the fields dispatch needs into itself; topics come from a small cache keyed by their bytes and the tags
- * code is hashed straight from ASCII bytes, so a record costs no object at all.
+ * code is {@link RecordParser#tagsCode}, so a record with ASCII tags costs no object at all.
  *
  * <p>It never decides that a record is bad: anything it does not accept (a blank, damage, an inner batch, a CRC to
- * check, non-ASCII tags) it leaves to {@link RecordParser}, which then gives the authoritative answer. So whenever
+ * check) it leaves to {@link RecordParser}, which then gives the authoritative answer. So whenever
  * it accepts a record, {@code RecordParser} would have returned VALID with the same fields; the decoder's property
  * test checks exactly that.
  *
@@ -25,10 +25,6 @@ final class FastRecordReader {
     private static final ByteOrder BE = RecordDescriptor.BYTE_ORDER;
     private static final int MIN_RECORD_BYTES =
             (int) RecordDescriptor.recordBytes(0, RecordDescriptor.MAGIC_V1, 0, 0, 0);
-    /** The property name, as {@code MessageProperties.TAGS}. */
-    private static final byte[] TAGS = {'T', 'A', 'G', 'S'};
-    private static final byte NAME_VALUE_SEPARATOR = 1;
-    private static final byte PROPERTY_SEPARATOR = 2;
 
     private final TopicCache topics = new TopicCache();
 
@@ -89,69 +85,13 @@ final class FastRecordReader {
         if (offset < 0) {
             return -1;
         }
-        long tags = tagsCode(buffer, topicIndex + topicLength + Short.BYTES, propertiesLength);
-        if (tags == Long.MIN_VALUE) {
-            return -1; // non-ASCII tags: the parser decodes them
-        }
         topic = topics.topic(buffer, topicIndex, topicLength);
         queueId = buffer.getInt(index + RecordDescriptor.QUEUE_ID_OFFSET, BE);
         queueOffset = offset;
         sizeBytes = totalSize;
-        tagsCode = tags;
+        tagsCode = RecordParser.tagsCode(buffer, topicIndex + topicLength + Short.BYTES, propertiesLength);
         storeTimestampMs = buffer.getLong(index + RecordDescriptor.storeTimestampOffset(flags), BE);
         sysFlag = flags;
         return totalSize;
-    }
-
-    /**
-     * {@code TAGS.hashCode()} sign-extended, 0 without TAGS, or {@link Long#MIN_VALUE} when the value is not ASCII.
-     * Finds the value as {@code MessageProperties.findValue} does: pieces split by 0x02, name and value split at
-     * the first 0x01, value non-empty, the last occurrence wins.
-     */
-    private static long tagsCode(DirectBuffer buffer, int index, int length) {
-        int valueStart = -1;
-        int valueEnd = -1;
-        int end = index + length;
-        int start = index;
-        while (start < end) {
-            int pieceEnd = start;
-            int sep = -1;
-            while (pieceEnd < end) {
-                byte b = buffer.getByte(pieceEnd);
-                if (b == PROPERTY_SEPARATOR) {
-                    break;
-                }
-                if (b == NAME_VALUE_SEPARATOR && sep < 0) {
-                    sep = pieceEnd;
-                }
-                pieceEnd++;
-            }
-            if (sep > start && sep < pieceEnd - 1 && sep - start == TAGS.length && isTags(buffer, start)) {
-                valueStart = sep + 1;
-                valueEnd = pieceEnd;
-            }
-            start = pieceEnd + 1;
-        }
-        if (valueStart < 0) {
-            return 0;
-        }
-        int h = 0;
-        for (int i = valueStart; i < valueEnd; i++) {
-            byte b = buffer.getByte(i);
-            if (b < 0) {
-                return Long.MIN_VALUE;
-            }
-            h = 31 * h + b; // String.hashCode over the chars of an ASCII string
-        }
-        return h;
-    }
-
-    private static boolean isTags(DirectBuffer buffer, int at) {
-        for (int i = 0; i < TAGS.length; i++) {
-            if (buffer.getByte(at + i) != TAGS[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }
