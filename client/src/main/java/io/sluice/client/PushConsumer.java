@@ -162,8 +162,9 @@ public final class PushConsumer implements AutoCloseable {
             return;
         }
         rebalance.close();
-        agent.close();
+        agent.stopPulling();
         dispatch.close();
+        agent.close();
         try {
             Rpc.await(offsets.commitAll(false), settings.connection().rpcTimeoutMs() + 1000, "final offset commit");
         } catch (ClientException e) {

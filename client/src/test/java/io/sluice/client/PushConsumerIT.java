@@ -221,6 +221,47 @@ class PushConsumerIT {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clusters")
+    void shouldCommitTheOffsetOfAListenerCallThatFinishesDuringClose(TestCluster cluster) throws Exception {
+        String topic = ClusterExtension.createTopic(cluster, "PushClose", 1, QueueType.SIMPLE_CQ);
+        SendResult sent = produce(cluster, topic, 1).get(0);
+        String group = "close-" + System.nanoTime();
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        PushConsumer consumer = PushConsumer.create(settings(cluster, group).offsetCommitIntervalMs(600_000)
+                .build());
+        consumer.subscribe(topic, "*");
+        consumer.registerListener(messages -> {
+            entered.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ConsumeStatus.SUCCESS;
+        });
+        consumer.start();
+        Thread closer = new Thread(consumer::close, "push-closer");
+        try {
+            assertTrue(entered.await(30, TimeUnit.SECONDS), "the listener got the message");
+            closer.start();
+            Await.until(() -> closer.getState() == Thread.State.TIMED_WAITING,
+                    "close waiting for the running listener call");
+            release.countDown();
+            closer.join(30_000);
+            assertEquals(Thread.State.TERMINATED, closer.getState(), "close returned");
+        } finally {
+            release.countDown();
+            consumer.close();
+        }
+        try (LitePullConsumer reader = LitePullConsumer.start(LitePullSettings.builder(cluster.connection(), group)
+                .build())) {
+            assertEquals(sent.queueOffset() + 1, reader.committed(sent.queue()),
+                    "the offset after the message consumed while closing");
+        }
+    }
+
     private static Set<MessageQueue> topicQueues(PushConsumer consumer, String topic) {
         Set<MessageQueue> queues = new HashSet<>();
         for (MessageQueue queue : consumer.assignment()) {

@@ -104,7 +104,15 @@ public final class PushAgent {
         }
     }
 
-    /** Stops pulling. */
+    /**
+     * Stops pulling; the assigned queues stay live, so listener calls still running can finish and move their
+     * queue's offset. Call {@link #close()} once the dispatch has drained.
+     */
+    public void stopPulling() {
+        closed = true;
+    }
+
+    /** Stops pulling and drops every queue: from now on no consumed message moves an offset. */
     public void close() {
         closed = true;
         queues.values().forEach(ProcessQueue::drop);
