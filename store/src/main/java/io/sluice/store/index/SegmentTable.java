@@ -40,10 +40,7 @@ final class SegmentTable {
     static SegmentTable of(MappedSegment[] segments, int slotsPerSegment, int[] cachedFieldOffsets) {
         long[] values = new long[segments.length * cachedFieldOffsets.length];
         for (int i = 0; i < segments.length; i++) {
-            for (int f = 0; f < cachedFieldOffsets.length; f++) {
-                values[i * cachedFieldOffsets.length + f] =
-                        segments[i].buffer().getLong(cachedFieldOffsets[f], BatchConsumeQueueDescriptor.ORDER);
-            }
+            readFirstSlot(segments, i, cachedFieldOffsets, values);
         }
         return new SegmentTable(segments, slotsPerSegment, cachedFieldOffsets, values);
     }
@@ -103,21 +100,44 @@ final class SegmentTable {
         return -1;
     }
 
+    /** This table plus {@code segment} at the end; reads only the new file's first slot. */
     SegmentTable withLast(MappedSegment segment) {
         MappedSegment[] grown = Arrays.copyOf(segments, segments.length + 1);
         grown[segments.length] = segment;
-        return of(grown, slotsPerSegment, cachedFieldOffsets);
+        long[] values = Arrays.copyOf(firstSlotValues, grown.length * cachedFieldOffsets.length);
+        readFirstSlot(grown, segments.length, cachedFieldOffsets, values);
+        return new SegmentTable(grown, slotsPerSegment, cachedFieldOffsets, values);
     }
 
+    /** This table with the last file's first-slot values read again (its first slot was just written). */
+    SegmentTable withLastReread() {
+        long[] values = firstSlotValues.clone();
+        readFirstSlot(segments, segments.length - 1, cachedFieldOffsets, values);
+        return new SegmentTable(segments, slotsPerSegment, cachedFieldOffsets, values);
+    }
+
+    private static void readFirstSlot(MappedSegment[] files, int index, int[] cachedFieldOffsets, long[] values) {
+        for (int f = 0; f < cachedFieldOffsets.length; f++) {
+            values[index * cachedFieldOffsets.length + f] =
+                    files[index].buffer().getLong(cachedFieldOffsets[f], BatchConsumeQueueDescriptor.ORDER);
+        }
+    }
+
+    /** This table without its first {@code keepFrom} files; reads no mapping (older files may be cold). */
     SegmentTable withFirst(int keepFrom) {
-        return of(Arrays.copyOfRange(segments, keepFrom, segments.length), slotsPerSegment, cachedFieldOffsets);
+        int k = cachedFieldOffsets.length;
+        return new SegmentTable(Arrays.copyOfRange(segments, keepFrom, segments.length), slotsPerSegment,
+                cachedFieldOffsets, Arrays.copyOfRange(firstSlotValues, keepFrom * k, segments.length * k));
     }
 
+    /** The first {@code count} files; re-reads the new last one, whose slots a truncation may have zeroed. */
     SegmentTable withPrefix(int count) {
-        return of(Arrays.copyOf(segments, count), slotsPerSegment, cachedFieldOffsets);
+        MappedSegment[] kept = Arrays.copyOf(segments, count);
+        long[] values = Arrays.copyOf(firstSlotValues, count * cachedFieldOffsets.length);
+        if (count > 0) {
+            readFirstSlot(kept, count - 1, cachedFieldOffsets, values);
+        }
+        return new SegmentTable(kept, slotsPerSegment, cachedFieldOffsets, values);
     }
 
-    MappedSegment[] toArray() {
-        return segments.clone();
-    }
 }

@@ -405,10 +405,15 @@ final class SlotLog {
      */
     MappedSegment segmentForAppend(long slot) throws IOException {
         MappedSegment segment = active;
-        if (segment != null && slot < segment.endSlot()) {
-            return segment;
+        if (segment == null || slot >= segment.endSlot()) {
+            segment = roll(slot);
+            if (segment == null) {
+                return null;
+            }
         }
-        return roll(slot);
+        // Every store the writer makes goes to a slot at or below this one: no read-around fault (MappedSegment).
+        segment.prepareWrite(segment.byteIndex(slot) + slotBytes);
+        return segment;
     }
 
     private MappedSegment roll(long slot) throws IOException {
@@ -449,7 +454,7 @@ final class SlotLog {
             // The active file's first slot is being published: refresh the first-slot cache first.
             structureLock.lock();
             try {
-                table = SegmentTable.of(table.toArray(), slotsPerSegment, cachedFieldOffsets);
+                table = table.withLastReread();
             } finally {
                 structureLock.unlock();
             }

@@ -27,6 +27,48 @@ class MappedSegmentTest {
     }
 
     @Test
+    void pagesAheadOfTheWriterArePreparedWithoutTouchingWrittenBytes() throws IOException {
+        int slotBytes = 46;
+        int slots = 10_000; // 460,000 bytes: several windows
+        Path file = dir.resolve(SlotLog.fileName(0));
+        MappedSegment segment = MappedSegment.create(file, 0, slots, slotBytes);
+        int window = MappedSegment.PREPARE_AHEAD_BYTES;
+        assertEquals(window, segment.preparedBytes(), "a new file has its first window prepared");
+        for (int slot = 0; slot < slots; slot++) {
+            int at = segment.byteIndex(slot);
+            segment.prepareWrite(at + slotBytes);
+            assertTrue(segment.preparedBytes() >= at + slotBytes, "prepared before the store at slot " + slot);
+            segment.buffer().putLong(at, slot + 1L);
+            segment.buffer().putLong(at + slotBytes - Long.BYTES, -(slot + 1L));
+        }
+        assertEquals(slots * slotBytes, segment.preparedBytes(), "capped at the file's end");
+        for (int slot = 0; slot < slots; slot++) {
+            int at = segment.byteIndex(slot);
+            assertEquals(slot + 1L, segment.buffer().getLong(at), "slot " + slot + " kept by later preparation");
+            assertEquals(-(slot + 1L), segment.buffer().getLong(at + slotBytes - Long.BYTES));
+        }
+        segment.retire(true);
+    }
+
+    @Test
+    void preparingAFileDeletedUnderTheWriterFailsWithAnIoError() throws IOException {
+        Path file = dir.resolve(SlotLog.fileName(0));
+        MappedSegment segment = MappedSegment.create(file, 0, 10_000, 20);
+        Files.delete(file);
+        assertThrows(IOException.class, () -> segment.prepareWrite(MappedSegment.PREPARE_AHEAD_BYTES + 1));
+        segment.retire(false);
+    }
+
+    @Test
+    void anOpenedFileIsTakenAsPrepared() throws IOException {
+        Path file = dir.resolve(SlotLog.fileName(0));
+        MappedSegment.create(file, 0, 10_000, 20).retire(false);
+        MappedSegment opened = MappedSegment.open(file, 0, 10_000, 20, false);
+        assertEquals(200_000, opened.preparedBytes());
+        opened.retire(false);
+    }
+
+    @Test
     void aRetiredFileStaysMappedUntilTheLastReaderReleases() throws IOException {
         Path file = dir.resolve(SlotLog.fileName(200));
         MappedSegment segment = MappedSegment.create(file, 10, 10, 20);
