@@ -90,6 +90,10 @@ public class PipelinedDispatchBenchmark {
     @Param({"16", "10000"})
     int queues;
 
+    /** Parse workers of the pipelined dispatcher; 0 = the default (one per available processor). */
+    @Param({"0"})
+    int parseThreads;
+
     private Path dir;
     private CommitLog log;
     private ConsumeQueueTable table;
@@ -148,8 +152,8 @@ public class PipelinedDispatchBenchmark {
         dispatcher = switch (mode) {
             case SERIAL -> new SerialDispatcher(log, table, DispatchSettings.defaults(), List.of(),
                     SystemEpochClock.INSTANCE);
-            case PIPELINED -> new PipelinedDispatcher(log, table, PipelineSettings.defaults(), List.of(),
-                    SystemEpochClock.INSTANCE);
+            case PIPELINED -> new PipelinedDispatcher(log, table, parseThreads == 0 ? PipelineSettings.defaults()
+                    : PipelineSettings.defaults().withParseThreads(parseThreads), List.of(), SystemEpochClock.INSTANCE);
         };
     }
 

@@ -8,7 +8,6 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +58,12 @@ final class ChunkCutter implements Runnable {
      */
     static final int TOUCH_AHEAD_BYTES = 8192;
 
+    /** Takes each chunk of records the reader cut (to decode it and put it into the ring). Reader thread. */
+    @FunctionalInterface
+    interface Sink {
+        void accept(Chunk chunk) throws InterruptedException;
+    }
+
     /** What {@link #doWork()} found when it cut nothing. */
     enum Idle { NONE, NO_DATA, BUSY }
 
@@ -70,7 +75,7 @@ final class ChunkCutter implements Runnable {
     private final int eagerLimit;
     private final OrderedRing<Chunk> ring;
     private final Chunk[] pool;
-    private final Consumer<Chunk> toWorkers;
+    private final Sink toWorkers;
     private final PipelineControl control;
     private final PipelineCounters counters;
     private final EpochClock clock;
@@ -91,7 +96,7 @@ final class ChunkCutter implements Runnable {
     private volatile Thread thread;
 
     ChunkCutter(CommitLog log, PipelineSettings settings, OrderedRing<Chunk> ring, Chunk[] pool,
-                Consumer<Chunk> toWorkers, PipelineControl control, PipelineCounters counters, EpochClock clock,
+                Sink toWorkers, PipelineControl control, PipelineCounters counters, EpochClock clock,
                 long fromPosition, long firstSeq) {
         this.log = log;
         this.segmentBytes = log.settings().segmentBytes();

@@ -22,6 +22,8 @@ final class PipelineCounters {
     final AtomicLong listenerErrors = new AtomicLong();
     final AtomicLong workerFailures = new AtomicLong();
     final AtomicLong unexpectedErrors = new AtomicLong();
+    /** Chunks the reader decoded itself because the pipeline was idle ({@link ChunkRouter}). */
+    final AtomicLong inlineChunks = new AtomicLong();
 
     /**
      * Whether the {@code n}-th occurrence of a repeated problem should be logged: the 1st, 2nd, 4th, 8th, ...
@@ -34,6 +36,7 @@ final class PipelineCounters {
     PipelineStats snapshot(long dispatchedPosition, long lagBytes, long lagMs) {
         return new PipelineStats(dispatchedPosition, lagBytes, lagMs, chunks.get(), indexed.get(), duplicates.get(),
                 transactionSkipped.get(), corrupt.get(), skippedBytes.get(), unindexable.get(), inconsistent.get(),
-                ioErrors.get(), listenerErrors.get(), workerFailures.get(), unexpectedErrors.get());
+                ioErrors.get(), listenerErrors.get(), workerFailures.get(), unexpectedErrors.get(),
+                inlineChunks.get());
     }
 }

@@ -122,7 +122,8 @@ public final class PipelinedDispatcher implements Dispatcher {
         }
         // Never full: the cutter reserves a ring slot before it queues a chunk, so at most ringSlots are queued.
         BlockingQueue<Chunk> work = new ArrayBlockingQueue<>(settings.ringSlots());
-        ChunkCutter c = new ChunkCutter(log, settings, r, pool, work::add, control, counters,
+        ChunkRouter router = new ChunkRouter(new ParseWorker(work, decoder, r, control), work, r, counters);
+        ChunkCutter c = new ChunkCutter(log, settings, r, pool, router, control, counters,
                 clock, fromPosition, 0);
         // The writer's fallback decodes with the parser alone: the most conservative path.
         CqWriter w = new CqWriter(r, new RecordChunkDecoder(resolver, settings.checkCrc(), false), resolver,
