@@ -86,13 +86,19 @@ final class ApacheRocketMqDriver implements Driver {
     }
 
     @Override
-    public BenchConsumer createConsumer(String topic, String subscription, Receiver receiver) throws Exception {
-        return pushConsumer(namesrvAddr, topic, subscription, receiver);
+    public BenchConsumer createConsumer(String topic, String subscription, int minQueues, Receiver receiver)
+            throws Exception {
+        return pushConsumer(namesrvAddr, topic, subscription, minQueues, receiver);
     }
 
-    /** A started Apache push consumer delivering every body to {@code receiver}. */
-    static BenchConsumer pushConsumer(String namesrvAddr, String topic, String group, Receiver receiver)
-            throws Exception {
+    /**
+     * A started Apache push consumer delivering every body to {@code receiver}, owning at least {@code minQueues}.
+     * Its process-queue table, the only view of a push consumer's assignment, is reached through an implementation
+     * accessor that the Apache client marks deprecated.
+     */
+    @SuppressWarnings("deprecation")
+    static BenchConsumer pushConsumer(String namesrvAddr, String topic, String group, int minQueues,
+                                      Receiver receiver) throws Exception {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(namesrvAddr);
         consumer.setInstanceName("bench-" + UUID.randomUUID());
@@ -108,6 +114,14 @@ final class ApacheRocketMqDriver implements Driver {
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         consumer.start();
+        try {
+            AssignmentWait.await("Apache push consumer of " + topic, () -> (int) consumer.getDefaultMQPushConsumerImpl()
+                    .getRebalanceImpl().getProcessQueueTable().keySet().stream()
+                    .filter(queue -> queue.getTopic().equals(topic)).count(), minQueues);
+        } catch (InterruptedException | RuntimeException e) {
+            consumer.shutdown();
+            throw e;
+        }
         return consumer::shutdown;
     }
 

@@ -17,11 +17,20 @@ interface Driver extends AutoCloseable {
     /** A producer for {@code topic}. */
     BenchProducer createProducer(String topic) throws Exception;
 
+    /** Longest wait for a new consumer's first assignment (a 10,000-queue rebalance takes a while). */
+    long ASSIGNMENT_TIMEOUT_SECONDS = 120;
+
     /**
      * A consumer of {@code topic} in group {@code subscription}, starting from the earliest stored message when the
-     * group is new; {@code receiver} is told every message's body.
+     * group is new; {@code receiver} is told every message's body. Returns once the consumer owns at least
+     * {@code minQueues} queues (its share of the topic), as OMB waits for consumers to be ready before it produces:
+     * otherwise a slow first rebalance (two calls per queue for the Apache push consumer) is counted as backlog.
+     *
+     * @throws IllegalStateException if the consumer does not get {@code minQueues} queues within
+     *                               {@link #ASSIGNMENT_TIMEOUT_SECONDS}
      */
-    BenchConsumer createConsumer(String topic, String subscription, Receiver receiver) throws Exception;
+    BenchConsumer createConsumer(String topic, String subscription, int minQueues, Receiver receiver)
+            throws Exception;
 
     @Override
     void close() throws Exception;

@@ -34,7 +34,6 @@ import org.apache.kafka.common.utils.AppInfoParser;
 final class KafkaDriver implements Driver {
 
     private static final int PARTITIONS_PER_REQUEST = 5_000;
-    private static final long ASSIGNMENT_TIMEOUT_SECONDS = 120;
 
     private final String bootstrap;
     private final Admin admin;
@@ -95,7 +94,7 @@ final class KafkaDriver implements Driver {
     }
 
     @Override
-    public BenchConsumer createConsumer(String topic, String subscription, Receiver receiver) {
+    public BenchConsumer createConsumer(String topic, String subscription, int minQueues, Receiver receiver) {
         Properties properties = new Properties();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         properties.put(ConsumerConfig.GROUP_ID_CONFIG, subscription);
@@ -109,14 +108,14 @@ final class KafkaDriver implements Driver {
         // Join the group before producers start, as the RocketMQ consumers do in start(): poll until partitions are
         // assigned. Nothing is produced yet, so these polls return no records.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ASSIGNMENT_TIMEOUT_SECONDS);
-        while (consumer.assignment().isEmpty()) {
+        while (consumer.assignment().size() < Math.max(1, minQueues)) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
                 receiver.received(record.value());
             }
             if (System.nanoTime() - deadline > 0) {
                 consumer.close(Duration.ofSeconds(10));
-                throw new IllegalStateException("kafka consumer of " + topic + " got no partitions within "
-                        + ASSIGNMENT_TIMEOUT_SECONDS + " s");
+                throw new IllegalStateException("kafka consumer of " + topic + " got " + consumer.assignment().size()
+                        + " of at least " + minQueues + " partitions within " + ASSIGNMENT_TIMEOUT_SECONDS + " s");
             }
         }
         AtomicBoolean running = new AtomicBoolean(true);

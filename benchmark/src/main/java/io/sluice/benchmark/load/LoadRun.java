@@ -121,8 +121,10 @@ final class LoadRun {
         for (String topic : topics) {
             for (int s = 0; s < workload.subscriptionsPerTopic(); s++) {
                 String group = "sub-" + runId + "-" + s;
+                // Average allocation gives every member at least this many queues.
+                int minQueues = workload.partitionsPerTopic() / workload.consumerPerSubscription();
                 for (int c = 0; c < workload.consumerPerSubscription(); c++) {
-                    consumers.add(driver.createConsumer(topic, group, body ->
+                    consumers.add(driver.createConsumer(topic, group, minQueues, body ->
                             stats.recordReceived(body.length, System.nanoTime() - Payload.intendedNanos(body))));
                 }
             }

@@ -79,7 +79,8 @@ final class SluiceDriver implements Driver {
     }
 
     @Override
-    public BenchConsumer createConsumer(String topic, String subscription, Receiver receiver) {
+    public BenchConsumer createConsumer(String topic, String subscription, int minQueues, Receiver receiver)
+            throws InterruptedException {
         ConnectionSettings connection = ConnectionSettings.of(namesrvAddr).withClientIp("127.0.0.1")
                 .withInstanceName("bench-" + UUID.randomUUID());
         PushConsumer consumer = PushConsumer.create(PushSettings.builder(connection, subscription)
@@ -93,6 +94,13 @@ final class SluiceDriver implements Driver {
             return ConsumeStatus.SUCCESS;
         });
         consumer.start();
+        try {
+            AssignmentWait.await("push consumer of " + topic, () -> (int) consumer.assignment().stream()
+                    .filter(queue -> queue.topic().equals(topic)).count(), minQueues);
+        } catch (InterruptedException | RuntimeException e) {
+            consumer.close();
+            throw e;
+        }
         return consumer::close;
     }
 

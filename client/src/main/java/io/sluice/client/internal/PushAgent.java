@@ -4,6 +4,7 @@ import io.sluice.client.ConsumeFrom;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,14 +85,28 @@ public final class PushAgent {
             }
         }
         long timeoutMs = runtime.settings().rpcTimeoutMs() + 1000;
+        // All start offsets are asked for at once: one round trip each, one after another, made a 10,000-queue
+        // assignment take seconds.
+        Map<MessageQueue, CompletableFuture<Long>> starts = new LinkedHashMap<>();
         for (MessageQueue queue : wanted) {
-            if (queues.containsKey(queue) || closed) {
-                continue;
+            if (!queues.containsKey(queue) && !closed) {
+                CompletableFuture<Long> start;
+                try {
+                    start = rpc.startOffset(queue, consumeFrom, consumeTimestampMs);
+                } catch (RuntimeException e) {
+                    start = CompletableFuture.failedFuture(e);
+                }
+                starts.put(queue, start);
+            }
+        }
+        for (Map.Entry<MessageQueue, CompletableFuture<Long>> entry : starts.entrySet()) {
+            MessageQueue queue = entry.getKey();
+            if (closed) {
+                break;
             }
             long start;
             try {
-                start = Rpc.await(rpc.startOffset(queue, consumeFrom, consumeTimestampMs), timeoutMs,
-                        "start offset of " + queue);
+                start = Rpc.await(entry.getValue(), timeoutMs, "start offset of " + queue);
             } catch (RuntimeException e) {
                 LOG.warn("skipping {} this round: {}", queue, e.getMessage());
                 continue;
