@@ -166,7 +166,7 @@ public final class PushConsumer implements AutoCloseable {
         dispatch.close();
         agent.close();
         try {
-            Rpc.await(offsets.commitAll(false), settings.connection().rpcTimeoutMs() + 1000, "final offset commit");
+            Rpc.await(offsets.commitEverything(), settings.connection().rpcTimeoutMs() + 1000, "final offset commit");
         } catch (ClientException e) {
             // The broker may be gone; the last periodic commit stands.
         }

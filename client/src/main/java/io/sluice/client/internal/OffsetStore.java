@@ -52,6 +52,22 @@ public final class OffsetStore {
         return CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new));
     }
 
+    /**
+     * Commits every offset, changed or not, and waits for the brokers' answers: the last commit of a consumer.
+     * A pull carries the offset consumed when it was sent (COMMIT_OFFSET), and a broker may handle it after a later
+     * UPDATE_CONSUMER_OFFSET (Apache's broker runs the two on different thread pools), putting back an older offset
+     * that the "changed since the last commit" rule would then never send again.
+     */
+    public CompletableFuture<Void> commitEverything() {
+        List<CompletableFuture<Void>> commits = new ArrayList<>();
+        for (Map.Entry<MessageQueue, Long> entry : offsets.entrySet()) {
+            MessageQueue queue = entry.getKey();
+            long offset = entry.getValue();
+            commits.add(rpc.commitOffset(queue, offset, false).thenRun(() -> committed.put(queue, offset)));
+        }
+        return CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new));
+    }
+
     /** Commits the offset of {@code queue} and forgets it. */
     public CompletableFuture<Void> commitAndRemove(MessageQueue queue) {
         Long offset = offsets.remove(queue);
