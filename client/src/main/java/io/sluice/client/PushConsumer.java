@@ -107,7 +107,7 @@ public final class PushConsumer implements AutoCloseable {
         subscriptions.put(retryTopic(), TagExpression.parse("*"));
         runtime = new ClientRuntime(settings.connection(), "push-consumer", "", false, 1);
         ConsumerRpc rpc = new ConsumerRpc(runtime, group);
-        offsets = new OffsetStore(rpc);
+        offsets = new OffsetStore(rpc::commitOffset);
         ExecutorService consumers = consumeThreads(group);
         dispatch = concurrentListener != null
                 ? new ConcurrentDispatch(concurrentListener, consumers, runtime.timer(), rpc, offsets,

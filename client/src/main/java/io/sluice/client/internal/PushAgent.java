@@ -158,8 +158,9 @@ public final class PushAgent {
             return;
         }
         long commit = offsets.get(queue.queue());
+        boolean carriesOffset = commit > 0;
         int flags = ConsumerRpc.FLAG_SUSPEND | ConsumerRpc.FLAG_SUBSCRIPTION
-                | (commit > 0 ? ConsumerRpc.FLAG_COMMIT_OFFSET : 0);
+                | (carriesOffset ? ConsumerRpc.FLAG_COMMIT_OFFSET : 0);
         TagExpression filter = filters.getOrDefault(queue.queue().topic(), TagExpression.parse("*"));
         CompletableFuture<PullResult> pulling;
         try {
@@ -170,6 +171,9 @@ public final class PushAgent {
             return;
         }
         pulling.whenComplete((result, error) -> {
+            if (carriesOffset) {
+                offsets.pullAnswered(queue.queue());
+            }
             if (error != null) {
                 LOG.debug("pull of {} failed: {}", queue.queue(), Rpc.unwrap(error).toString());
                 schedule(queue, offset, ERROR_DELAY_MS);
