@@ -55,23 +55,24 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p><b>What the append figures measure.</b> The writer thread's cost per append (validation, CRC, encoding, lock,
  * copy, result and future) on segments that are already prepared, which is what the baseline's pre-touched
- * mapping models. One log lives for the whole trial with 1 GiB segments and {@code SEGMENTS_AHEAD} (4) segments
+ * mapping models. One log lives for the whole trial with 1 GiB segments and {@code SEGMENTS_AHEAD} (8) segments
  * prepared ahead; before every iteration the segments already written are deleted (and unmapped by a GC) and
- * the setup waits until that many segments are ready again, so an iteration can append 4 GiB or more without
- * waiting for the allocator. When the writer rolls, the allocator
+ * the setup waits until that many segments are ready again, so a 1 s iteration can append 8 GiB or more without
+ * waiting for the allocator. (With 4 segments and 2 s iterations, a writer at 5 GB/s ran out of prepared segments
+ * half-way through and the figure became the allocator's rate: 72k instead of 150k 32 KiB appends a second.) When the writer rolls, the allocator
  * starts preparing the next segment on its own thread, concurrently with the measurement, as in production.
  * With {@code preallocate=false} segments are sparse and the writer takes every page fault itself.
  *
  * <p>Files go to {@code /dev/shm} when it exists (so the figures are the code's cost, not the disk's), else to
- * the temp directory; {@code -Dsluice.bench.dir=...} overrides. Give the run memory for about 10 GiB of files
+ * the temp directory; {@code -Dsluice.bench.dir=...} overrides. Give the run memory for about 16 GiB of files
  * there at the end of an iteration (the segments written plus those prepared), besides the 2 GiB heap, which is
  * pre-touched so that no benchmark pays for the first touch of heap pages.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch"})
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
 @Threads(1)
 public class CommitLogAppendBenchmark {
 
@@ -81,10 +82,10 @@ public class CommitLogAppendBenchmark {
     static final InetSocketAddress HOST = new InetSocketAddress(InetAddress.getLoopbackAddress(), 10911);
     static final String PROPERTIES = "UNIQ_KEY\u00017F0000010BB818B4AAC2648B37A60000\u0002WAIT\u0001true\u0002";
     /**
-     * Segments prepared ahead of the writer in the append benchmarks: with the active one, enough for a 2 s
-     * iteration at ~2.5 GB/s ({@code -Dsluice.bench.segmentsAhead=...} overrides, 1..16).
+     * Segments prepared ahead of the writer in the append benchmarks: with the active one, enough for a 1 s
+     * iteration at ~8 GB/s ({@code -Dsluice.bench.segmentsAhead=...} overrides, 1..16).
      */
-    static final int SEGMENTS_AHEAD = Integer.getInteger("sluice.bench.segmentsAhead", 4);
+    static final int SEGMENTS_AHEAD = Integer.getInteger("sluice.bench.segmentsAhead", 8);
     /** Quiet time before an append iteration, for the unmapping of the segments deleted at its setup. */
     static final long SETTLE_NS = TimeUnit.SECONDS.toNanos(1);
     /** Longest wait for them before an iteration. */
