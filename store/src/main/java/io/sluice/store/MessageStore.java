@@ -7,6 +7,7 @@ import io.sluice.store.dispatch.pipeline.PipelineStats;
 import io.sluice.store.dispatch.pipeline.PipelinedDispatcher;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.index.LastStop;
 import io.sluice.store.index.QueueSlot;
 import io.sluice.store.index.SlotLookup;
 import io.sluice.store.index.StoreTimeLookup;
@@ -144,7 +145,8 @@ public final class MessageStore implements AutoCloseable {
             Optional<Checkpoint> checkpoint = c.checkpointFile.read();
             c.log = CommitLog.open(settings.log(), env.log());
             opened.push(c.log::close);
-            c.queues = ConsumeQueueTable.open(settings.index(), queueTypeOf, storeTimes(c.log));
+            c.queues = ConsumeQueueTable.open(settings.index(), queueTypeOf, storeTimes(c.log),
+                    crashed ? LastStop.CRASH : LastStop.CLEAN);
             opened.push(c.queues::close);
             c.dispatcher = new SerialDispatcher(c.log, c.queues, settings.dispatch(), c.listeners,
                     env.log().epochClock());

@@ -66,16 +66,17 @@ final class BatchConsumeQueue implements ConsumeQueue {
 
     /**
      * Opens (or prepares, if {@code directory} holds no file) the queue and recovers its tail: the last
-     * {@code recoveryScanFiles} files are scanned and everything from the first invalid slot on is dropped.
+     * {@code recoveryScanFiles} files are scanned and everything from the first invalid slot on is dropped (read and
+     * zeroed to the end of the newest file after a {@link LastStop#CRASH}; see {@link LastStop}).
      *
      * @throws IOException naming the file if the files cannot be mapped or are inconsistent
      */
     static BatchConsumeQueue open(String topic, int queueId, Path directory, int slotsPerFile,
-                                  int recoveryScanFiles) throws IOException {
+                                  int recoveryScanFiles, LastStop lastStop) throws IOException {
         SlotLog log = SlotLog.open(directory, SLOT_BYTES, slotsPerFile, CACHED_FIELDS);
         BatchConsumeQueue queue = new BatchConsumeQueue(topic, queueId, log);
         try {
-            queue.recover(recoveryScanFiles);
+            queue.recover(recoveryScanFiles, lastStop);
         } catch (RuntimeException e) {
             log.close();
             throw e;
@@ -83,7 +84,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
         return queue;
     }
 
-    private void recover(int recoveryScanFiles) {
+    private void recover(int recoveryScanFiles, LastStop lastStop) {
         if (!log.hasFiles()) {
             return;
         }
@@ -107,7 +108,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
             expectedBase = base + BatchConsumeQueueDescriptor.batchCount(buffer, at);
             previousEnd = position + BatchConsumeQueueDescriptor.size(buffer, at);
         }
-        if (slot < end && log.truncateTo(slot)) {
+        if (log.recoverEnd(slot, lastStop)) {
             LOG.warn("batch consume queue {}-{}: valid slots end at slot {}: dropped stale or torn slots after it",
                     topic, queueId, slot);
         }

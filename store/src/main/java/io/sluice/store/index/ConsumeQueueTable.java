@@ -39,6 +39,8 @@ public final class ConsumeQueueTable implements AutoCloseable {
     private final IndexSettings settings;
     private final Function<String, QueueType> typeOfTopic;
     private final StoreTimeLookup storeTimes;
+    /** How the previous run ended: decides how much of each loaded queue's newest file recovery reads. */
+    private final LastStop lastStop;
     private final ConcurrentHashMap<String, TopicQueues> topics = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -78,16 +80,17 @@ public final class ConsumeQueueTable implements AutoCloseable {
     }
 
     private ConsumeQueueTable(IndexSettings settings, Function<String, QueueType> typeOfTopic,
-                              StoreTimeLookup storeTimes) {
+                              StoreTimeLookup storeTimes, LastStop lastStop) {
         this.settings = settings;
         this.typeOfTopic = typeOfTopic;
         this.storeTimes = storeTimes;
+        this.lastStop = lastStop;
     }
 
     /**
      * Opens the table and loads every queue found under {@code consumequeue/} and {@code batchconsumequeue/},
-     * recovering each queue's tail. Entries that are not {@code <topic>/<queueId>/} directories are logged and
-     * skipped.
+     * recovering each queue's tail as after a crash ({@link LastStop#CRASH}). Entries that are not
+     * {@code <topic>/<queueId>/} directories are logged and skipped.
      *
      * @param typeOfTopic topic → queue type; must answer for every topic found on disk
      * @param storeTimes  reads a record's store time from the CommitLog (SimpleCQ time searches)
@@ -96,11 +99,20 @@ public final class ConsumeQueueTable implements AutoCloseable {
      */
     public static ConsumeQueueTable open(IndexSettings settings, Function<String, QueueType> typeOfTopic,
                                          StoreTimeLookup storeTimes) throws IOException {
-        if (settings == null || typeOfTopic == null || storeTimes == null) {
-            throw new IllegalArgumentException("settings, typeOfTopic and storeTimes must be set, were "
-                    + settings + ", " + typeOfTopic + ", " + storeTimes);
+        return open(settings, typeOfTopic, storeTimes, LastStop.CRASH);
+    }
+
+    /**
+     * Opens the table as {@link #open(IndexSettings, Function, StoreTimeLookup)} does; after a
+     * {@link LastStop#CLEAN} stop each queue's recovery reads only up to its last valid slot.
+     */
+    public static ConsumeQueueTable open(IndexSettings settings, Function<String, QueueType> typeOfTopic,
+                                         StoreTimeLookup storeTimes, LastStop lastStop) throws IOException {
+        if (settings == null || typeOfTopic == null || storeTimes == null || lastStop == null) {
+            throw new IllegalArgumentException("settings, typeOfTopic, storeTimes and lastStop must be set, were "
+                    + settings + ", " + typeOfTopic + ", " + storeTimes + ", " + lastStop);
         }
-        ConsumeQueueTable table = new ConsumeQueueTable(settings, typeOfTopic, storeTimes);
+        ConsumeQueueTable table = new ConsumeQueueTable(settings, typeOfTopic, storeTimes, lastStop);
         try {
             table.load(QueueType.SIMPLE, settings.simpleCqDir());
             table.load(QueueType.BATCH, settings.batchCqDir());
@@ -146,7 +158,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
                 }
                 TopicQueues queues = topics.computeIfAbsent(topic, t -> new TopicQueues(t, type));
                 synchronized (queues) {
-                    queues.put(queueId, openQueue(topic, queueId, type));
+                    queues.put(queueId, openQueue(topic, queueId, type, lastStop));
                 }
             }
         }
@@ -165,13 +177,13 @@ public final class ConsumeQueueTable implements AutoCloseable {
         return id < settings.maxQueuesPerTopic() && name.equals(Integer.toString(id)) ? id : -1;
     }
 
-    private ConsumeQueue openQueue(String topic, int queueId, QueueType type) throws IOException {
+    private ConsumeQueue openQueue(String topic, int queueId, QueueType type, LastStop stop) throws IOException {
         Path directory = queueDirectory(type, topic, queueId);
         return switch (type) {
             case SIMPLE -> SimpleConsumeQueue.open(topic, queueId, directory, settings.simpleCqSlotsPerFile(),
-                    settings.recoveryScanFiles(), storeTimes);
+                    settings.recoveryScanFiles(), storeTimes, stop);
             case BATCH -> BatchConsumeQueue.open(topic, queueId, directory, settings.batchCqSlotsPerFile(),
-                    settings.recoveryScanFiles());
+                    settings.recoveryScanFiles(), stop);
         };
     }
 
@@ -217,7 +229,8 @@ public final class ConsumeQueueTable implements AutoCloseable {
             ConsumeQueue queue = queues.get(queueId);
             if (queue == null) {
                 try {
-                    queue = openQueue(topic, queueId, queues.type);
+                    // Files left in a new queue's directory have no known history: read them as after a crash.
+                    queue = openQueue(topic, queueId, queues.type, LastStop.CRASH);
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot open consume queue " + topic + "-" + queueId, e);
                 }

@@ -34,7 +34,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * read-ahead window; on a machine whose window is 8 MiB that costs 9 to 20 ms per new file (it allocates and zeroes
  * the whole window), and a 10,000-queue topic then holds 80 GB of page cache for queues that each hold a few slots.
  * A page that a write put into the page cache is found by the fault, so nothing is read around it. Files mapped by
- * {@link #open} are taken as prepared: recovery reads them anyway.
+ * {@link #open} are taken as prepared up to the end recovery keeps ({@link #preparedOnlyTo}); after a clean stop
+ * recovery does not read the rest of the newest file.
  *
  * <p><b>Lifetime.</b> Reference counted. The owning {@link SlotLog} holds one reference from creation until
  * {@link #retire}; a reader holds one with {@link #tryHold()} for the few nanoseconds of a read and gives it
@@ -170,6 +171,20 @@ final class MappedSegment {
                 at += channel.write(zeros, at);
             }
         }
+    }
+
+    /**
+     * Lowers the prepared end to {@code byteEnd}, the end of the slots recovery kept in this opened file: the rest
+     * may be a hole that recovery did not read, so {@link #prepareWrite} writes its zeros before the writer stores
+     * there. Those bytes are zero already, so writing zeros over them changes nothing. At open, before the writer
+     * starts.
+     */
+    void preparedOnlyTo(int byteEnd) {
+        if (byteEnd < 0 || byteEnd > capacitySlots * slotBytes) {
+            throw new IllegalArgumentException("prepared end must be in [0, " + capacitySlots * slotBytes
+                    + "] for " + this + ", was " + byteEnd);
+        }
+        preparedBytes = Math.min(preparedBytes, byteEnd);
     }
 
     /** The prepared end (see {@link #prepareWrite}). For tests. */

@@ -49,16 +49,18 @@ final class SimpleConsumeQueue implements ConsumeQueue {
 
     /**
      * Opens (or prepares, if {@code directory} holds no file) the queue and recovers its tail: the last
-     * {@code recoveryScanFiles} files are scanned and everything from the first invalid slot on is dropped.
+     * {@code recoveryScanFiles} files are scanned and everything from the first invalid slot on is dropped (read and
+     * zeroed to the end of the newest file after a {@link LastStop#CRASH}; see {@link LastStop}).
      *
      * @throws IOException naming the file if the files cannot be mapped or are inconsistent
      */
     static SimpleConsumeQueue open(String topic, int queueId, Path directory, int slotsPerFile,
-                                   int recoveryScanFiles, StoreTimeLookup storeTimes) throws IOException {
+                                   int recoveryScanFiles, StoreTimeLookup storeTimes, LastStop lastStop)
+            throws IOException {
         SlotLog log = SlotLog.open(directory, SLOT_BYTES, slotsPerFile, CACHED_FIELDS);
         SimpleConsumeQueue queue = new SimpleConsumeQueue(topic, queueId, log, storeTimes);
         try {
-            queue.recover(recoveryScanFiles);
+            queue.recover(recoveryScanFiles, lastStop);
         } catch (RuntimeException e) {
             log.close();
             throw e;
@@ -66,7 +68,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
         return queue;
     }
 
-    private void recover(int recoveryScanFiles) {
+    private void recover(int recoveryScanFiles, LastStop lastStop) {
         if (!log.hasFiles()) {
             return;
         }
@@ -92,7 +94,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
             }
             previousEnd = position + ConsumeQueueDescriptor.size(segment.buffer(), at);
         }
-        if (slot < end && log.truncateTo(slot)) {
+        if (log.recoverEnd(slot, lastStop)) {
             LOG.warn("consume queue {}-{}: valid slots end at offset {}: dropped stale or torn slots after it",
                     topic, queueId, slot);
         }

@@ -482,6 +482,32 @@ final class SlotLog {
      * @throws UncheckedIOException if a dropped file cannot be deleted (the log is consistent anyway)
      */
     boolean truncateTo(long newCount) {
+        return truncateTo(newCount, true);
+    }
+
+    /**
+     * Recovery's cut, at open and before the queue is shared: ends the log at {@code validCount}, its first slot that
+     * failed the queue's checks. After a {@link LastStop#CRASH} this is {@link #truncateTo}, which reads and zeroes
+     * the rest of the newest file; after a {@link LastStop#CLEAN} stop the bytes after {@code validCount} are known
+     * to be zero and are not read, only later files are deleted. Either way the file that now holds the end counts as
+     * prepared only up to {@code validCount} (see {@link MappedSegment#prepareWrite}), so the first slot stored after
+     * the end does not fault on a hole of the file.
+     *
+     * @return true if non-zero bytes or files were dropped
+     */
+    boolean recoverEnd(long validCount, LastStop lastStop) {
+        if (!hasFiles()) {
+            return false;
+        }
+        boolean dropped = validCount < count() && truncateTo(validCount, lastStop == LastStop.CRASH);
+        MappedSegment tail = table.last();
+        if (validCount >= tail.startSlot() && validCount < tail.endSlot()) {
+            tail.preparedOnlyTo(tail.byteIndex(validCount));
+        }
+        return dropped;
+    }
+
+    private boolean truncateTo(long newCount, boolean zeroDropped) {
         flushLock.lock();
         structureLock.lock();
         try {
@@ -498,7 +524,7 @@ final class SlotLog {
             MappedSegment tail = snapshot.segment(keep - 1);
             int from = (int) (Math.max(newCount, tail.startSlot()) - tail.startSlot()) * slotBytes;
             int to = (int) (Math.min(oldCount, tail.endSlot()) - tail.startSlot()) * slotBytes;
-            boolean dropped = tail.zeroNonZero(from, to);
+            boolean dropped = zeroDropped && tail.zeroNonZero(from, to);
             if (dropped) {
                 tail.force(from, to);
             }

@@ -145,6 +145,22 @@ class ConsumeQueueRecoveryTest {
 
     @ParameterizedTest
     @EnumSource(QueueType.class)
+    void afterACleanStopTheQueueReopensAtItsEndAndAppendsGoOn(QueueType type) {
+        fixture(type).appendMany(6);
+        fx.lastStop = LastStop.CLEAN;
+        fx.reopen();
+        assertEndsAfter(fx.records.get(5));
+
+        Rec next = fx.append(fx.next(type == QueueType.SIMPLE ? 1 : 4, 9_000));
+        Rec after = fx.append(fx.next(1, 9_001));
+        fx.reopen();
+        assertEndsAfter(after);
+        assertEquals(next.slot(type), fx.queue.lookup(next.offset()));
+        assertEquals(2, fx.files().size());
+    }
+
+    @ParameterizedTest
+    @EnumSource(QueueType.class)
     void aShortNewestFileIsExtended(QueueType type) {
         fixture(type).appendMany(5);
         crashAndEdit(f -> truncateFile(fileOf(4), fx.slotBytes() + 3L));

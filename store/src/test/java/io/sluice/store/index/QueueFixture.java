@@ -55,6 +55,8 @@ final class QueueFixture implements AutoCloseable {
     final List<Rec> records = new ArrayList<>();
     ConsumeQueueTable table;
     ConsumeQueue queue;
+    /** How the table is told the previous run ended when it is (re)opened. */
+    LastStop lastStop = LastStop.CRASH;
 
     QueueFixture(Path root, QueueType type, int slotsPerFile) {
         this.root = root;
@@ -66,7 +68,7 @@ final class QueueFixture implements AutoCloseable {
 
     void open() {
         try {
-            table = ConsumeQueueTable.open(settings, topic -> type, this::storeTime);
+            table = ConsumeQueueTable.open(settings, topic -> type, this::storeTime, lastStop);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
