@@ -107,7 +107,7 @@ public final class PushConsumer implements AutoCloseable {
         subscriptions.put(retryTopic(), TagExpression.parse("*"));
         runtime = new ClientRuntime(settings.connection(), "push-consumer", "", false, 1);
         ConsumerRpc rpc = new ConsumerRpc(runtime, group);
-        offsets = new OffsetStore(rpc::commitOffset);
+        offsets = new OffsetStore((queue, offset) -> rpc.commitOffset(queue, offset, false));
         ExecutorService consumers = consumeThreads(group);
         dispatch = concurrentListener != null
                 ? new ConcurrentDispatch(concurrentListener, consumers, runtime.timer(), rpc, offsets,
@@ -126,7 +126,7 @@ public final class PushConsumer implements AutoCloseable {
             return null;
         }));
         runtime.start(this::heartbeat);
-        runtime.timer().scheduleWithFixedDelay(ClientRuntime.guard("offset commit", () -> offsets.commitAll(true)),
+        runtime.timer().scheduleWithFixedDelay(ClientRuntime.guard("offset commit", offsets::commitAll),
                 settings.offsetCommitIntervalMs(), settings.offsetCommitIntervalMs(), TimeUnit.MILLISECONDS);
         started = true;
         rebalance.rebalanceNow();

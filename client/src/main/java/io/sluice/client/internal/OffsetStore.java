@@ -9,29 +9,32 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The push consumer's in-memory consume offsets (next offset to consume per queue), committed to the brokers
- * periodically, when a queue is removed and at close (wire-protocol §6.4.5). Thread-safe (concurrent maps; an
- * offset only moves forward unless it is {@link #reset}).
+ * periodically, when a queue is removed and at close (wire-protocol §6.4.5).
  *
- * <p>A periodic commit skips a queue whose broker is known to hold its offset already. A pull that carries
- * COMMIT_OFFSET makes that knowledge stale: the broker may handle it after a later UPDATE_CONSUMER_OFFSET (Apache's
- * broker runs the two on different thread pools) and put back the older offset the pull carried. So every answered
- * pull that carried an offset ({@link #pullAnswered}) forgets what the broker holds, and a commit whose answer
- * arrives after such a pull was answered does not record its offset as held; the next periodic commit sends it
- * again.
+ * <p><b>One writer of the broker's offsets, one round at a time.</b> A broker may handle two offset writes of one
+ * consumer in either order: Apache's broker runs UPDATE_CONSUMER_OFFSET on a pool of threads, and a pull's
+ * COMMIT_OFFSET on another pool. An older offset handled last puts the committed offset back (a consumer closed after
+ * consuming 400 messages left 8 committed). So the consumer's pulls carry no offset, every commit waits for the
+ * broker's answer, and commits go out in rounds: a round starts only when the previous one was answered (a periodic
+ * tick that finds a round in flight does nothing), and the last commit at close follows every earlier round. A round
+ * skips a queue whose broker is known to hold its offset, i.e. answered a commit of it.
+ *
+ * <p>Thread-safe: offsets in concurrent maps (an offset only moves forward unless it is {@link #reset}); the round
+ * chain is guarded by this object's monitor, held only to start a round.
  */
 public final class OffsetStore {
-    /** Sends one offset commit; a oneway one completes when written. */
+    /** Sends one offset commit; completes when the broker answered. */
     @FunctionalInterface
     public interface Committer {
-        CompletableFuture<Void> commit(MessageQueue queue, long offset, boolean oneway);
+        CompletableFuture<Void> commit(MessageQueue queue, long offset);
     }
 
     private final Committer committer;
     private final ConcurrentHashMap<MessageQueue, Long> offsets = new ConcurrentHashMap<>();
-    /** The offset each queue's broker is known to hold; updated only inside {@code compute} on its key. */
+    /** The offset each queue's broker answered a commit of. */
     private final ConcurrentHashMap<MessageQueue, Long> held = new ConcurrentHashMap<>();
-    /** Per queue, how many pulls that carried an offset have been answered (or failed). */
-    private final ConcurrentHashMap<MessageQueue, Long> answeredPulls = new ConcurrentHashMap<>();
+    /** The last round started; guarded by {@code this}. Completes (never exceptionally) when it was answered. */
+    private CompletableFuture<Void> round = CompletableFuture.completedFuture(null);
 
     public OffsetStore(Committer committer) {
         this.committer = committer;
@@ -60,49 +63,54 @@ public final class OffsetStore {
     }
 
     /**
-     * Records that a pull of {@code queue} carrying COMMIT_OFFSET was answered or failed: the broker may now hold the
-     * offset that pull carried, whatever was committed before it.
+     * Starts a round that commits the offsets the brokers do not hold yet, unless the previous round is still in
+     * flight: then that round is returned and nothing is sent.
      */
-    public void pullAnswered(MessageQueue queue) {
-        answeredPulls.merge(queue, 1L, Long::sum);
-        held.remove(queue);
+    public synchronized CompletableFuture<Void> commitAll() {
+        if (!round.isDone()) {
+            return round;
+        }
+        round = quiet(sendCommits(false));
+        return round;
     }
 
-    /** Commits the offsets the brokers are not known to hold; oneway ones complete when written. */
-    public CompletableFuture<Void> commitAll(boolean oneway) {
+    /**
+     * Commits every offset, held or not, once every earlier round was answered: the last commit of a consumer.
+     * Completes when the brokers answered (exceptionally if one of them failed).
+     */
+    public synchronized CompletableFuture<Void> commitEverything() {
+        CompletableFuture<Void> last = round.thenCompose(ignored -> sendCommits(true));
+        round = quiet(last);
+        return last;
+    }
+
+    /** Forgets {@code queue} and commits its offset after the rounds already started. */
+    public synchronized CompletableFuture<Void> commitAndRemove(MessageQueue queue) {
+        Long offset = offsets.remove(queue);
+        held.remove(queue);
+        if (offset == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> done = round.thenCompose(ignored -> committer.commit(queue, offset));
+        round = quiet(done);
+        return done;
+    }
+
+    /** Commits every offset ({@code everything}) or those the brokers do not hold; completes with the answers. */
+    private CompletableFuture<Void> sendCommits(boolean everything) {
         List<CompletableFuture<Void>> commits = new ArrayList<>();
         for (Map.Entry<MessageQueue, Long> entry : offsets.entrySet()) {
             MessageQueue queue = entry.getKey();
             long offset = entry.getValue();
-            if (!Long.valueOf(offset).equals(held.get(queue))) {
-                commits.add(commit(queue, offset, oneway));
+            if (everything || !Long.valueOf(offset).equals(held.get(queue))) {
+                commits.add(committer.commit(queue, offset).thenRun(() -> held.put(queue, offset)));
             }
         }
         return CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new));
     }
 
-    /** Commits every offset, held or not, and waits for the brokers' answers: the last commit of a consumer. */
-    public CompletableFuture<Void> commitEverything() {
-        List<CompletableFuture<Void>> commits = new ArrayList<>();
-        for (Map.Entry<MessageQueue, Long> entry : offsets.entrySet()) {
-            commits.add(commit(entry.getKey(), entry.getValue(), false));
-        }
-        return CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new));
-    }
-
-    /** Commits the offset of {@code queue} and forgets the queue. */
-    public CompletableFuture<Void> commitAndRemove(MessageQueue queue) {
-        Long offset = offsets.remove(queue);
-        CompletableFuture<Void> done = offset == null ? CompletableFuture.completedFuture(null)
-                : committer.commit(queue, offset, true);
-        held.remove(queue);
-        answeredPulls.remove(queue);
-        return done;
-    }
-
-    private CompletableFuture<Void> commit(MessageQueue queue, long offset, boolean oneway) {
-        long pullsBefore = answeredPulls.getOrDefault(queue, 0L);
-        return committer.commit(queue, offset, oneway).thenRun(() -> held.compute(queue,
-                (q, current) -> answeredPulls.getOrDefault(q, 0L) == pullsBefore ? Long.valueOf(offset) : current));
+    /** {@code future} with its failure dropped: a failed commit is sent again by the next round. */
+    private static CompletableFuture<Void> quiet(CompletableFuture<Void> future) {
+        return future.handle((ignored, error) -> null);
     }
 }

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The pull side of the push consumer (wire-protocol §6.4.3): one chain of long-polling pulls per assigned queue,
  * each pull's messages handed to the {@link ConsumeDispatch}. A queue is not pulled while its unfinished messages
- * exceed the count or byte threshold (flow control), nor, for orderly consumption, while it is not locked. The
- * offset already consumed rides along with each pull (COMMIT_OFFSET).
+ * exceed the count or byte threshold (flow control), nor, for orderly consumption, while it is not locked. Pulls
+ * carry no COMMIT_OFFSET: offsets reach the broker only through {@link OffsetStore}'s rounds, whose order the broker
+ * cannot mix up with a pull's.
  *
  * <p>Thread-safe. Assignments change on the rebalance thread; pulls start on the client timer thread and finish on
  * I/O threads; each queue's chain has at most one pull in flight.
@@ -157,23 +158,16 @@ public final class PushAgent {
             schedule(queue, offset, NOT_LOCKED_DELAY_MS);
             return;
         }
-        long commit = offsets.get(queue.queue());
-        boolean carriesOffset = commit > 0;
-        int flags = ConsumerRpc.FLAG_SUSPEND | ConsumerRpc.FLAG_SUBSCRIPTION
-                | (carriesOffset ? ConsumerRpc.FLAG_COMMIT_OFFSET : 0);
+        int flags = ConsumerRpc.FLAG_SUSPEND | ConsumerRpc.FLAG_SUBSCRIPTION;
         TagExpression filter = filters.getOrDefault(queue.queue().topic(), TagExpression.parse("*"));
         CompletableFuture<PullResult> pulling;
         try {
-            pulling = rpc.pull(queue.queue(), offset, pullBatchSize, filter, flags, Math.max(commit, 0), suspendMs,
-                    false);
+            pulling = rpc.pull(queue.queue(), offset, pullBatchSize, filter, flags, 0, suspendMs, false);
         } catch (RuntimeException e) {
             schedule(queue, offset, ERROR_DELAY_MS);
             return;
         }
         pulling.whenComplete((result, error) -> {
-            if (carriesOffset) {
-                offsets.pullAnswered(queue.queue());
-            }
             if (error != null) {
                 LOG.debug("pull of {} failed: {}", queue.queue(), Rpc.unwrap(error).toString());
                 schedule(queue, offset, ERROR_DELAY_MS);
@@ -207,7 +201,7 @@ public final class PushAgent {
             case OFFSET_ILLEGAL -> {
                 LOG.warn("offset of {} is outside the queue; continuing at {}", queue.queue(), next);
                 offsets.reset(queue.queue(), next);
-                offsets.commitAll(true);
+                offsets.commitAll();
             }
             default -> throw new IllegalStateException("unknown pull status " + result.status());
         }
