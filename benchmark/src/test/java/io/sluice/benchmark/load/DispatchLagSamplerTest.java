@@ -32,7 +32,9 @@ class DispatchLagSamplerTest {
             return new DispatchLagProbe.Reading(n * 1000L, OptionalLong.of(n));
         }, 1, log::add);
         sampler.start();
-        await(() -> calls.get() >= 30);
+        // The sampler starts read 31 only after it has counted the outcome of read 30 (the tenth failure); a
+        // read still in flight when stop() is called is abandoned, so waiting for 30 reads is not enough.
+        await(() -> calls.get() >= 31);
         DispatchLag lag = sampler.stop();
 
         assertTrue(lag.failures() >= 10, "failures: " + lag);
@@ -74,7 +76,7 @@ class DispatchLagSamplerTest {
             throw new IllegalStateException("connection refused");
         }, 1, log::add);
         sampler.start();
-        await(() -> calls.get() >= 3);
+        await(() -> calls.get() >= 4); // the fourth read starts after the third failure was counted
         DispatchLag lag = sampler.stop();
 
         assertEquals(0, lag.samples());
