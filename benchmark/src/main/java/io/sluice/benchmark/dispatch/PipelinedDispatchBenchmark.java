@@ -94,6 +94,14 @@ public class PipelinedDispatchBenchmark {
     @Param({"0"})
     int parseThreads;
 
+    /** Chunks in flight in the pipelined dispatcher's ring; 0 = the default. */
+    @Param({"0"})
+    int ringSlots;
+
+    /** Bytes per chunk of the pipelined dispatcher; 0 = the default (4 MiB). */
+    @Param({"0"})
+    int chunkBytes;
+
     private Path dir;
     private CommitLog log;
     private ConsumeQueueTable table;
@@ -152,9 +160,23 @@ public class PipelinedDispatchBenchmark {
         dispatcher = switch (mode) {
             case SERIAL -> new SerialDispatcher(log, table, DispatchSettings.defaults(), List.of(),
                     SystemEpochClock.INSTANCE);
-            case PIPELINED -> new PipelinedDispatcher(log, table, parseThreads == 0 ? PipelineSettings.defaults()
-                    : PipelineSettings.defaults().withParseThreads(parseThreads), List.of(), SystemEpochClock.INSTANCE);
+            case PIPELINED -> new PipelinedDispatcher(log, table, pipelineSettings(), List.of(),
+                    SystemEpochClock.INSTANCE);
         };
+    }
+
+    private PipelineSettings pipelineSettings() {
+        PipelineSettings settings = PipelineSettings.defaults();
+        if (parseThreads > 0) {
+            settings = settings.withParseThreads(parseThreads);
+        }
+        if (ringSlots > 0) {
+            settings = settings.withRingSlots(ringSlots);
+        }
+        if (chunkBytes > 0) {
+            settings = settings.withChunkBytes(chunkBytes);
+        }
+        return settings;
     }
 
     @TearDown(Level.Invocation)

@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
  * chunk is offered anyway; the writer decodes it again record by record. The offer never waits, because the cutter
  * reserved the chunk's place in the ring before cutting it.
  *
- * <p>Thread-safety: {@link #run()} on the worker's own thread; it owns its {@link DecodeScratch} and each chunk
- * between taking it from the queue and offering it to the ring.
+ * <p>Thread-safety: {@link #run()} on the worker's own thread (or, for the reader's inline worker, {@link #decode}
+ * on the reader's); that thread owns the {@link DecodeScratch} and each chunk between taking it from the queue and
+ * offering it to the ring.
  */
 final class ParseWorker implements Runnable {
 
@@ -24,7 +25,8 @@ final class ParseWorker implements Runnable {
     private final ChunkDecoder decoder;
     private final OrderedRing<Chunk> ring;
     private final PipelineControl control;
-    private final DecodeScratch scratch = new DecodeScratch();
+    /** Created by the first {@link #decode} call, on the thread that owns this worker (see {@link DecodeScratch}). */
+    private DecodeScratch scratch;
 
     ParseWorker(BlockingQueue<Chunk> chunks, ChunkDecoder decoder, OrderedRing<Chunk> ring,
                 PipelineControl control) {
@@ -51,6 +53,9 @@ final class ParseWorker implements Runnable {
 
     /** Decodes one chunk; a failure is recorded in the chunk instead of thrown. */
     void decode(Chunk chunk) {
+        if (scratch == null) {
+            scratch = new DecodeScratch();
+        }
         try {
             decoder.decode(chunk, scratch);
         } catch (RuntimeException | Error e) {

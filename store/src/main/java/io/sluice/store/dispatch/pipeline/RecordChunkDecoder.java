@@ -58,6 +58,7 @@ final class RecordChunkDecoder implements ChunkDecoder {
     public void decode(Chunk chunk, DecodeScratch scratch) {
         chunk.clearEntries();
         scratch.touched.clear();
+        scratch.queues.clear();
         UnsafeBuffer buffer = scratch.buffer;
         buffer.wrap(chunk.view);
         int touch = 0;
@@ -123,19 +124,24 @@ final class RecordChunkDecoder implements ChunkDecoder {
             chunk.transactionSkipped++;
             return;
         }
-        ConsumeQueue queue;
-        try {
-            queue = resolver.resolve(topic, queueId);
-        } catch (IllegalArgumentException | IllegalStateException invalid) {
-            chunk.addUnindexable(position, topic + "-" + queueId + ": " + invalid.getMessage());
-            return;
-        } catch (RuntimeException retryable) {
-            queue = null; // e.g. leftover queue files that cannot be loaded: the writer resolves it again, in order
+        ConsumeQueue queue = scratch.queues.get(topic, queueId);
+        if (queue == null) {
+            try {
+                queue = resolver.resolve(topic, queueId);
+            } catch (IllegalArgumentException | IllegalStateException invalid) {
+                chunk.addUnindexable(position, topic + "-" + queueId + ": " + invalid.getMessage());
+                return;
+            } catch (RuntimeException retryable) {
+                queue = null; // e.g. leftover queue files that cannot be loaded: the writer resolves it again, in order
+            }
+            if (queue != null) {
+                scratch.queues.put(topic, queueId, queue);
+                if (scratch.touched.add(queue)) {
+                    chunk.addTouched(queue);
+                }
+            }
         }
         chunk.addEntry(queue, topic, queueId, queueOffset, batchCount, position, sizeBytes, tagsCode,
                 storeTimestampMs);
-        if (queue != null && scratch.touched.add(queue)) {
-            chunk.addTouched(queue);
-        }
     }
 }
