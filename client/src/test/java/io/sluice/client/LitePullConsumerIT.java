@@ -37,21 +37,24 @@ class LitePullConsumerIT {
         return ClusterExtension.clusters();
     }
 
-    /** Sends {@code count} auto-batched messages with body "i"; returns the results in send order. */
+    /**
+     * Sends {@code count} auto-batched messages with body "i"; returns the results in send order. The batches are
+     * held until the producer closes, so each queue's messages go out as one batch however slow the machine.
+     */
     private static List<SendResult> produce(TestCluster cluster, String topic, int count, String tag)
             throws Exception {
+        List<CompletableFuture<SendResult>> futures = new ArrayList<>();
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).autoBatch(true)
-                .build())) {
-            List<CompletableFuture<SendResult>> futures = new ArrayList<>();
+                .batchMaxDelayMs(30_000).build())) {
             for (int i = 0; i < count; i++) {
                 futures.add(producer.sendAsync(Message.builder(topic, ("body-" + i).getBytes()).tags(tag).build()));
             }
-            List<SendResult> results = new ArrayList<>();
-            for (CompletableFuture<SendResult> future : futures) {
-                results.add(future.get(30, TimeUnit.SECONDS));
-            }
-            return results;
         }
+        List<SendResult> results = new ArrayList<>();
+        for (CompletableFuture<SendResult> future : futures) {
+            results.add(future.get(30, TimeUnit.SECONDS));
+        }
+        return results;
     }
 
     private static LitePullConsumer consumer(TestCluster cluster, String group) {

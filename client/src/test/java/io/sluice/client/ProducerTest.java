@@ -81,11 +81,13 @@ class ProducerTest {
 
     @Test
     void shouldGiveEveryAutoBatchedMessageItsOwnResultOnASimpleTopic() throws Exception {
-        Producer producer = producer(builder().autoBatch(true).batchMaxDelayMs(50).batchMaxBytes(64 * 1024));
+        // The batch is held until close() ships it, so a stall of the sending loop cannot split it in two.
+        Producer producer = producer(builder().autoBatch(true).batchMaxDelayMs(30_000).batchMaxBytes(64 * 1024));
         List<CompletableFuture<SendResult>> futures = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             futures.add(producer.sendAsync(Message.of("Simple", ("m" + i).getBytes())));
         }
+        producer.close();
         List<SendResult> results = join(futures);
         assertEquals(1, allSendRequests().size(), "one batch request");
         assertEquals(RequestCode.SEND_BATCH_MESSAGE, allSendRequests().get(0).code());
@@ -102,11 +104,12 @@ class ProducerTest {
 
     @Test
     void shouldGiveInnerBatchMessagesTheBaseOffsetPlusTheirIndexOnABatchCqTopic() throws Exception {
-        Producer producer = producer(builder().autoBatch(true).batchMaxDelayMs(50));
+        Producer producer = producer(builder().autoBatch(true).batchMaxDelayMs(30_000));
         List<CompletableFuture<SendResult>> futures = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             futures.add(producer.sendAsync(Message.builder("Batched", ("m" + i).getBytes()).tags("T").build()));
         }
+        producer.close(); // ships the one held batch
         List<SendResult> results = join(futures);
         String batchId = results.get(0).batchUniqId();
         assertEquals(32, batchId.length());

@@ -39,7 +39,10 @@ public final class MessageStoreCrashChild {
 
     static StoreSettings settings(Path root, FlushMode mode) {
         StoreSettings.Builder b = StoreSettings.builder(root, StoreFixture.STORE_HOST).checkpointIntervalMs(50);
-        b.log().segmentBytes(256 * 1024).maxMessageBytes(16 * 1024).flushMode(mode);
+        // Long flush and allocation timeouts: a slow disk on the build machine must not fail an append (the
+        // child reports any refused append as an error).
+        b.log().segmentBytes(256 * 1024).maxMessageBytes(16 * 1024).flushMode(mode).syncFlushTimeoutMs(60_000)
+                .segmentAllocationTimeoutMs(60_000);
         // Whatever the build machine's disk holds, retention must not delete what the test verifies.
         b.retention(RetentionSettings.defaults().withRatios(1.0, 1.0, 1.0).withCleanFileForcibly(false)
                 .withDeleteWhenHours(List.of()));

@@ -43,13 +43,13 @@ class MessageStoreCrashIT {
     }
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void syncAcknowledgedAppendsSurviveRepeatedSigkills() throws Exception {
         crashRounds(FlushMode.SYNC, 5, new Random(11));
     }
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void asyncLeavesCleanDensePrefixesAfterRepeatedSigkills() throws Exception {
         crashRounds(FlushMode.ASYNC, 3, new Random(5));
     }

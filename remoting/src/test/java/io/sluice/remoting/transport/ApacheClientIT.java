@@ -122,7 +122,8 @@ class ApacheClientIT {
             assertEquals(ResponseCode.PULL_NOT_FOUND, pull.get(TIMEOUT_MS, TimeUnit.MILLISECONDS).getCode());
         }
         Await.until("oneway handled", () -> onewayTopics.equals(List.of("offsets")), onewayTopics::toString);
-        Await.until("20 responses counted", () -> server.counters().responses() - responsesBefore == 20);
+        // At least: a response of an earlier test in this class may be counted late (after its write completed).
+        Await.until("20 responses counted", () -> server.counters().responses() - responsesBefore >= 20);
     }
 
     @Test

@@ -62,6 +62,8 @@ class RemotingClientTest {
 
     @Test
     void aLateResponseTimesOutAndIsDroppedWhenItArrives() throws Exception {
+        // Connected first: the 100 ms must cover only the wait for the response, not a slow connect.
+        client.connect(address).get(5, TimeUnit.SECONDS);
         CompletableFuture<RemotingCommand> call = client.invoke(address, RemotingCommand.request(2), 100);
         ExecutionException e = assertThrows(ExecutionException.class, () -> call.get(5, TimeUnit.SECONDS));
         assertInstanceOf(RemotingTimeoutException.class, e.getCause());

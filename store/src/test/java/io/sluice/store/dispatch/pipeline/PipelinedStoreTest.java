@@ -69,6 +69,9 @@ class PipelinedStoreTest {
             assertEquals(GetStatus.FOUND, inner.status());
             assertEquals(32, inner.messageCount(), "the whole inner batch");
 
+            // The writer tells listeners before it publishes the dispatched position.
+            Await.until("dispatched position published",
+                    () -> store.stats().dispatchedPosition() >= store.stats().writtenPosition());
             StoreStats stats = store.stats();
             assertEquals(stats.writtenPosition(), stats.dispatchedPosition());
             assertEquals(301, stats.indexedRecords());
