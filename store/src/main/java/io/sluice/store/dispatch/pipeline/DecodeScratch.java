@@ -17,8 +17,6 @@ final class DecodeScratch {
     final QueueSet touched = new QueueSet();
     /** The queues resolved for the chunk being decoded, by topic and queue id. */
     final ChunkQueueCache queues = new ChunkQueueCache();
-    /** Sink for read-ahead touches, so that the compiler keeps them. */
-    int touchSink;
     /** Reads common records without allocating. */
     final FastRecordReader fast = new FastRecordReader();
 }
