@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * is merely parsed.
  *
  * <p>Thread-safety: {@link #run()} on the writer's own thread, the only thread that appends to consume queues while
- * the pipeline runs. It owns the chunk at the ring's head until it releases it. The published values
+ * the pipeline runs, except that the reader writes a chunk itself with {@link #writeInline} while the writer thread
+ * waits for that very chunk (the ring hands the consume queues and this object's fields over with its lock). The
+ * writing thread owns the chunk at the ring's head until it releases or passes it. The published values
  * ({@link #dispatched}, {@link #lastStoreTimestampMs()}) may be read by any thread.
  */
 final class CqWriter implements Runnable {
@@ -49,7 +51,8 @@ final class CqWriter implements Runnable {
     private final List<ArrivalListener> listeners;
     private final PipelineCounters counters;
     private final PipelineControl control;
-    private final ChunkCutter cutter;
+    /** Run after every release: wakes the reader, which may be waiting for room in the ring. */
+    private final Runnable onRelease;
     private final AtomicLong dispatched;
     private final DecodeScratch scratch = new DecodeScratch();
     private volatile long lastStoreTimestampMs;
@@ -60,14 +63,14 @@ final class CqWriter implements Runnable {
 
     CqWriter(OrderedRing<Chunk> ring, ChunkDecoder fallback, QueueResolver resolver,
              List<ArrivalListener> listeners, PipelineCounters counters, PipelineControl control,
-             ChunkCutter cutter, AtomicLong dispatched) {
+             Runnable onRelease, AtomicLong dispatched) {
         this.ring = ring;
         this.fallback = fallback;
         this.resolver = resolver;
         this.listeners = listeners;
         this.counters = counters;
         this.control = control;
-        this.cutter = cutter;
+        this.onRelease = onRelease;
         this.dispatched = dispatched;
     }
 
@@ -79,26 +82,50 @@ final class CqWriter implements Runnable {
                 if (chunk == null) {
                     continue;
                 }
-                boolean done;
-                try {
-                    done = write(chunk);
-                } catch (RuntimeException e) {
-                    long n = counters.unexpectedErrors.incrementAndGet();
-                    LOG.error("dispatch writer failed on {}; moving past it [{} failures so far]", chunk, n, e);
-                    publish(chunk.endPosition);
-                    done = true;
-                }
-                if (!done) {
+                if (!handle(chunk)) {
                     break; // halted in the middle of the chunk
                 }
-                counters.chunks.incrementAndGet();
-                chunk.releaseReferences();
                 ring.release();
-                cutter.wakeUp();
+                onRelease.run();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Reader thread, for the chunk whose sequence number is the ring's head when it was never offered: the writer
+     * thread is then idle, waiting for exactly that chunk, so the reader writes it itself and passes the head
+     * ({@link OrderedRing#passHead}), saving the hand-off to the writer thread that a lone message would otherwise
+     * wait for.
+     *
+     * @return false if the pipeline was halted before the chunk was complete (the head is not passed)
+     */
+    boolean writeInline(Chunk chunk) {
+        if (!handle(chunk)) {
+            return false;
+        }
+        ring.passHead(chunk.seq);
+        return true;
+    }
+
+    /** Writes a chunk and forgets it; false if halted before it was complete. */
+    private boolean handle(Chunk chunk) {
+        boolean done;
+        try {
+            done = write(chunk);
+        } catch (RuntimeException e) {
+            long n = counters.unexpectedErrors.incrementAndGet();
+            LOG.error("dispatch writer failed on {}; moving past it [{} failures so far]", chunk, n, e);
+            publish(chunk.endPosition);
+            done = true;
+        }
+        if (!done) {
+            return false;
+        }
+        counters.chunks.incrementAndGet();
+        chunk.releaseReferences();
+        return true;
     }
 
     /** Writes one chunk; false if the pipeline was halted before it was complete. */

@@ -21,6 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * window never block, so producers that take their sequence numbers in increasing order (FIFO) can never deadlock:
  * the lowest outstanding number is always inside the window.
  *
+ * <p>A producer that holds the head's number may also handle its item itself and {@link #passHead} it, when the
+ * consumer is idle (the pipeline's reader does so for a lone small chunk, saving a thread hand-off).
+ *
  * <p>Thread-safety: any number of producer threads, one consumer thread. All slot state is guarded by one
  * {@link ReentrantLock}, held only for a few field accesses by whichever thread calls a method; handing an item
  * over through the lock makes every write the producer did before {@code offer} visible to the consumer after
@@ -141,15 +144,15 @@ final class OrderedRing<T> {
     T awaitHead(long timeoutNs) throws InterruptedException {
         lock.lock();
         try {
-            int index = index(head);
             long remainingNs = timeoutNs;
-            while (slots[index] == null) {
+            // The head is read again after every wait: a producer may have passed it meanwhile (passHead).
+            while (slots[index(head)] == null) {
                 if (remainingNs <= 0) {
                     return null;
                 }
                 remainingNs = headArrived.awaitNanos(remainingNs);
             }
-            return (T) slots[index];
+            return (T) slots[index(head)];
         } finally {
             lock.unlock();
         }
@@ -168,6 +171,32 @@ final class OrderedRing<T> {
                 throw new IllegalStateException("release of seq " + head + " which has not arrived");
             }
             slots[index] = null;
+            head = head + 1;
+            windowMoved.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A producer holding the head's sequence number handles its item itself instead of offering it: the head moves
+     * past {@code seq} as if the consumer had received and released it, and waiting producers wake. The consumer
+     * never sees that item. While the head is at {@code seq} and the slot is empty the consumer has nothing to work
+     * on, so the caller stands in for it: everything the consumer did before it released {@code seq - 1} is visible
+     * to a caller that read {@link #head()} == seq, and everything the caller did before this call is visible to
+     * the consumer once it receives {@code seq + 1}.
+     *
+     * @throws IllegalStateException naming the values if {@code seq} is not the head or its item was offered
+     */
+    void passHead(long seq) {
+        lock.lock();
+        try {
+            if (seq != head) {
+                throw new IllegalStateException("seq " + seq + " cannot pass the ring head " + head);
+            }
+            if (slots[index(seq)] != null) {
+                throw new IllegalStateException("seq " + seq + " was offered; only the consumer may release it");
+            }
             head = head + 1;
             windowMoved.signalAll();
         } finally {

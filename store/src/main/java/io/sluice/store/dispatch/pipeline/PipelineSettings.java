@@ -21,13 +21,18 @@ package io.sluice.store.dispatch.pipeline;
  *                           blocks when this many are cut and not yet written
  * @param checkCrc           verify each record's BODYCRC while parsing (false, as Apache's reput); a mismatch is
  *                           damage: reported, and dispatch skips the rest of that segment
+ * @param inlineMaxBytes     largest chunk the reader decodes and writes itself when the pipeline is idle (256 KiB,
+ *                           about a millisecond of work): a trickle of messages then waits for no thread hand-off.
+ *                           Such chunks are cut short because the reader caught up with the log, so under load,
+ *                           when chunks are full, every chunk goes to the workers. 0 turns it off.
  */
 public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parseThreads, int ringSlots,
-                               boolean checkCrc) {
+                               boolean checkCrc, int inlineMaxBytes) {
 
     public static final int DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
     public static final int DEFAULT_MAX_RECORDS_PER_CHUNK = 8192;
     public static final int DEFAULT_RING_SLOTS = 16;
+    public static final int DEFAULT_INLINE_MAX_BYTES = 256 * 1024;
     /** Largest chunk accepted: 1 GiB, the default segment size (a chunk never crosses a segment anyway). */
     public static final int MAX_CHUNK_BYTES = 1 << 30;
     /** Bounds the entry memory of one chunk (about 60 MB at this value). */
@@ -40,6 +45,13 @@ public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parse
         requireRange("maxRecordsPerChunk", maxRecordsPerChunk, 1, MAX_RECORDS_PER_CHUNK_LIMIT);
         requireRange("parseThreads", parseThreads, 1, MAX_PARSE_THREADS);
         requireRange("ringSlots", ringSlots, 1, MAX_RING_SLOTS);
+        requireRange("inlineMaxBytes", inlineMaxBytes, 0, MAX_CHUNK_BYTES);
+    }
+
+    /** With the default {@code inlineMaxBytes}. */
+    public PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parseThreads, int ringSlots,
+                            boolean checkCrc) {
+        this(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, DEFAULT_INLINE_MAX_BYTES);
     }
 
     private static void requireRange(String name, int value, int min, int max) {
@@ -60,22 +72,26 @@ public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parse
     }
 
     public PipelineSettings withChunkBytes(int value) {
-        return new PipelineSettings(value, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc);
+        return new PipelineSettings(value, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, inlineMaxBytes);
     }
 
     public PipelineSettings withMaxRecordsPerChunk(int value) {
-        return new PipelineSettings(chunkBytes, value, parseThreads, ringSlots, checkCrc);
+        return new PipelineSettings(chunkBytes, value, parseThreads, ringSlots, checkCrc, inlineMaxBytes);
     }
 
     public PipelineSettings withParseThreads(int value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, value, ringSlots, checkCrc);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, value, ringSlots, checkCrc, inlineMaxBytes);
     }
 
     public PipelineSettings withRingSlots(int value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, value, checkCrc);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, value, checkCrc, inlineMaxBytes);
+    }
+
+    public PipelineSettings withInlineMaxBytes(int value) {
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, value);
     }
 
     public PipelineSettings withCheckCrc(boolean value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, value);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, value, inlineMaxBytes);
     }
 }

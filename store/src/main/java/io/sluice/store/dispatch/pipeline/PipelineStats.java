@@ -24,7 +24,7 @@ package io.sluice.store.dispatch.pipeline;
  * @param listenerErrors     exceptions thrown by arrival listeners
  * @param workerFailures     chunks whose parse worker failed; each was decoded again by the writer
  * @param unexpectedErrors   exceptions caught by the pipeline's loops (a bug); the pipeline went on
- * @param inlineChunks       chunks the reader decoded itself, the pipeline being idle (a lower-latency path)
+ * @param inlineChunks       chunks the reader decoded and wrote itself, the pipeline being idle (a lower-latency path)
  */
 public record PipelineStats(
         long dispatchedPosition,

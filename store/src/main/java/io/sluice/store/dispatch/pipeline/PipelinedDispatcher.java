@@ -122,12 +122,14 @@ public final class PipelinedDispatcher implements Dispatcher {
         }
         // Never full: the cutter reserves a ring slot before it queues a chunk, so at most ringSlots are queued.
         BlockingQueue<Chunk> work = new ArrayBlockingQueue<>(settings.ringSlots());
-        ChunkRouter router = new ChunkRouter(new ParseWorker(work, decoder, r, control), work, r, counters);
+        // The writer's fallback decodes with the parser alone: the most conservative path. After each release it
+        // wakes the reader through this.wakeUp(), which reads the cutter field assigned below, before any start.
+        CqWriter w = new CqWriter(r, new RecordChunkDecoder(resolver, settings.checkCrc(), false), resolver,
+                listeners, counters, control, this::wakeUp, dispatched);
+        ChunkRouter router = new ChunkRouter(new ParseWorker(work, decoder, r, control), w,
+                settings.inlineMaxBytes(), work, r, counters);
         ChunkCutter c = new ChunkCutter(log, settings, r, pool, router, control, counters,
                 clock, fromPosition, 0);
-        // The writer's fallback decodes with the parser alone: the most conservative path.
-        CqWriter w = new CqWriter(r, new RecordChunkDecoder(resolver, settings.checkCrc(), false), resolver,
-                listeners, counters, control, c, dispatched);
         ring = r;
         cutter = c;
         writer = w;

@@ -79,9 +79,11 @@ class DispatchEquivalenceTest {
                 Arbitraries.of(64, 512, 4_096, 65_536, PipelineSettings.DEFAULT_CHUNK_BYTES),
                 Arbitraries.of(1, 2, 7, 64, PipelineSettings.DEFAULT_MAX_RECORDS_PER_CHUNK),
                 Arbitraries.integers().between(1, 3),
-                Arbitraries.integers().between(1, 5)
-        ).as((chunkBytes, maxRecords, threads, slots) ->
-                new PipelineSettings(chunkBytes, maxRecords, threads, slots, false));
+                Arbitraries.integers().between(1, 5),
+                // Off (every chunk through the workers), some small chunks inline, the default.
+                Arbitraries.of(0, 512, PipelineSettings.DEFAULT_INLINE_MAX_BYTES)
+        ).as((chunkBytes, maxRecords, threads, slots, inlineMaxBytes) ->
+                new PipelineSettings(chunkBytes, maxRecords, threads, slots, false, inlineMaxBytes));
     }
 
     private static void deleteRecursively(Path root) {

@@ -39,6 +39,40 @@ class OrderedRingTest {
     }
 
     @Test
+    void shouldHandTheNextItemToAConsumerWaitingWhileAProducerPassedTheHead() throws Exception {
+        OrderedRing<String> ring = new OrderedRing<>(2, 0);
+        AtomicReference<String> received = new AtomicReference<>();
+        CountDownLatch waiting = new CountDownLatch(1);
+        Thread consumer = new Thread(() -> {
+            try {
+                waiting.countDown();
+                received.set(ring.awaitHead(LONG_NS)); // waits at seq 0, which is never offered
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        consumer.start();
+        waiting.await();
+        ring.passHead(0);
+        assertEquals(1, ring.head());
+        assertTrue(ring.offer(1, "b", 0));
+        consumer.join(TimeUnit.SECONDS.toMillis(10));
+        assertEquals("b", received.get(), "the consumer follows the head it did not see move");
+        assertTrue(ring.awaitWindow(2, 0), "passing the head opened the window");
+    }
+
+    @Test
+    void shouldRefuseToPassAHeadItDoesNotHold() throws InterruptedException {
+        OrderedRing<String> ring = new OrderedRing<>(4, 5);
+        IllegalStateException notHead = assertThrows(IllegalStateException.class, () -> ring.passHead(6));
+        assertEquals("seq 6 cannot pass the ring head 5", notHead.getMessage());
+        assertTrue(ring.offer(5, "a", 0));
+        IllegalStateException offered = assertThrows(IllegalStateException.class, () -> ring.passHead(5));
+        assertEquals("seq 5 was offered; only the consumer may release it", offered.getMessage());
+        assertEquals(5, ring.head());
+    }
+
+    @Test
     void shouldKeepTheHeadItemUntilReleased() throws InterruptedException {
         OrderedRing<String> ring = new OrderedRing<>(1, 0);
         assertTrue(ring.offer(0, "a", 0));

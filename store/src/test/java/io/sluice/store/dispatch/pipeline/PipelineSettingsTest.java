@@ -16,6 +16,7 @@ class PipelineSettingsTest {
         assertEquals(Math.max(1, Runtime.getRuntime().availableProcessors()), d.parseThreads());
         assertEquals(16, d.ringSlots());
         assertEquals(false, d.checkCrc());
+        assertEquals(256 * 1024, d.inlineMaxBytes());
     }
 
     @Test
@@ -28,6 +29,7 @@ class PipelineSettingsTest {
         assertNamed("parseThreads", "257", () -> PipelineSettings.defaults().withParseThreads(257));
         assertNamed("ringSlots", "0", () -> PipelineSettings.defaults().withRingSlots(0));
         assertNamed("ringSlots", "1025", () -> PipelineSettings.defaults().withRingSlots(1025));
+        assertNamed("inlineMaxBytes", "-1", () -> PipelineSettings.defaults().withInlineMaxBytes(-1));
     }
 
     @Test
@@ -35,6 +37,7 @@ class PipelineSettingsTest {
         PipelineSettings s = PipelineSettings.defaults().withChunkBytes(1024).withRingSlots(2).withParseThreads(3)
                 .withMaxRecordsPerChunk(7).withCheckCrc(true);
         assertEquals(new PipelineSettings(1024, 7, 3, 2, true), s);
+        assertEquals(new PipelineSettings(1024, 7, 3, 2, true, 0), s.withInlineMaxBytes(0));
     }
 
     private static void assertNamed(String name, String value, Runnable r) {

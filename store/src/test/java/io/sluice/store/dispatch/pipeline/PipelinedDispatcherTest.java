@@ -88,8 +88,12 @@ class PipelinedDispatcherTest {
         try (CommitLog log = PipelineFixture.openLog(dir);
              ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
             List<Arrival> arrivals = new CopyOnWriteArrayList<>();
+            List<String> toldOn = new CopyOnWriteArrayList<>();
             PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, PipelineSettings.defaults(),
-                    List.of((ArrivalListener) (t, q, max) -> arrivals.add(new Arrival(t, q, max))), null);
+                    List.of((ArrivalListener) (t, q, max) -> {
+                        arrivals.add(new Arrival(t, q, max));
+                        toldOn.add(Thread.currentThread().getName());
+                    }), null);
             try (d) {
                 d.start(0);
                 for (int i = 0; i < 3; i++) {
@@ -104,8 +108,10 @@ class PipelinedDispatcherTest {
                     Await.until("arrival " + i, () -> arrivals.size() == r.queueOffset() + 1);
                     assertEquals(new Arrival("Lone", 2, i + 1), arrivals.get(i));
                 }
-                // The first chunk always finds the pipeline idle: the reader decodes it without a hand-off.
-                assertTrue(d.stats().inlineChunks() >= 1, "chunks decoded by the reader: " + d.stats());
+                // The first chunk always finds the pipeline idle: the reader decodes and writes it without a
+                // hand-off, so the listener hears of it on the reader's thread.
+                assertTrue(d.stats().inlineChunks() >= 1, "chunks handled by the reader: " + d.stats());
+                assertEquals("sluice-dispatch-reader", toldOn.get(0), "threads that told the listener: " + toldOn);
             }
         }
     }
@@ -149,8 +155,9 @@ class PipelinedDispatcherTest {
             };
             CachedEpochClock clock = new CachedEpochClock();
             clock.update(results.get(0).storeTimestampMs()); // start: not caught up later than the first record
-            // Four workers: the reader cuts up to four chunks before it waits for the writer.
-            PipelineSettings settings = new PipelineSettings(1 << 20, 10, 4, 4, false);
+            // Four workers: the reader cuts up to four chunks before it waits for the writer. Nothing inline: the
+            // blocking listener must hold the writer thread, not the reader.
+            PipelineSettings settings = new PipelineSettings(1 << 20, 10, 4, 4, false, 0);
             PipelinedDispatcher d = new PipelinedDispatcher(log, queues, settings, List.of(blocking), clock, null);
             try (d) {
                 d.start(0);
@@ -210,7 +217,7 @@ class PipelinedDispatcherTest {
             PipelineFixture.appendSimple(log, "M", 4, 400, 50);
             CountDownLatch release = new CountDownLatch(1);
             ArrivalListener blocking = (t, q, max) -> await(release);
-            PipelineSettings settings = new PipelineSettings(1024, 5, 2, 3, false);
+            PipelineSettings settings = new PipelineSettings(1024, 5, 2, 3, false, 0); // the writer thread blocks
             PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, settings, List.of(blocking), null);
             try (d) {
                 d.start(0);
