@@ -18,7 +18,8 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: owned by one thread at a time, handed over through synchronizing structures. The
  * {@link ChunkCutter} fills the descriptor, a {@link ParseWorker} (or the {@link CqWriter}'s fallback) fills the
- * entries, the {@link CqWriter} reads them; the next cut into this slot happens only after the writer released it.
+ * entries, the {@link CqWriter} reads them (on the writer thread, or on the reader for a small chunk it handles
+ * itself); the next cut into this slot happens only after the chunk was released or passed.
  */
 final class Chunk {
 

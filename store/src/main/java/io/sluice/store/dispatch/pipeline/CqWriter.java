@@ -54,10 +54,11 @@ final class CqWriter implements Runnable {
     /** Run after every release: wakes the reader, which may be waiting for room in the ring. */
     private final Runnable onRelease;
     private final AtomicLong dispatched;
+    /** For the rare re-decode; used by whichever thread is writing (see the class comment). */
     private final DecodeScratch scratch = new DecodeScratch();
     private volatile long lastStoreTimestampMs;
 
-    // Per-chunk tallies, writer thread only.
+    // Per-chunk tallies, of the thread writing (the writer, or the reader inline).
     private long indexed;
     private long duplicates;
 

@@ -24,7 +24,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A producer that holds the head's number may also handle its item itself and {@link #passHead} it, when the
  * consumer is idle (the pipeline's reader does so for a lone small chunk, saving a thread hand-off).
  *
- * <p>Thread-safety: any number of producer threads, one consumer thread. All slot state is guarded by one
+ * <p>Thread-safety: any number of producer threads, one consumer thread (and a producer that passes the head
+ * stands in for the consumer for that item). All slot state is guarded by one
  * {@link ReentrantLock}, held only for a few field accesses by whichever thread calls a method; handing an item
  * over through the lock makes every write the producer did before {@code offer} visible to the consumer after
  * {@code awaitHead}, and everything the consumer did before {@code release} visible to a producer whose offer or
@@ -42,7 +43,7 @@ final class OrderedRing<T> {
     private final Condition windowMoved = lock.newCondition();
     /** Signalled when the head item arrives: the consumer. */
     private final Condition headArrived = lock.newCondition();
-    /** Next sequence number for the consumer. Written by the consumer under the lock; read by anyone. */
+    /** Next sequence number for the consumer. Written under the lock by the consumer or by passHead; read by anyone. */
     private volatile long head;
 
     /**

@@ -23,7 +23,10 @@ final class PipelineControl {
         return halted;
     }
 
-    /** Writer only: dispatch resumes at {@code position} (a segment start) after damage before it. */
+    /**
+     * The thread writing consume queues (one at a time, see {@link CqWriter}): dispatch resumes at {@code position}
+     * (a segment start) after damage before it.
+     */
     void skipUntil(long position) {
         if (position > skipUntil) {
             skipUntil = position;

@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Lifecycle: construct, {@link #start} once, {@link #close} once. Other methods are thread-safe and may be
  * called at any time. Owns its threads: {@code sluice-dispatch-reader}, {@code sluice-dispatch-parse-<i>},
- * {@code sluice-dispatch-writer}; while started, the writer is the only thread appending to the consume queues.
+ * {@code sluice-dispatch-writer}; while started, one thread at a time appends to the consume queues: the writer, or
+ * the reader for a small chunk the idle writer waits for (see {@link ChunkRouter}).
  */
 public final class PipelinedDispatcher implements Dispatcher {
 
@@ -73,9 +74,9 @@ public final class PipelinedDispatcher implements Dispatcher {
      * @param log       the CommitLog to follow
      * @param queues    where slots are written
      * @param settings  pipeline shape
-     * @param listeners told about arrivals on the writer thread; the list is read on every notification, so a
-     *                  concurrent list (e.g. {@link java.util.concurrent.CopyOnWriteArrayList}) lets the owner add
-     *                  listeners later
+     * @param listeners told about arrivals on the writer thread (on the reader for a chunk it wrote); the list is
+     *                  read on every notification, so a concurrent list (e.g.
+     *                  {@link java.util.concurrent.CopyOnWriteArrayList}) lets the owner add listeners later
      * @param clock     for {@link #lagMs()}
      */
     public PipelinedDispatcher(CommitLog log, ConsumeQueueTable queues, PipelineSettings settings,

@@ -102,6 +102,8 @@ final class RecordChunkDecoder implements ChunkDecoder {
             }
         } finally {
             buffer.wrap(NO_BYTES);
+            scratch.queues.clear(); // keeps no queue reachable between chunks
+            scratch.touched.clear();
         }
     }
 
