@@ -1,5 +1,6 @@
 package io.sluice.store.log;
 
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -63,6 +64,10 @@ public final class MessageProperties {
     public static final String MSG_REGION = "MSG_REGION";
     /** Trace switch (response field of Apache brokers). */
     public static final String TRACE_ON = "TRACE_ON";
+
+    private static final long LOW_BIT_OF_EVERY_BYTE = 0x0101010101010101L;
+    private static final long HIGH_BIT_OF_EVERY_BYTE = 0x8080808080808080L;
+    private static final long SEPARATOR_IN_EVERY_BYTE = LOW_BIT_OF_EVERY_BYTE * PROPERTY_SEPARATOR;
 
     /** Returned by {@link #findValue} when the name is absent. */
     static final long NOT_FOUND = -1L;
@@ -203,6 +208,56 @@ public final class MessageProperties {
      * @return {@code (valueIndex << 32) | valueLength}, or {@link #NOT_FOUND}
      */
     static long findValue(DirectBuffer buffer, int index, int length, byte[] name) {
+        if (name.length == 0 || contains(name, (byte) NAME_VALUE_SEPARATOR)) {
+            return findValueBytewise(buffer, index, length, name);
+        }
+        // The name holds no NAME_VALUE_SEPARATOR, so a piece whose first one is right after the name is exactly a
+        // piece that starts with the name and has that separator next: only the piece ends need a scan.
+        long found = NOT_FOUND;
+        int end = index + length;
+        int n = name.length;
+        int start = index;
+        while (start < end) {
+            int pieceEnd = indexOfPropertySeparator(buffer, start, end);
+            if (start + n < pieceEnd - 1 && buffer.getByte(start + n) == NAME_VALUE_SEPARATOR
+                    && nameMatches(buffer, start, name)) {
+                found = ((long) (start + n + 1) << 32) | (pieceEnd - start - n - 1);
+            }
+            start = pieceEnd + 1;
+        }
+        return found;
+    }
+
+    /** The first PROPERTY_SEPARATOR in {@code buffer[from, end)}, or {@code end}: eight bytes per step. */
+    private static int indexOfPropertySeparator(DirectBuffer buffer, int from, int end) {
+        int i = from;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            long x = buffer.getLong(i, ByteOrder.LITTLE_ENDIAN) ^ SEPARATOR_IN_EVERY_BYTE;
+            // Non-zero iff a byte of x is zero; its lowest set bit marks the first such byte (the lowest address).
+            long zeroes = (x - LOW_BIT_OF_EVERY_BYTE) & ~x & HIGH_BIT_OF_EVERY_BYTE;
+            if (zeroes != 0) {
+                return i + (Long.numberOfTrailingZeros(zeroes) >>> 3);
+            }
+        }
+        for (; i < end; i++) {
+            if (buffer.getByte(i) == PROPERTY_SEPARATOR) {
+                return i;
+            }
+        }
+        return end;
+    }
+
+    private static boolean contains(byte[] bytes, byte b) {
+        for (byte x : bytes) {
+            if (x == b) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link #findValue} one byte at a time; the reference, and the path for unusual names. */
+    static long findValueBytewise(DirectBuffer buffer, int index, int length, byte[] name) {
         long found = NOT_FOUND;
         int end = index + length;
         int start = index;

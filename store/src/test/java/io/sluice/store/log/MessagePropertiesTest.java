@@ -13,6 +13,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,28 @@ class MessagePropertiesTest {
                 assertEquals(value.equals(parsed.get(name)), MessageProperties.hasValue(text, name, value),
                         () -> "hasValue " + name + "=" + value);
             }
+        }
+    }
+
+    /**
+     * The word-at-a-time lookup against the byte-at-a-time one, with the properties at any offset inside a larger
+     * buffer whose other bytes are separators and letters: it must read only its range, at any alignment.
+     */
+    @Property(tries = 300)
+    void findValueAgreesWithTheBytewiseLookupAtAnyOffset(@ForAll("separatorHeavyText") String text,
+                                                         @ForAll @IntRange(max = 17) int before,
+                                                         @ForAll @IntRange(max = 17) int after) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        byte[] padded = new byte[before + bytes.length + after];
+        for (int i = 0; i < padded.length; i++) {
+            padded[i] = (byte) "\u0001\u0002Kab".charAt(i % 5);
+        }
+        System.arraycopy(bytes, 0, padded, before, bytes.length);
+        UnsafeBuffer buffer = new UnsafeBuffer(padded);
+        for (String name : new String[] {"a", "b", "K", "ab", "Kb", "TAGS", "a\u0001", "\u0001"}) {
+            byte[] nameBytes = MessageProperties.nameBytes(name);
+            assertEquals(MessageProperties.findValueBytewise(buffer, before, bytes.length, nameBytes),
+                    MessageProperties.findValue(buffer, before, bytes.length, nameBytes), () -> "name " + name);
         }
     }
 
