@@ -86,31 +86,36 @@ class SlotLogTest {
 
     @Test
     void afterACrashRecoveryZeroesStrayBytesAfterTheEnd() throws IOException {
-        Path file = fileWithSlots(3);
-        long stray = 500L * SLOT_BYTES;
-        writeByte(file, stray, (byte) 9);
-        SlotLog log = SlotLog.open(dir, SLOT_BYTES, SLOTS_PER_FILE, NO_CACHED_FIELDS);
-        try {
-            assertTrue(log.recoverEnd(3, LastStop.CRASH), "the stray byte counts as dropped");
-        } finally {
-            log.close();
-        }
-        assertEquals(0, readByte(file, stray));
+        StrayByte after = recoverBehindAStrayByte(500L * SLOT_BYTES, LastStop.CRASH);
+        assertTrue(after.dropped(), "the stray byte counts as dropped");
+        assertEquals(0, after.strayByte());
     }
 
     @Test
     void afterACleanStopRecoveryDoesNotReadPastTheEnd() throws IOException {
-        Path file = fileWithSlots(3);
         // Cannot exist after a clean stop; placed here to show that the rest of the file is left unread.
-        long stray = 5_000L * SLOT_BYTES;
-        writeByte(file, stray, (byte) 9);
+        StrayByte after = recoverBehindAStrayByte(5_000L * SLOT_BYTES, LastStop.CLEAN);
+        assertFalse(after.dropped(), "nothing read, nothing dropped");
+        assertEquals(3, after.count());
+        assertEquals(9, after.strayByte());
+    }
+
+    /** What recovery with 3 valid slots left: its answer, the count, and the byte stored as 9 at the stray place. */
+    private record StrayByte(boolean dropped, long count, byte strayByte) {
+    }
+
+    private StrayByte recoverBehindAStrayByte(long strayPosition, LastStop stop) throws IOException {
+        Path file = fileWithSlots(3);
+        writeByte(file, strayPosition, (byte) 9);
         SlotLog log = SlotLog.open(dir, SLOT_BYTES, SLOTS_PER_FILE, NO_CACHED_FIELDS);
+        boolean dropped;
+        long count;
         try {
-            assertFalse(log.recoverEnd(3, LastStop.CLEAN), "nothing read, nothing dropped");
-            assertEquals(3, log.count());
+            dropped = log.recoverEnd(3, stop);
+            count = log.count();
         } finally {
             log.close();
         }
-        assertEquals(9, readByte(file, stray));
+        return new StrayByte(dropped, count, readByte(file, strayPosition));
     }
 }

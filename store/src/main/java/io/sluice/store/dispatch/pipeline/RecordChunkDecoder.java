@@ -56,9 +56,7 @@ final class RecordChunkDecoder implements ChunkDecoder {
 
     @Override
     public void decode(Chunk chunk, DecodeScratch scratch) {
-        chunk.clearEntries();
-        scratch.touched.clear();
-        scratch.queues.clear();
+        chunk.clearEntries(); // the scratch's queue set and cache were cleared when the last decode ended
         UnsafeBuffer buffer = scratch.buffer;
         buffer.wrap(chunk.view);
         try {
@@ -102,7 +100,8 @@ final class RecordChunkDecoder implements ChunkDecoder {
             }
         } finally {
             buffer.wrap(NO_BYTES);
-            scratch.queues.clear(); // keeps no queue reachable between chunks
+            // Cleared here, not at the start: every decode ends here, and no queue stays reachable between chunks.
+            scratch.queues.clear();
             scratch.touched.clear();
         }
     }
