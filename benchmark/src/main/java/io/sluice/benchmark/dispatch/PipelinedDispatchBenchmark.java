@@ -63,7 +63,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(value = 1, jvmArgsAppend = "-Xmx2g")
-@Warmup(iterations = 2, time = 2)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 3, time = 2)
 @State(Scope.Benchmark)
 public class PipelinedDispatchBenchmark {

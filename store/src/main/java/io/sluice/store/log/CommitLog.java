@@ -70,6 +70,8 @@ public final class CommitLog implements AutoCloseable {
     private final QueueOffsetTable queueOffsets = new QueueOffsetTable(appendLock);
     /** Position after the last byte appended; stored with release, read with acquire. */
     private final AtomicLong written = new AtomicLong();
+    /** Where records start, for the pipelined dispatcher's reader; written under {@link #appendLock}. */
+    private final RecordBoundaryIndex boundaries;
     private final LogFlushTarget flushTarget;
     private final FlushAgent flushAgent;
     private volatile State state = State.LOADED;
@@ -86,6 +88,7 @@ public final class CommitLog implements AutoCloseable {
         this.encoder = new DraftEncoder(settings.maxMessageBytes(), settings.segmentBytes(),
                 storeHostBytes.length == RecordDescriptor.IPV6_HOST_BYTES);
         this.syncFlush = settings.flushMode() == FlushMode.SYNC;
+        this.boundaries = new RecordBoundaryIndex(settings.boundaryGranuleBytes());
         this.syncFlushTimeoutNs = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMs());
         this.flushTarget = new LogFlushTarget(chain, written, env.forceHook());
         this.flushAgent = FlushAgent.create(settings.flushSettings(), flushTarget, failureHandler, env.nanoClock());
@@ -155,6 +158,7 @@ public final class CommitLog implements AutoCloseable {
                 }
             }
             written.setRelease(end);
+            boundaries.noteStart(end);
             flushTarget.reset(end);
             state = State.RUNNING;
             flushAgent.start();
@@ -202,6 +206,7 @@ public final class CommitLog implements AutoCloseable {
             int offset = (int) (position - segment.startPosition());
             if (bytes + RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES > segment.sizeBytes() - offset) {
                 writeBlank(segment, offset);
+                boundaries.noteRecord(position, segment.endPosition());
                 position = segment.endPosition();
                 written.setRelease(position);
                 segment = roll();
@@ -209,6 +214,7 @@ public final class CommitLog implements AutoCloseable {
             }
             long storeTimestampMs = epochClock.time();
             p.write(segment.buffer(), offset, position, base, storeTimestampMs, storeHostBytes);
+            noteRecords(p, position, bytes);
             // Release store: the record's bytes above happen-before any acquire read of the new position.
             written.setRelease(position + bytes);
             segment.noteStoreTimestamp(storeTimestampMs);
@@ -241,6 +247,18 @@ public final class CommitLog implements AutoCloseable {
             flushAgent.onAppended();
         }
         return CompletableFuture.completedFuture(result);
+    }
+
+    /** Lock held: tells the boundary index about the records an append wrote at {@code [position, +bytes)}. */
+    private void noteRecords(PreparedAppend p, long position, int bytes) {
+        long[] starts = p.recordPositions();
+        if (starts == null) {
+            boundaries.noteRecord(position, position + bytes);
+            return;
+        }
+        for (int i = 0; i < starts.length; i++) {
+            boundaries.noteRecord(starts[i], i + 1 < starts.length ? starts[i + 1] : position + bytes);
+        }
     }
 
     private AppendStatus writeGate() {
@@ -320,6 +338,20 @@ public final class CommitLog implements AutoCloseable {
         return RecordParser.parse(segment.buffer(), offset, readable, toEnd, position, checkCrc, topics);
     }
 
+    /**
+     * For cutting the log into chunks without reading it: the largest record boundary {@code e} that the appender
+     * noted, with {@code from < e <= min(limit, from + maxBytes)} and at most {@code maxRecords} records (a
+     * segment's blank end record counts as one) in {@code [from, e)}; -1 when none is known (the part of the log
+     * written before this process opened it, or more than 32,768 granules behind the written position). Any
+     * thread.
+     *
+     * @param from  a record boundary
+     * @param limit a record boundary at or below {@link #confirmedPosition()} as the caller read it
+     */
+    public long knownRecordBoundary(long from, long limit, int maxBytes, int maxRecords) {
+        return boundaries.chunkEnd(from, limit, maxBytes, maxRecords);
+    }
+
     /** A cursor for dispatch, starting at {@code fromPosition} (a record boundary), without CRC checks. */
     public RecordCursor cursor(long fromPosition) {
         return new RecordCursor(this, fromPosition, false);
@@ -358,6 +390,8 @@ public final class CommitLog implements AutoCloseable {
                 throw e;
             }
             written.setRelease(position);
+            boundaries.forgetAfter(position);
+            boundaries.noteStart(position);
             flushTarget.truncate(position);
             if (state == State.RUNNING) {
                 allocator.prepare(nextSegmentStart());

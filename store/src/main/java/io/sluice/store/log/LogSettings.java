@@ -32,6 +32,11 @@ import java.util.Objects;
  * @param segmentsPreparedAhead     how many segments are prepared ahead of the active one, 1..
  *                                  {@value #MAX_SEGMENTS_PREPARED_AHEAD}; each is a whole segment of disk and
  *                                  page cache reserved in advance (1)
+ * @param boundaryGranuleBytes      granule of the in-memory record boundary hints that let the pipelined dispatcher
+ *                                  cut chunks without walking record headers ({@link RecordBoundaryIndex}): a
+ *                                  power of two in [{@value #MIN_BOUNDARY_GRANULE_BYTES},
+ *                                  {@value #MAX_BOUNDARY_GRANULE_BYTES}] (128 KiB); the hints cover the newest
+ *                                  32,768 granules of the log
  */
 public record LogSettings(
         Path commitLogDir,
@@ -46,7 +51,8 @@ public record LogSettings(
         boolean checkCrcOnRecover,
         boolean preallocateSegments,
         int segmentAllocationTimeoutMs,
-        int segmentsPreparedAhead) {
+        int segmentsPreparedAhead,
+        int boundaryGranuleBytes) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1 << 30;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -58,6 +64,9 @@ public record LogSettings(
     public static final int DEFAULT_SEGMENTS_PREPARED_AHEAD = 1;
     /** Most segments that may be prepared ahead of the active one. */
     public static final int MAX_SEGMENTS_PREPARED_AHEAD = 16;
+    public static final int DEFAULT_BOUNDARY_GRANULE_BYTES = 128 * 1024;
+    public static final int MIN_BOUNDARY_GRANULE_BYTES = 256;
+    public static final int MAX_BOUNDARY_GRANULE_BYTES = 1 << 30;
     /** Smallest segment accepted (one page). */
     public static final int MIN_SEGMENT_BYTES = 4096;
 
@@ -89,18 +98,27 @@ public record LogSettings(
             throw new IllegalArgumentException("segmentsPreparedAhead must be in [1, " + MAX_SEGMENTS_PREPARED_AHEAD
                     + "], was " + segmentsPreparedAhead);
         }
+        if (boundaryGranuleBytes < MIN_BOUNDARY_GRANULE_BYTES || boundaryGranuleBytes > MAX_BOUNDARY_GRANULE_BYTES
+                || Integer.bitCount(boundaryGranuleBytes) != 1) {
+            throw new IllegalArgumentException("boundaryGranuleBytes must be a power of two in ["
+                    + MIN_BOUNDARY_GRANULE_BYTES + ", " + MAX_BOUNDARY_GRANULE_BYTES + "], was "
+                    + boundaryGranuleBytes);
+        }
         // Validates the flush slice with its own messages.
         new FlushSettings(flushMode, flushIntervalMs, flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs);
     }
 
-    /** The settings without {@code segmentsPreparedAhead} (which is then 1), as before it existed. */
+    /**
+     * The settings without {@code segmentsPreparedAhead} and {@code boundaryGranuleBytes} (then their defaults), as
+     * before they existed.
+     */
     public LogSettings(Path commitLogDir, int segmentBytes, int maxMessageBytes, FlushMode flushMode,
                        int flushIntervalMs, int flushMinPages, int flushThoroughIntervalMs, int syncFlushTimeoutMs,
                        InetSocketAddress storeHost, boolean checkCrcOnRecover, boolean preallocateSegments,
                        int segmentAllocationTimeoutMs) {
         this(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs, flushMinPages,
                 flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover, preallocateSegments,
-                segmentAllocationTimeoutMs, DEFAULT_SEGMENTS_PREPARED_AHEAD);
+                segmentAllocationTimeoutMs, DEFAULT_SEGMENTS_PREPARED_AHEAD, DEFAULT_BOUNDARY_GRANULE_BYTES);
     }
 
     /** The flush agent's slice. */
@@ -129,6 +147,7 @@ public record LogSettings(
         private boolean preallocateSegments = true;
         private int segmentAllocationTimeoutMs = DEFAULT_SEGMENT_ALLOCATION_TIMEOUT_MS;
         private int segmentsPreparedAhead = DEFAULT_SEGMENTS_PREPARED_AHEAD;
+        private int boundaryGranuleBytes = DEFAULT_BOUNDARY_GRANULE_BYTES;
 
         private Builder(Path commitLogDir, InetSocketAddress storeHost) {
             this.commitLogDir = commitLogDir;
@@ -190,10 +209,15 @@ public record LogSettings(
             return this;
         }
 
+        public Builder boundaryGranuleBytes(int value) {
+            this.boundaryGranuleBytes = value;
+            return this;
+        }
+
         public LogSettings build() {
             return new LogSettings(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs,
                     flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover,
-                    preallocateSegments, segmentAllocationTimeoutMs, segmentsPreparedAhead);
+                    preallocateSegments, segmentAllocationTimeoutMs, segmentsPreparedAhead, boundaryGranuleBytes);
         }
     }
 }

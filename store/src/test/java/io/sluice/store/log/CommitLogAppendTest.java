@@ -15,8 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.rocketmq.common.message.Message;
@@ -85,6 +87,56 @@ class CommitLogAppendTest {
                 assertEquals(i, offsets.get(i));
             }
             assertEquals(log.writtenPosition(), cursor.position());
+        }
+    }
+
+    @Test
+    void shouldNoteOnlyTrueRecordBoundariesAcrossBatchesAndSegmentRolls() throws IOException {
+        try (CommitLog log = LogFixture.openRecovered(LogFixture.settings(dir).boundaryGranuleBytes(512).build(),
+                LogEnvironment.system())) {
+            Random random = new Random(7);
+            for (int i = 0; log.writtenPosition() < 3L * LogFixture.SEGMENT_BYTES; i++) {
+                if (i % 7 == 3) {
+                    List<BatchBodyDescriptor.Message> messages = new ArrayList<>();
+                    for (int k = 0; k < 1 + random.nextInt(8); k++) {
+                        messages.add(new BatchBodyDescriptor.Message(0, LogFixture.filled(random.nextInt(900), k),
+                                "UNIQ_KEY\u0001u" + i + "-" + k + "\u0002"));
+                    }
+                    LogFixture.appendOk(log, LogFixture.draft("Batch", 0, BatchBodyDescriptor.encode(messages), "")
+                            .withKind(AppendKind.UNPACKED_BATCH));
+                } else {
+                    LogFixture.appendOk(log, LogFixture.draft("T", i % 4, LogFixture.filled(random.nextInt(3_000), i),
+                            ""));
+                }
+            }
+            // The true boundaries, from a walk of the log (a blank end record is a record too).
+            List<Long> boundaries = new ArrayList<>();
+            long position = 0;
+            boundaries.add(position);
+            while (position < log.writtenPosition()) {
+                ScanResult r = log.scan(position, false);
+                assertTrue(r.status() == ScanStatus.VALID || r.status() == ScanStatus.END_OF_SEGMENT, r::toString);
+                position = r.nextPosition();
+                boundaries.add(position);
+            }
+            int hits = 0;
+            for (int q = 0; q < 5_000; q++) {
+                int a = random.nextInt(boundaries.size());
+                long from = boundaries.get(a);
+                long limit = boundaries.get(a + random.nextInt(boundaries.size() - a));
+                int maxBytes = 1 + random.nextInt(20_000);
+                int maxRecords = 1 + random.nextInt(40);
+                long e = log.knownRecordBoundary(from, limit, maxBytes, maxRecords);
+                if (e == -1) {
+                    continue;
+                }
+                hits++;
+                int records = Collections.binarySearch(boundaries, e) - a;
+                assertTrue(records > 0 && e <= Math.min(limit, from + maxBytes) && records <= maxRecords,
+                        "from " + from + " limit " + limit + " maxBytes " + maxBytes + " maxRecords " + maxRecords
+                                + ": " + e + " (" + records + " records)");
+            }
+            assertTrue(hits > 1_000, "the appender's hints answered " + hits + " of 5000 queries");
         }
     }
 

@@ -41,7 +41,6 @@ final class Chunk {
     /** RECORDS: read-only view of the log from {@link #viewPosition}, covering at least up to endPosition. */
     ByteBuffer view;
     long viewPosition;
-    int recordCount;
     /** SKIP: why the bytes are skipped. */
     String skipReason = "";
     /** SKIP: the range starts at damage the cutter found (counted and logged by the writer). */
@@ -94,8 +93,8 @@ final class Chunk {
         return damagePosition >= 0;
     }
 
-    void describeRecords(long newSeq, long start, long end, long segmentEnd, ByteBuffer newView, long newViewPosition,
-                         int records) {
+    void describeRecords(long newSeq, long start, long end, long segmentEnd, ByteBuffer newView,
+                         long newViewPosition) {
         seq = newSeq;
         kind = Kind.RECORDS;
         startPosition = start;
@@ -103,7 +102,6 @@ final class Chunk {
         segmentEndPosition = segmentEnd;
         view = newView;
         viewPosition = newViewPosition;
-        recordCount = records;
         skipReason = "";
         skipForDamage = false;
         clearEntries();
@@ -117,7 +115,6 @@ final class Chunk {
         segmentEndPosition = end;
         view = null;
         viewPosition = 0;
-        recordCount = 0;
         skipReason = reason;
         skipForDamage = damage;
         clearEntries();

@@ -14,7 +14,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline's reader: follows the CommitLog's confirmed position and cuts what is new into chunks that begin and
- * end on record boundaries, reading nothing but each record's TOTALSIZE and MAGICCODE.
+ * end on record boundaries, reading nothing but each record's TOTALSIZE and MAGICCODE, and for most chunks not
+ * even that.
+ *
+ * <p><b>Hints.</b> Where the CommitLog knows a record boundary because this process appended the records
+ * ({@link CommitLog#knownRecordBoundary}), a full chunk ends at the last known boundary at or before
+ * {@code chunkBytes} that keeps it within {@code maxRecordsPerChunk} records, and the reader reads none of it: the
+ * parse workers validate every record anyway, and damage they find skips the rest of the segment exactly as a
+ * broken chain found by the walk below does. Records written before the log was opened, and the tail of the log
+ * (a chunk shorter than {@code chunkBytes}), are walked.
  *
  * <p><b>Where a chunk ends.</b> At the first record boundary at or after {@code chunkBytes}, after
  * {@code maxRecordsPerChunk} records, after a segment's blank record (a chunk never crosses a segment), or at the
@@ -180,6 +188,8 @@ final class ChunkCutter implements Runnable {
             lastIdle = Idle.BUSY; // let the tail grow while the workers are busy
             return 0;
         }
+        long hinted = available > chunkBytes
+                ? log.knownRecordBoundary(pos, limit, chunkBytes, maxRecordsPerChunk) : -1;
         ReadResult read = log.readRecord(pos, available);
         if (!read.isFound()) {
             // POSITION_DELETED: retention raced us; the next round skips to the new minimum.
@@ -188,6 +198,10 @@ final class ChunkCutter implements Runnable {
             }
             lastIdle = Idle.NO_DATA;
             return 0;
+        }
+        if (hinted > pos) {
+            counters.hintedChunks.incrementAndGet();
+            return emitRecords(pos, hinted, segmentEnd, read.buffer()) ? 1 : 0;
         }
         return cut(read.buffer(), pos, available, segmentEnd);
     }
@@ -232,19 +246,18 @@ final class ChunkCutter implements Runnable {
         }
         touched = touch;
         if (at > 0) {
-            return emitRecords(pos, pos + at, segmentEnd, view, records) ? 1 : 0;
+            return emitRecords(pos, pos + at, segmentEnd, view) ? 1 : 0;
         }
         return emitSkip(pos, segmentEnd, broken, true) ? 1 : 0;
     }
 
-    private boolean emitRecords(long start, long end, long segmentEnd, ByteBuffer view, int records)
-            throws InterruptedException {
+    private boolean emitRecords(long start, long end, long segmentEnd, ByteBuffer view) throws InterruptedException {
         long seq = nextSeq;
         if (!awaitRoom(seq)) {
             return false;
         }
         Chunk chunk = pool[(int) (seq % pool.length)];
-        chunk.describeRecords(seq, start, end, segmentEnd, view, start, records);
+        chunk.describeRecords(seq, start, end, segmentEnd, view, start);
         advance(seq, end);
         toWorkers.accept(chunk);
         return true;

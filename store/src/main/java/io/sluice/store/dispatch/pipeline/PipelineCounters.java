@@ -24,6 +24,8 @@ final class PipelineCounters {
     final AtomicLong unexpectedErrors = new AtomicLong();
     /** Chunks the reader decoded itself because the pipeline was idle ({@link ChunkRouter}). */
     final AtomicLong inlineChunks = new AtomicLong();
+    /** Chunks the reader cut at a boundary the appender noted, without walking their records. */
+    final AtomicLong hintedChunks = new AtomicLong();
 
     /**
      * Whether the {@code n}-th occurrence of a repeated problem should be logged: the 1st, 2nd, 4th, 8th, ...
@@ -37,6 +39,6 @@ final class PipelineCounters {
         return new PipelineStats(dispatchedPosition, lagBytes, lagMs, chunks.get(), indexed.get(), duplicates.get(),
                 transactionSkipped.get(), corrupt.get(), skippedBytes.get(), unindexable.get(), inconsistent.get(),
                 ioErrors.get(), listenerErrors.get(), workerFailures.get(), unexpectedErrors.get(),
-                inlineChunks.get());
+                inlineChunks.get(), hintedChunks.get());
     }
 }

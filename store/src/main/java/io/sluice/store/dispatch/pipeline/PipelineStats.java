@@ -25,6 +25,8 @@ package io.sluice.store.dispatch.pipeline;
  * @param workerFailures     chunks whose parse worker failed; each was decoded again by the writer
  * @param unexpectedErrors   exceptions caught by the pipeline's loops (a bug); the pipeline went on
  * @param inlineChunks       chunks the reader decoded and wrote itself, the pipeline being idle (a lower-latency path)
+ * @param hintedChunks       chunks the reader cut at a record boundary the appender noted
+ *                           ({@link io.sluice.store.log.CommitLog#knownRecordBoundary}), without walking their records
  */
 public record PipelineStats(
         long dispatchedPosition,
@@ -42,5 +44,6 @@ public record PipelineStats(
         long listenerErrors,
         long workerFailures,
         long unexpectedErrors,
-        long inlineChunks) {
+        long inlineChunks,
+        long hintedChunks) {
 }

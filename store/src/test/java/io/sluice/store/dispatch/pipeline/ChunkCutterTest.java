@@ -32,12 +32,14 @@ class ChunkCutterTest {
 
     /** Drives a cutter by hand; the test plays workers and writer. */
     private static final class Harness {
+        private final CommitLog log;
         final OrderedRing<Chunk> ring;
         final PipelineControl control = new PipelineControl();
         final ChunkCutter cutter;
         final List<Cut> cuts = new ArrayList<>();
 
         Harness(CommitLog log, PipelineSettings settings) {
+            this.log = log;
             ring = new OrderedRing<>(settings.ringSlots(), 0);
             Chunk[] pool = new Chunk[settings.ringSlots()];
             for (int i = 0; i < pool.length; i++) {
@@ -59,10 +61,20 @@ class ChunkCutterTest {
         void writeAll() throws InterruptedException {
             Chunk c;
             while ((c = ring.awaitHead(0)) != null) {
-                cuts.add(new Cut(c.kind, c.startPosition, c.endPosition, c.segmentEndPosition, c.recordCount,
+                int records = c.kind == Chunk.Kind.RECORDS ? countRecords(c.startPosition, c.endPosition) : 0;
+                cuts.add(new Cut(c.kind, c.startPosition, c.endPosition, c.segmentEndPosition, records,
                         c.skipForDamage));
                 ring.release();
             }
+        }
+
+        /** Records (a blank end record included) in [start, end), by a walk of the log. */
+        private int countRecords(long start, long end) {
+            int n = 0;
+            for (long p = start; p < end; n++) {
+                p = log.scan(p, false).nextPosition();
+            }
+            return n;
         }
 
         /** Cuts until nothing is left, writing after every cut. */

@@ -26,17 +26,19 @@ import net.jqwik.api.Tuple;
 
 /**
  * For random workloads (many topics and queues, single messages, unpacked batches, BatchCQ inner batches, transaction
- * half messages, segment rolls in the log and file rolls in the queues) and random pipeline shapes, the pipelined
- * dispatcher writes byte-for-byte the same SimpleCQ and BatchCQ files as serial dispatch.
+ * half messages, segment rolls in the log and file rolls in the queues), random pipeline shapes and chunks cut by
+ * walking or at the appender's boundary hints, the pipelined dispatcher writes byte-for-byte the same SimpleCQ and
+ * BatchCQ files as serial dispatch.
  */
 class DispatchEquivalenceTest {
 
     @Property(tries = 100)
     void pipelinedDispatchWritesTheSameFilesAsSerialDispatch(@ForAll("workloads") List<Op> workload,
-                                                             @ForAll("shapes") PipelineSettings settings)
+                                                             @ForAll("shapes") PipelineSettings settings,
+                                                             @ForAll("granules") int boundaryGranuleBytes)
             throws IOException {
         Path root = Files.createTempDirectory("sluice-equivalence");
-        try (CommitLog log = PipelineFixture.openLog(root)) {
+        try (CommitLog log = PipelineFixture.openLog(root, boundaryGranuleBytes)) {
             PipelineFixture.appendAll(log, workload);
             try (ConsumeQueueTable serial = PipelineFixture.openQueues(root.resolve("serial"))) {
                 PipelineFixture.serialDispatch(log, serial, 0);
@@ -71,6 +73,12 @@ class DispatchEquivalenceTest {
                 .as(Prepared::new);
         return Arbitraries.frequencyOf(Tuple.of(6, single), Tuple.of(2, unpacked), Tuple.of(2, inner),
                 Tuple.of(1, prepared)).list().ofMinSize(1).ofMaxSize(400);
+    }
+
+    /** The reader walks every chunk, or cuts full chunks at the appender's hints (fine or coarse). */
+    @Provide
+    Arbitrary<Integer> granules() {
+        return Arbitraries.of(PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE, 4096);
     }
 
     @Provide

@@ -15,17 +15,27 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Failures inside the pipeline and damage in the log: dispatch never stalls, reports each problem, and ends with the
- * consume queues the serial rules build from the same log.
+ * consume queues the serial rules build from the same log. Each runs twice: with the reader walking every chunk
+ * (it finds a broken length chain itself), and with chunks cut at the appender's boundary hints (the parse workers
+ * find all damage).
  */
 class FaultInjectionTest {
 
     @TempDir
     Path dir;
+    /** The log's boundary granule: with hints, damage inside a chunk is found by the parse workers, not the walk. */
+    private int granule;
+
+    private CommitLog open(int boundaryGranuleBytes) throws IOException {
+        granule = boundaryGranuleBytes;
+        return PipelineFixture.openLog(dir, boundaryGranuleBytes);
+    }
 
     /** Three segments of messages over a few SimpleCQ and BatchCQ queues. */
     private List<AppendResult> fill(CommitLog log) {
@@ -51,6 +61,8 @@ class FaultInjectionTest {
         }
         PipelineFixture.assertSameQueueFiles(dir.resolve("serial"), dir.resolve("pipelined"));
         assertTrue(stats.dispatchedPosition() >= log.writtenPosition(), "dispatch reached the end: " + stats);
+        assertEquals(granule == PipelineFixture.SMALL_GRANULE, stats.hintedChunks() > 0,
+                "chunks cut at hints with granule " + granule + ": " + stats);
         return stats;
     }
 
@@ -69,18 +81,20 @@ class FaultInjectionTest {
         };
     }
 
-    @Test
-    void shouldRecoverFromAWorkerThatThrows() throws IOException {
-        workerFailure(new IllegalStateException("injected worker failure"));
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldRecoverFromAWorkerThatThrows(int boundaryGranule) throws IOException {
+        workerFailure(boundaryGranule, new IllegalStateException("injected worker failure"));
     }
 
-    @Test
-    void shouldRecoverFromAWorkerThatFailsWithAnError() throws IOException {
-        workerFailure(new StackOverflowError("injected worker error"));
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldRecoverFromAWorkerThatFailsWithAnError(int boundaryGranule) throws IOException {
+        workerFailure(boundaryGranule, new StackOverflowError("injected worker error"));
     }
 
-    private void workerFailure(Throwable failure) throws IOException {
-        try (CommitLog log = PipelineFixture.openLog(dir)) {
+    private void workerFailure(int boundaryGranule, Throwable failure) throws IOException {
+        try (CommitLog log = open(boundaryGranule)) {
             fill(log);
             try (ConsumeQueueTable expected = PipelineFixture.openQueues(dir.resolve("serial"))) {
                 PipelineFixture.serialDispatch(log, expected, 0);
@@ -96,9 +110,10 @@ class FaultInjectionTest {
         }
     }
 
-    @Test
-    void shouldSkipTheSegmentRestAfterACorruptRecordMidChunk() throws IOException {
-        try (CommitLog log = PipelineFixture.openLog(dir)) {
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldSkipTheSegmentRestAfterACorruptRecordMidChunk(int boundaryGranule) throws IOException {
+        try (CommitLog log = open(boundaryGranule)) {
             List<AppendResult> results = fill(log);
             // A wrong PHYSICALOFFSET: the length chain is intact, only the parse worker notices.
             AppendResult victim = middleOfSegment(results, 0);
@@ -111,9 +126,10 @@ class FaultInjectionTest {
         }
     }
 
-    @Test
-    void shouldSkipTheSegmentRestAfterABrokenLengthChain() throws IOException {
-        try (CommitLog log = PipelineFixture.openLog(dir)) {
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldSkipTheSegmentRestAfterABrokenLengthChain(int boundaryGranule) throws IOException {
+        try (CommitLog log = open(boundaryGranule)) {
             List<AppendResult> results = fill(log);
             AppendResult victim = middleOfSegment(results, 1);
             PipelineFixture.overwrite(dir, victim.position() + RecordDescriptor.MAGIC_OFFSET,
@@ -123,9 +139,10 @@ class FaultInjectionTest {
         }
     }
 
-    @Test
-    void shouldTreatAZeroedHoleAsDamage() throws IOException {
-        try (CommitLog log = PipelineFixture.openLog(dir)) {
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldTreatAZeroedHoleAsDamage(int boundaryGranule) throws IOException {
+        try (CommitLog log = open(boundaryGranule)) {
             List<AppendResult> results = fill(log);
             AppendResult victim = middleOfSegment(results, 0);
             PipelineFixture.overwrite(dir, victim.position(), new byte[victim.wroteBytes()]);
@@ -134,9 +151,10 @@ class FaultInjectionTest {
         }
     }
 
-    @Test
-    void shouldTreatABadBodyCrcAsDamageWhenConfigured() throws IOException {
-        try (CommitLog log = PipelineFixture.openLog(dir)) {
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldTreatABadBodyCrcAsDamageWhenConfigured(int boundaryGranule) throws IOException {
+        try (CommitLog log = open(boundaryGranule)) {
             List<AppendResult> results = fill(log);
             AppendResult victim = middleOfSegment(results, 2);
             PipelineFixture.overwrite(dir, victim.position() + RecordDescriptor.BODY_CRC_OFFSET,
@@ -157,9 +175,10 @@ class FaultInjectionTest {
         }
     }
 
-    @Test
-    void shouldIgnoreABadBodyCrcByDefault() throws IOException {
-        try (CommitLog log = PipelineFixture.openLog(dir)) {
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldIgnoreABadBodyCrcByDefault(int boundaryGranule) throws IOException {
+        try (CommitLog log = open(boundaryGranule)) {
             List<AppendResult> results = fill(log);
             AppendResult victim = middleOfSegment(results, 2);
             PipelineFixture.overwrite(dir, victim.position() + RecordDescriptor.BODY_CRC_OFFSET,
@@ -169,9 +188,10 @@ class FaultInjectionTest {
         }
     }
 
-    @Test
-    void shouldContinueAfterWhatRetentionDeleted() throws IOException {
-        try (CommitLog log = PipelineFixture.openLog(dir)) {
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldContinueAfterWhatRetentionDeleted(int boundaryGranule) throws IOException {
+        try (CommitLog log = open(boundaryGranule)) {
             fill(log);
             long min = log.deleteExpiredSegments(System.currentTimeMillis(), 0, true, 1);
             assertEquals(SEGMENT_BYTES, min);
@@ -180,9 +200,10 @@ class FaultInjectionTest {
         }
     }
 
-    @Test
-    void shouldSkipRecordsThatCannotBeIndexed() throws IOException {
-        try (CommitLog log = PipelineFixture.openLog(dir)) {
+    @ParameterizedTest(name = "boundary granule {0}")
+    @ValueSource(ints = {PipelineFixture.NO_HINTS, PipelineFixture.SMALL_GRANULE})
+    void shouldSkipRecordsThatCannotBeIndexed(int boundaryGranule) throws IOException {
+        try (CommitLog log = open(boundaryGranule)) {
             fill(log);
             // An inner batch in a SimpleCQ topic: the record is valid, the queue's layout cannot hold it.
             PipelineFixture.append(log, new Inner("S0", 0, 5, 10, null), 1);

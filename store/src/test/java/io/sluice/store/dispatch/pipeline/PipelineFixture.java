@@ -50,9 +50,20 @@ final class PipelineFixture {
     private PipelineFixture() {
     }
 
+    /** A boundary granule larger than any test log: the appender's hints never help, the reader walks every chunk. */
+    static final int NO_HINTS = LogSettings.MAX_BOUNDARY_GRANULE_BYTES;
+    /** A small boundary granule: most full chunks are cut at hints, without a walk. */
+    static final int SMALL_GRANULE = 256;
+
+    /** A log whose reader walks every chunk ({@link #NO_HINTS}). */
     static CommitLog openLog(Path root) throws IOException {
+        return openLog(root, NO_HINTS);
+    }
+
+    static CommitLog openLog(Path root, int boundaryGranuleBytes) throws IOException {
         LogSettings settings = LogSettings.builder(root.resolve("commitlog"), STORE_HOST)
                 .segmentBytes(SEGMENT_BYTES)
+                .boundaryGranuleBytes(boundaryGranuleBytes)
                 .maxMessageBytes(MAX_MESSAGE_BYTES)
                 .preallocateSegments(false)
                 // A loaded shared machine can stall file creation for seconds; a refused append fails the test.

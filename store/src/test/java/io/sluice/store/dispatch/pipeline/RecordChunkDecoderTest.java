@@ -72,7 +72,7 @@ class RecordChunkDecoderTest {
 
     private static Chunk decode(RecordChunkDecoder decoder, ReadResult view, long end) {
         Chunk chunk = new Chunk();
-        chunk.describeRecords(0, 0, end, PipelineFixture.SEGMENT_BYTES, view.buffer(), 0, 0);
+        chunk.describeRecords(0, 0, end, PipelineFixture.SEGMENT_BYTES, view.buffer(), 0);
         decoder.decode(chunk, new DecodeScratch());
         return chunk;
     }

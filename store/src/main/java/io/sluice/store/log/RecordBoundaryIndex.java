@@ -1,0 +1,135 @@
+package io.sluice.store.log;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * Where records start, noted by the appender as it writes them, so that the pipelined dispatcher's reader can cut
+ * the log into chunks without walking every record header (about 30 ns per record, a tenth of the pipeline's CPU
+ * for 100-byte messages). Memory only: after a restart the recovered part of the log has no hints, and the reader
+ * walks it as before.
+ *
+ * <p><b>Layout.</b> The log is divided into granules of {@code granuleBytes} (a power of two). For granule
+ * {@code g} the index keeps the first record boundary at or after {@code g × granuleBytes} and how many records
+ * the appender had written before it. Granule {@code g} lives in slot {@code g mod SLOTS}, so the index covers the
+ * newest {@code SLOTS × granuleBytes} of the log (4 GiB at the default 128 KiB) and forgets older granules by
+ * overwriting them:
+ * <pre>
+ *   slot:    tag       granule number g, or -1 (empty, or being rewritten)
+ *            start     first record boundary at or after g * granuleBytes (a later granule may share it,
+ *                      when one record covers several granules)
+ *            before    records appended since the log was opened, before the record at start
+ * </pre>
+ * A segment's blank end record counts as a record, as in the reader's walk, and ends at the next segment's start.
+ * The count only bounds how many records a chunk holds (the pipeline's memory bound), so it may overcount (after a
+ * truncation, or when {@code from} is not itself a hint) but never undercounts.
+ *
+ * <p><b>Thread-safety.</b> One writer, the appender, holding the CommitLog's append lock ({@link #noteRecord},
+ * {@link #noteStart}, {@link #forgetAfter}). Any thread may call {@link #chunkEnd}: each slot is a seqlock (the
+ * writer empties the tag, writes the fields, then stores the tag with release; a reader accepts the fields only if
+ * it read the same tag before and after them), so a reader never takes a slot that is being rewritten. A hint says
+ * nothing about whether the record's bytes are visible: the caller only accepts boundaries at or below a position
+ * it read with acquire from the log.
+ */
+final class RecordBoundaryIndex {
+
+    /** Slots in the ring: the index covers the newest {@code SLOTS × granuleBytes} bytes of the log. */
+    static final int SLOTS = 1 << 15;
+    private static final long EMPTY = -1;
+    private static final VarHandle TAGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private final int granuleShift;
+    private final long[] tags = new long[SLOTS];
+    private final long[] starts = new long[SLOTS];
+    private final long[] before = new long[SLOTS];
+    /** Records noted since the log was opened. Writer only. */
+    private long records;
+
+    /** @param granuleBytes a power of two ({@link LogSettings#boundaryGranuleBytes()}) */
+    RecordBoundaryIndex(int granuleBytes) {
+        if (Integer.bitCount(granuleBytes) != 1) {
+            throw new IllegalArgumentException("granuleBytes must be a power of two, was " + granuleBytes);
+        }
+        this.granuleShift = Integer.numberOfTrailingZeros(granuleBytes);
+        Arrays.fill(tags, EMPTY);
+    }
+
+    /** Writer: appends continue at {@code position}, a record boundary (after recovery or truncation). */
+    void noteStart(long position) {
+        if ((position & granuleMask()) == 0) {
+            put(position >>> granuleShift, position, records);
+        }
+    }
+
+    /** Writer: a record (or a segment's blank end record) now covers {@code [start, end)}. */
+    void noteRecord(long start, long end) {
+        records++;
+        // Every granule that begins in (start, end] has its first boundary at end.
+        for (long g = (start >>> granuleShift) + 1; g <= end >>> granuleShift; g++) {
+            put(g, end, records);
+        }
+    }
+
+    /** Writer: the log was truncated to {@code position}; hints beyond it point at nothing now. */
+    void forgetAfter(long position) {
+        for (int slot = 0; slot < SLOTS; slot++) {
+            if (tags[slot] != EMPTY && starts[slot] > position) {
+                TAGS.setOpaque(tags, slot, EMPTY); // a reader that read the old tag fails its second look
+            }
+        }
+    }
+
+    private void put(long granule, long start, long recordsBefore) {
+        int slot = (int) (granule & (SLOTS - 1));
+        TAGS.setOpaque(tags, slot, EMPTY);
+        VarHandle.storeStoreFence();
+        starts[slot] = start;
+        before[slot] = recordsBefore;
+        TAGS.setRelease(tags, slot, granule);
+    }
+
+    /**
+     * The largest known record boundary {@code e} with {@code from < e <= min(limit, from + maxBytes)} such that
+     * {@code [from, e)} holds at most {@code maxRecords} records; -1 when the index cannot tell (granules not
+     * noted, or already overwritten). Any thread.
+     *
+     * @param from  a record boundary
+     * @param limit a record boundary the caller knows is written and visible
+     */
+    long chunkEnd(long from, long limit, int maxBytes, int maxRecords) {
+        long first = from >>> granuleShift;
+        int firstSlot = (int) (first & (SLOTS - 1));
+        long tag = (long) TAGS.getAcquire(tags, firstSlot);
+        long base = before[firstSlot];
+        long start = starts[firstSlot];
+        VarHandle.acquireFence();
+        // The first granule's boundary is at or before from (from is a boundary in it), so base bounds from below
+        // the records before from.
+        if (tag != first || (long) TAGS.getOpaque(tags, firstSlot) != first || start > from) {
+            return -1;
+        }
+        long target = Math.min(limit, from + maxBytes);
+        for (long g = target >>> granuleShift; g > first; g--) {
+            int slot = (int) (g & (SLOTS - 1));
+            long t = (long) TAGS.getAcquire(tags, slot);
+            long e = starts[slot];
+            long n = before[slot];
+            VarHandle.acquireFence();
+            if (t != g || (long) TAGS.getOpaque(tags, slot) != g) {
+                return -1;
+            }
+            if (e <= from) {
+                return -1; // one record covers everything from `from` to the target
+            }
+            if (e <= target && n - base <= maxRecords) {
+                return e;
+            }
+        }
+        return -1;
+    }
+
+    private long granuleMask() {
+        return (1L << granuleShift) - 1;
+    }
+}
