@@ -228,6 +228,39 @@ public final class MessageProperties {
         return found;
     }
 
+    /**
+     * {@link #findValue} for several names in one pass over the properties: {@code found[k]} becomes the result for
+     * {@code names[k]}. Names holding a NAME_VALUE_SEPARATOR are looked up one by one.
+     *
+     * @param found at least {@code names.length} long
+     */
+    static void findValues(DirectBuffer buffer, int index, int length, byte[][] names, long[] found) {
+        boolean plain = true;
+        for (int k = 0; k < names.length; k++) {
+            found[k] = NOT_FOUND;
+            plain &= names[k].length > 0 && !contains(names[k], (byte) NAME_VALUE_SEPARATOR);
+        }
+        if (!plain) {
+            for (int k = 0; k < names.length; k++) {
+                found[k] = findValue(buffer, index, length, names[k]);
+            }
+            return;
+        }
+        int end = index + length;
+        int start = index;
+        while (start < end) {
+            int pieceEnd = indexOfPropertySeparator(buffer, start, end);
+            for (int k = 0; k < names.length; k++) {
+                int n = names[k].length;
+                if (start + n < pieceEnd - 1 && buffer.getByte(start + n) == NAME_VALUE_SEPARATOR
+                        && nameMatches(buffer, start, names[k])) {
+                    found[k] = ((long) (start + n + 1) << 32) | (pieceEnd - start - n - 1);
+                }
+            }
+            start = pieceEnd + 1;
+        }
+    }
+
     /** The first PROPERTY_SEPARATOR in {@code buffer[from, end)}, or {@code end}: eight bytes per step. */
     private static int indexOfPropertySeparator(DirectBuffer buffer, int from, int end) {
         int i = from;

@@ -31,6 +31,10 @@ public final class RecordParser {
     private static final byte[] TAGS = MessageProperties.nameBytes(MessageProperties.TAGS);
     private static final byte[] INNER_NUM = MessageProperties.nameBytes(MessageProperties.INNER_NUM);
     private static final byte[] INNER_BASE = MessageProperties.nameBytes(MessageProperties.INNER_BASE);
+    /** What an inner batch's properties are searched for, in one pass; slot k of the scratch gets name k. */
+    private static final byte[][] INNER_BATCH_NAMES = {TAGS, INNER_NUM, INNER_BASE};
+    /** Length of the scratch array {@link #innerBatch} takes. */
+    public static final int INNER_BATCH_SLOTS = 3;
     private static final ThreadLocal<CRC32> CRC = ThreadLocal.withInitial(CRC32::new);
 
     private RecordParser() {
@@ -137,24 +141,27 @@ public final class RecordParser {
         }
         long queueOffset = buffer.getLong(index + RecordDescriptor.QUEUE_OFFSET_OFFSET, BE);
         int batchCount = 1;
+        long[] innerBatch = null;
         if ((sysFlag & RecordDescriptor.INNER_BATCH_FLAG) != 0) {
+            innerBatch = new long[INNER_BATCH_SLOTS];
             // Every inner batch is written with both properties, INNER_BASE equal to QUEUEOFFSET. Without them
             // the record is torn (a crash stopped the copy after the body, which BODYCRC covers): taking it for a
             // one-message record would restart its queue inside the batch.
-            long num = propertyAsLong(buffer, propertiesIndex, propertiesLength, INNER_NUM);
-            long base = propertyAsLong(buffer, propertiesIndex, propertiesLength, INNER_BASE);
-            if (num < 1 || num > Integer.MAX_VALUE || base != queueOffset) {
-                return ScanResult.corrupt(position, "INNER_BATCH record with INNER_NUM " + num + " and INNER_BASE "
-                        + base + " (QUEUEOFFSET " + queueOffset + "; -1 = missing or not a number)");
+            batchCount = innerBatchCount(buffer, propertiesIndex, propertiesLength, queueOffset, innerBatch);
+            if (batchCount < 0) {
+                return ScanResult.corrupt(position, "INNER_BATCH record with INNER_NUM "
+                        + propertyAsLong(buffer, propertiesIndex, propertiesLength, INNER_NUM) + " and INNER_BASE "
+                        + propertyAsLong(buffer, propertiesIndex, propertiesLength, INNER_BASE) + " (QUEUEOFFSET "
+                        + queueOffset + "; -1 = missing or not a number)");
             }
-            batchCount = (int) num;
         }
         if (queueOffset < 0) {
             return ScanResult.corrupt(position, "QUEUEOFFSET " + queueOffset + " is negative");
         }
         String topic = topics != null ? topics.topic(buffer, topicIndex, topicLength)
                 : buffer.getStringWithoutLengthUtf8(topicIndex, topicLength);
-        long tagsCode = tagsCode(buffer, propertiesIndex, propertiesLength);
+        long tagsCode = innerBatch != null ? innerBatchTagsCode(buffer, innerBatch)
+                : tagsCode(buffer, propertiesIndex, propertiesLength);
         long storeTimestampMs = buffer.getLong(index + RecordDescriptor.storeTimestampOffset(sysFlag), BE);
         int queueId = buffer.getInt(index + RecordDescriptor.QUEUE_ID_OFFSET, BE);
         return ScanResult.valid(new DispatchEntry(topic, queueId, queueOffset, batchCount, position, totalSize,
@@ -166,7 +173,11 @@ public final class RecordParser {
      * sign-extended, 0 without TAGS. Computed from the bytes without a string when the value is ASCII.
      */
     public static long tagsCode(DirectBuffer buffer, int index, int length) {
-        long tags = MessageProperties.findValue(buffer, index, length, TAGS);
+        return tagsCodeOf(buffer, MessageProperties.findValue(buffer, index, length, TAGS));
+    }
+
+    /** {@link #tagsCode} from the TAGS lookup result. */
+    private static long tagsCodeOf(DirectBuffer buffer, long tags) {
         if (tags == MessageProperties.NOT_FOUND) {
             return 0;
         }
@@ -183,9 +194,34 @@ public final class RecordParser {
         return h;
     }
 
+    /**
+     * The message count of an INNER_BATCH record whose properties are {@code buffer[index, index + length)}: its
+     * INNER_NUM, or -1 unless INNER_NUM is a decimal in [1, 2^31 - 1] and INNER_BASE equals {@code queueOffset}.
+     * One pass over the properties, which also finds TAGS: {@link #innerBatchTagsCode} then reads it.
+     *
+     * @param scratch {@value #INNER_BATCH_SLOTS} longs, owned by the caller
+     */
+    public static int innerBatchCount(DirectBuffer buffer, int index, int length, long queueOffset, long[] scratch) {
+        MessageProperties.findValues(buffer, index, length, INNER_BATCH_NAMES, scratch);
+        long num = decimal(buffer, scratch[1]);
+        if (num < 1 || num > Integer.MAX_VALUE || decimal(buffer, scratch[2]) != queueOffset) {
+            return -1;
+        }
+        return (int) num;
+    }
+
+    /** The tags code of the record whose properties {@link #innerBatchCount} last searched with {@code scratch}. */
+    public static long innerBatchTagsCode(DirectBuffer buffer, long[] scratch) {
+        return tagsCodeOf(buffer, scratch[0]);
+    }
+
     /** A non-negative decimal property value, or -1 when absent or not a number. */
     private static long propertyAsLong(DirectBuffer buffer, int index, int length, byte[] name) {
-        long found = MessageProperties.findValue(buffer, index, length, name);
+        return decimal(buffer, MessageProperties.findValue(buffer, index, length, name));
+    }
+
+    /** The non-negative decimal value of a lookup result, or -1 when not found or not a number. */
+    private static long decimal(DirectBuffer buffer, long found) {
         if (found == MessageProperties.NOT_FOUND) {
             return -1;
         }

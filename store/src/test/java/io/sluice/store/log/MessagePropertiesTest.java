@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.From;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.apache.rocketmq.common.message.MessageDecoder;
 import org.junit.jupiter.api.Test;
@@ -86,6 +90,27 @@ class MessagePropertiesTest {
             assertEquals(MessageProperties.findValueBytewise(buffer, before, bytes.length, nameBytes),
                     MessageProperties.findValue(buffer, before, bytes.length, nameBytes), () -> "name " + name);
         }
+    }
+
+    /** The one-pass lookup of several names against one lookup per name, for names with and without separators. */
+    @Property(tries = 300)
+    void findValuesAgreesWithOneLookupPerName(@ForAll("separatorHeavyText") String text,
+                                              @ForAll @Size(max = 4) List<@From("names") String> names) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        byte[][] nameBytes = names.stream().map(MessageProperties::nameBytes).toArray(byte[][]::new);
+        long[] found = new long[nameBytes.length];
+        Arrays.fill(found, 42);
+        MessageProperties.findValues(buffer, 0, bytes.length, nameBytes, found);
+        for (int k = 0; k < nameBytes.length; k++) {
+            assertEquals(MessageProperties.findValueBytewise(buffer, 0, bytes.length, nameBytes[k]), found[k],
+                    "name " + names.get(k) + " of " + names);
+        }
+    }
+
+    @Provide
+    Arbitrary<String> names() {
+        return Arbitraries.of("a", "b", "K", "ab", "Kb", "ba", "TAGS", "a\u0001", "\u0001");
     }
 
     @Test

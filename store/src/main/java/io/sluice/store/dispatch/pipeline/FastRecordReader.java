@@ -7,13 +7,12 @@ import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
 
 /**
- * An allocation-free reader for the common record: a well-formed message that is not a BatchCQ inner batch. It
- * applies {@link RecordParser}'s validation (magic, lengths, recomputed size, position, non-negative queue offset)
- * and reads the fields dispatch needs into itself; topics come from a small cache keyed by their bytes and the tags
+ * An allocation-free reader for the common record: a well-formed message or BatchCQ inner batch. It applies
+ * {@link RecordParser}'s validation (magic, lengths, recomputed size, position, non-negative queue offset, an inner
+ * batch's INNER_NUM and INNER_BASE) and reads the fields dispatch needs into itself; topics come from a small cache keyed by their bytes and the tags
  * code is {@link RecordParser#tagsCode}, so a record with ASCII tags costs no object at all.
  *
- * <p>It never decides that a record is bad: anything it does not accept (a blank, damage, an inner batch, a CRC to
- * check) it leaves to {@link RecordParser}, which then gives the authoritative answer. So whenever
+ * <p>It never decides that a record is bad: anything it does not accept (a blank, damage, a CRC to check) it leaves to {@link RecordParser}, which then gives the authoritative answer. So whenever
  * it accepts a record, {@code RecordParser} would have returned VALID with the same fields; the decoder's property
  * test checks exactly that.
  *
@@ -27,11 +26,14 @@ final class FastRecordReader {
             (int) RecordDescriptor.recordBytes(0, RecordDescriptor.MAGIC_V1, 0, 0, 0);
 
     private final TopicCache topics = new TopicCache();
+    private final long[] innerBatchScratch = new long[RecordParser.INNER_BATCH_SLOTS];
 
     // The last record accepted.
     String topic;
     int queueId;
     long queueOffset;
+    /** INNER_NUM for an inner batch, else 1. */
+    int batchCount;
     int sizeBytes;
     long tagsCode;
     long storeTimestampMs;
@@ -55,9 +57,6 @@ final class FastRecordReader {
             return -1;
         }
         int flags = buffer.getInt(index + RecordDescriptor.SYS_FLAG_OFFSET, BE);
-        if ((flags & RecordDescriptor.INNER_BATCH_FLAG) != 0) {
-            return -1; // INNER_NUM / INNER_BASE: left to the parser
-        }
         int bodyLengthOffset = RecordDescriptor.bodyLengthOffset(flags);
         int topicLengthBytes = RecordDescriptor.topicLengthBytes(magic);
         int fixedBytes = bodyLengthOffset + Integer.BYTES + topicLengthBytes;
@@ -85,11 +84,22 @@ final class FastRecordReader {
         if (offset < 0) {
             return -1;
         }
+        int propertiesIndex = topicIndex + topicLength + Short.BYTES;
+        int batch = 1;
+        if ((flags & RecordDescriptor.INNER_BATCH_FLAG) != 0) {
+            batch = RecordParser.innerBatchCount(buffer, propertiesIndex, propertiesLength, offset, innerBatchScratch);
+            if (batch < 0) {
+                return -1;
+            }
+        }
         topic = topics.topic(buffer, topicIndex, topicLength);
         queueId = buffer.getInt(index + RecordDescriptor.QUEUE_ID_OFFSET, BE);
         queueOffset = offset;
+        batchCount = batch;
         sizeBytes = totalSize;
-        tagsCode = RecordParser.tagsCode(buffer, topicIndex + topicLength + Short.BYTES, propertiesLength);
+        tagsCode = (flags & RecordDescriptor.INNER_BATCH_FLAG) != 0
+                ? RecordParser.innerBatchTagsCode(buffer, innerBatchScratch) // found in the same pass
+                : RecordParser.tagsCode(buffer, propertiesIndex, propertiesLength);
         storeTimestampMs = buffer.getLong(index + RecordDescriptor.storeTimestampOffset(flags), BE);
         sysFlag = flags;
         return totalSize;

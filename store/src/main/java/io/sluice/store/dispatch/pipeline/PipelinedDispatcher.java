@@ -134,11 +134,13 @@ public final class PipelinedDispatcher implements Dispatcher {
         ring = r;
         cutter = c;
         writer = w;
-        threads.add(newThread(w, "sluice-dispatch-writer"));
+        // In the order work flows: Thread.start waits for each thread to come alive, and meanwhile the reader already
+        // cuts and the first workers already parse.
+        threads.add(newThread(c, "sluice-dispatch-reader"));
         for (int i = 0; i < settings.parseThreads(); i++) {
             threads.add(newThread(new ParseWorker(work, decoder, r, control), "sluice-dispatch-parse-" + i));
         }
-        threads.add(newThread(c, "sluice-dispatch-reader"));
+        threads.add(newThread(w, "sluice-dispatch-writer"));
         for (Thread t : threads) {
             t.start();
         }

@@ -73,8 +73,8 @@ final class RecordChunkDecoder implements ChunkDecoder {
                 if (fastPath) {
                     int size = readFast(fast, buffer, index, readable, toSegmentEnd, position);
                     if (size > 0) {
-                        add(chunk, scratch, fast.topic, fast.queueId, fast.queueOffset, 1, position, size,
-                                fast.tagsCode, fast.storeTimestampMs, fast.sysFlag);
+                        add(chunk, scratch, fast.topic, fast.queueId, fast.queueOffset, fast.batchCount, position,
+                                size, fast.tagsCode, fast.storeTimestampMs, fast.sysFlag);
                         position += size;
                         continue;
                     }
