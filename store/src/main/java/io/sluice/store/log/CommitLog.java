@@ -360,7 +360,8 @@ public final class CommitLog implements AutoCloseable {
     /**
      * Truncates the log to {@code position}, which must be a record boundary in
      * [{@link #minPosition()}, {@link #writtenPosition()}]: zeros the bytes after it and deletes later segments.
-     * Queue offsets are not rolled back; the caller resets them through {@link #queueOffsets()}.
+     * Queue offsets are not rolled back; the caller resets them through {@link #queueOffsets()}. Nothing may
+     * dispatch from the log meanwhile: its record boundary hints ({@link #knownRecordBoundary}) are rewritten.
      *
      * @throws IOException when zeroing or deleting fails (also reported to the failure handler)
      */

@@ -26,7 +26,9 @@ import java.util.Arrays;
  * truncation, or when {@code from} is not itself a hint) but never undercounts.
  *
  * <p><b>Thread-safety.</b> One writer, the appender, holding the CommitLog's append lock ({@link #noteRecord},
- * {@link #noteStart}, {@link #forgetAfter}). Any thread may call {@link #chunkEnd}: each slot is a seqlock (the
+ * {@link #noteStart}, {@link #forgetAfter}). A slot's tag is its granule number, not a version: after a truncation
+ * the same granule may be written again, so a reader must not run across a truncation (the CommitLog is truncated
+ * while nothing dispatches from it, see {@link CommitLog#truncateTo}). Any thread may call {@link #chunkEnd}: each slot is a seqlock (the
  * writer empties the tag, writes the fields, then stores the tag with release; a reader accepts the fields only if
  * it read the same tag before and after them), so a reader never takes a slot that is being rewritten. A hint says
  * nothing about whether the record's bytes are visible: the caller only accepts boundaries at or below a position
@@ -120,7 +122,7 @@ final class RecordBoundaryIndex {
                 return -1;
             }
             if (e <= from) {
-                return -1; // one record covers everything from `from` to the target
+                return -1; // cannot happen with a consistent slot (e >= this granule's start > from); defensive
             }
             if (e <= target && n - base <= maxRecords) {
                 return e;

@@ -33,7 +33,7 @@ public final class RecordParser {
     private static final byte[] INNER_BASE = MessageProperties.nameBytes(MessageProperties.INNER_BASE);
     /** What an inner batch's properties are searched for, in one pass; slot k of the scratch gets name k. */
     private static final byte[][] INNER_BATCH_NAMES = {TAGS, INNER_NUM, INNER_BASE};
-    /** Length of the scratch array {@link #innerBatch} takes. */
+    /** Length of the scratch array {@link #innerBatchCount} takes. */
     public static final int INNER_BATCH_SLOTS = 3;
     private static final ThreadLocal<CRC32> CRC = ThreadLocal.withInitial(CRC32::new);
 

@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -160,6 +164,76 @@ class RecordBoundaryIndexTest {
         assertEquals(-1, log.index.chunkEnd(0, log.end(), 4 * granule, 1000));
         long recent = log.end() - 8L * granule;
         assertEquals(recent + 4L * granule, log.index.chunkEnd(recent, log.end(), 4 * granule, 1000));
+    }
+
+    /**
+     * Readers racing the appender, around the ring several times: every answer is a true boundary at or below the
+     * published end (the seqlock never hands out a slot being rewritten, nor one from another lap).
+     */
+    @Test
+    @Timeout(60)
+    void concurrentReadersOnlyEverSeeTrueBoundaries() throws Exception {
+        int granule = 256;
+        int records = 3 * RecordBoundaryIndex.SLOTS * granule / 150; // three laps of the ring
+        long[] boundaries = new long[records + 1];
+        for (int i = 0; i < records; i++) {
+            boundaries[i + 1] = boundaries[i] + 40 + (i * 37) % 230; // 40 to 269 bytes
+        }
+        RecordBoundaryIndex index = new RecordBoundaryIndex(granule);
+        index.noteStart(0);
+        AtomicLong published = new AtomicLong();
+        AtomicInteger publishedRecords = new AtomicInteger();
+        AtomicLong answers = new AtomicLong();
+        AtomicReference<String> failure = new AtomicReference<>();
+        AtomicLong queries = new AtomicLong();
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < records; i++) {
+                index.noteRecord(boundaries[i], boundaries[i + 1]);
+                publishedRecords.setRelease(i + 1);
+                published.setRelease(boundaries[i + 1]);
+                if (i % 1024 == 1023) {
+                    // Let the readers in between blocks, however the threads are scheduled (bounded wait).
+                    long enough = queries.get() + 50;
+                    long deadline = System.nanoTime() + 50_000_000L;
+                    while (queries.get() < enough && System.nanoTime() - deadline < 0) {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+        });
+        List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            Random random = new Random(r);
+            readers.add(new Thread(() -> {
+                while (publishedRecords.getAcquire() < records && failure.get() == null) {
+                    int n = publishedRecords.getAcquire();
+                    long limit = boundaries[n];
+                    int a = Math.max(0, n - random.nextInt(20_000));
+                    long from = boundaries[a];
+                    int maxRecords = 1 + random.nextInt(200);
+                    long e = index.chunkEnd(from, limit, 1 + random.nextInt(16_384), maxRecords);
+                    queries.incrementAndGet();
+                    if (e == -1) {
+                        continue;
+                    }
+                    answers.incrementAndGet();
+                    int at = Arrays.binarySearch(boundaries, e);
+                    if (at < 0 || e <= from || e > limit || at - a > maxRecords) {
+                        failure.compareAndSet(null, "from " + from + " limit " + limit + " maxRecords " + maxRecords
+                                + ": " + e + (at < 0 ? " is not a boundary" : " (" + (at - a) + " records)"));
+                    }
+                }
+            }));
+        }
+        readers.forEach(Thread::start);
+        writer.start();
+        writer.join();
+        for (Thread t : readers) {
+            t.join();
+        }
+        assertEquals(null, failure.get());
+        assertTrue(answers.get() > 1000, "answers while the appender wrote: " + answers.get());
+        assertTrue(published.get() > 2L * RecordBoundaryIndex.SLOTS * granule, "laps: " + published.get());
     }
 
     @Test

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * broken chain found by the walk below does. Records written before the log was opened, and the tail of the log
  * (a chunk shorter than {@code chunkBytes}), are walked.
  *
- * <p><b>Where a chunk ends.</b> At the first record boundary at or after {@code chunkBytes}, after
+ * <p><b>Where a chunk ends.</b> At the last hinted boundary at or before {@code chunkBytes} (see above), else at
+ * the first record boundary at or after {@code chunkBytes}, after
  * {@code maxRecordsPerChunk} records, after a segment's blank record (a chunk never crosses a segment), or at the
  * confirmed position. Cutting at the confirmed position happens at once when the pipeline is idle (fewer chunks in
  * flight than parse workers), so a lone small message is dispatched without waiting for a chunk to fill; while the

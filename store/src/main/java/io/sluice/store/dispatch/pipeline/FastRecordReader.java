@@ -9,12 +9,14 @@ import org.agrona.DirectBuffer;
 /**
  * An allocation-free reader for the common record: a well-formed message or BatchCQ inner batch. It applies
  * {@link RecordParser}'s validation (magic, lengths, recomputed size, position, non-negative queue offset, an inner
- * batch's INNER_NUM and INNER_BASE) and reads the fields dispatch needs into itself; topics come from a small cache keyed by their bytes and the tags
- * code is {@link RecordParser#tagsCode}, so a record with ASCII tags costs no object at all.
+ * batch's INNER_NUM and INNER_BASE) and reads the fields dispatch needs into itself; topics come from a small cache
+ * keyed by their bytes and the tags code is {@link RecordParser#tagsCode}, so a record with ASCII tags costs no
+ * object at all.
  *
- * <p>It never decides that a record is bad: anything it does not accept (a blank, damage, a CRC to check) it leaves to {@link RecordParser}, which then gives the authoritative answer. So whenever
- * it accepts a record, {@code RecordParser} would have returned VALID with the same fields; the decoder's property
- * test checks exactly that.
+ * <p>It never decides that a record is bad: anything it does not accept (a blank, damage, a CRC to check) it leaves
+ * to {@link RecordParser}, which then gives the authoritative answer. So whenever it accepts a record,
+ * {@code RecordParser} would have returned VALID with the same fields; the decoder's property test checks exactly
+ * that.
  *
  * <p>Not thread-safe: one per decoding thread (in the {@link DecodeScratch}); the fields describe the last record
  * accepted.

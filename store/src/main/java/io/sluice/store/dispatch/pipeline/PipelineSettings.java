@@ -10,9 +10,11 @@ package io.sluice.store.dispatch.pipeline;
  *
  * <p>Immutable; thread-safe.
  *
- * @param chunkBytes         a chunk is cut at the first record boundary at or after this many bytes (4 MiB); it
- *                           is cut earlier at the end of a segment, when it reaches {@code maxRecordsPerChunk}, or
- *                           when the reader catches up with the confirmed position while the pipeline is idle
+ * @param chunkBytes         a chunk is cut at the first record boundary at or after this many bytes (4 MiB), or
+ *                           at the last boundary before it that the appender noted (then without reading the
+ *                           chunk); it is cut earlier at the end of a segment, when it reaches
+ *                           {@code maxRecordsPerChunk}, or when the reader catches up with the confirmed position
+ *                           while the pipeline is idle
  * @param maxRecordsPerChunk a chunk is cut after this many records (8192), bounding the decoded-entry memory
  * @param parseThreads       parse workers (default: one per available processor; the reader and the writer cost a
  *                           fraction of a worker per record, about 30 ns (a few where the appender's boundary hints
