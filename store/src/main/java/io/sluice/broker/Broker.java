@@ -441,7 +441,7 @@ public final class Broker implements AutoCloseable {
                 .withCheckIntervalMs(settings.cleanResourceIntervalMs());
         DispatchSettings dispatch = DispatchSettings.defaults().withMode(
                 settings.dispatchMode() == io.sluice.broker.config.DispatchMode.SERIAL
-                        ? DispatchMode.SERIAL : DispatchMode.PIPELINED);
+                        ? DispatchMode.SERIAL : DispatchMode.PIPELINED).withPipeline(settings.dispatchPipeline());
         return StoreSettings.builder(settings.storePathRootDir(), storeHost)
                 .index(index)
                 .dispatch(dispatch)

@@ -50,7 +50,10 @@ class BrokerFilterAndRestartIT {
 
     @BeforeEach
     void start() throws Exception {
-        cluster = EmbeddedCluster.start(dir);
+        // A pipeline shaped through broker.conf, far from the defaults: small chunks, one parse worker, a small
+        // ring and no inline chunks, so every message passes reader, worker and writer (before and after restart).
+        cluster = EmbeddedCluster.start(dir, Map.of("dispatchChunkBytes", "4096", "dispatchMaxRecordsPerChunk", "8",
+                "dispatchParseThreads", "1", "dispatchRingSlots", "2", "dispatchInlineMaxBytes", "0"));
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.sluice.broker.config;
 
+import io.sluice.store.dispatch.pipeline.PipelineSettings;
 import io.sluice.store.meta.TopicConfig;
 import io.sluice.store.meta.TopicNames;
 import io.sluice.store.meta.TopicPerm;
@@ -143,6 +144,31 @@ public final class BrokerConfigKeys {
             DispatchMode.PIPELINED, null, "",
             "How index entries are built from the CommitLog: pipelined | serial.",
             DispatchMode::fromConfig, DispatchMode::configValue);
+    /** Pipelined dispatch: chunk size. */
+    public static final ConfigKey<Integer> DISPATCH_CHUNK_BYTES = ConfigKey.ofInt("dispatchChunkBytes",
+            PipelineSettings.DEFAULT_CHUNK_BYTES, 4 * KIB, PipelineSettings.MAX_CHUNK_BYTES, "bytes",
+            "Pipelined dispatch: the CommitLog is cut into chunks of about this size, which parse workers decode in"
+                    + " parallel.");
+    /** Pipelined dispatch: records per chunk. */
+    public static final ConfigKey<Integer> DISPATCH_MAX_RECORDS_PER_CHUNK = ConfigKey.ofInt(
+            "dispatchMaxRecordsPerChunk", PipelineSettings.DEFAULT_MAX_RECORDS_PER_CHUNK, 1,
+            PipelineSettings.MAX_RECORDS_PER_CHUNK_LIMIT, "records",
+            "Pipelined dispatch: a chunk holds at most this many records (bounds the decoded entries in memory,"
+                    + " about 60 bytes each).");
+    /** Pipelined dispatch: parse workers. */
+    public static final ConfigKey<Integer> DISPATCH_PARSE_THREADS = ConfigKey.ofInt("dispatchParseThreads", 0, 0,
+            PipelineSettings.MAX_PARSE_THREADS, "threads",
+            "Pipelined dispatch: parse workers; 0 = one per available processor.");
+    /** Pipelined dispatch: chunks in flight. */
+    public static final ConfigKey<Integer> DISPATCH_RING_SLOTS = ConfigKey.ofInt("dispatchRingSlots",
+            PipelineSettings.DEFAULT_RING_SLOTS, 1, PipelineSettings.MAX_RING_SLOTS, "chunks",
+            "Pipelined dispatch: chunks in flight between the reader and the consume-queue writer; the reader waits"
+                    + " when this many are not yet written.");
+    /** Pipelined dispatch: the reader's own chunks. */
+    public static final ConfigKey<Integer> DISPATCH_INLINE_MAX_BYTES = ConfigKey.ofInt("dispatchInlineMaxBytes",
+            PipelineSettings.DEFAULT_INLINE_MAX_BYTES, 0, PipelineSettings.MAX_CHUNK_BYTES, "bytes",
+            "Pipelined dispatch: while the pipeline is idle, the reader indexes a chunk up to this size itself,"
+                    + " sparing a trickle of messages two thread hand-offs; 0 = never.");
     /** Deletion hours. */
     public static final ConfigKey<List<Integer>> DELETE_WHEN = ConfigKey.of("deleteWhen", "hour list", List.of(4),
             null, "hour of day",
@@ -221,7 +247,9 @@ public final class BrokerConfigKeys {
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
             MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, FLUSH_INTERVAL_COMMIT_LOG,
-            FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DELETE_WHEN, FILE_RESERVED_TIME,
+            FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
+            DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,
+            DELETE_WHEN, FILE_RESERVED_TIME,
             DISK_MAX_USED_SPACE_RATIO, DISK_SPACE_WARNING_LEVEL_RATIO, DISK_SPACE_CLEAN_FORCIBLY_RATIO,
             CLEAN_FILE_FORCIBLY_ENABLE, CLEAN_RESOURCE_INTERVAL, DESTROY_MAPED_FILE_INTERVAL_FORCIBLY,
             AUTO_CREATE_TOPIC_ENABLE, AUTO_CREATE_SUBSCRIPTION_GROUP, DEFAULT_TOPIC_QUEUE_NUMS,

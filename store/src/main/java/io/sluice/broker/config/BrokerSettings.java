@@ -1,5 +1,6 @@
 package io.sluice.broker.config;
 
+import io.sluice.store.dispatch.pipeline.PipelineSettings;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -208,6 +209,19 @@ public final class BrokerSettings {
     /** {@code dispatchMode}. */
     public DispatchMode dispatchMode() {
         return get(BrokerConfigKeys.DISPATCH_MODE);
+    }
+
+    /**
+     * The pipelined dispatcher's shape: {@code dispatchChunkBytes}, {@code dispatchMaxRecordsPerChunk},
+     * {@code dispatchParseThreads} (0: one per available processor), {@code dispatchRingSlots} and
+     * {@code dispatchInlineMaxBytes}.
+     */
+    public PipelineSettings dispatchPipeline() {
+        int threads = get(BrokerConfigKeys.DISPATCH_PARSE_THREADS);
+        return new PipelineSettings(get(BrokerConfigKeys.DISPATCH_CHUNK_BYTES),
+                get(BrokerConfigKeys.DISPATCH_MAX_RECORDS_PER_CHUNK),
+                threads == 0 ? PipelineSettings.defaultParseThreads() : threads,
+                get(BrokerConfigKeys.DISPATCH_RING_SLOTS), false, get(BrokerConfigKeys.DISPATCH_INLINE_MAX_BYTES));
     }
 
     /** {@code deleteWhen}: the hours of day (0..23, sorted, distinct) at which expired files are deleted. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.store.dispatch.pipeline.PipelineSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,6 +42,7 @@ class BrokerConfigLoaderTest {
         assertEquals(30_000, s.registerBrokerIntervalMs());
         assertEquals(16 << 20, s.serverMaxFrameBytes());
         assertEquals(DispatchMode.PIPELINED, s.dispatchMode());
+        assertEquals(PipelineSettings.defaults(), s.dispatchPipeline());
         assertEquals(18, s.delayLevelsMs().size());
         assertEquals(10_000L, s.delayLevelsMs().get(2));
         Path root = Path.of(System.getProperty("user.home"), "store");
@@ -102,6 +104,11 @@ class BrokerConfigLoaderTest {
         "brokerIP1=300.1.1.1",
         "brokerName=broker a",
         "dispatchMode=parallel",
+        "dispatchChunkBytes=1000",
+        "dispatchMaxRecordsPerChunk=0",
+        "dispatchParseThreads=-1",
+        "dispatchRingSlots=0",
+        "dispatchInlineMaxBytes=x",
         "messageDelayLevel=1s 5x",
         "storePathCommitLog=/a,/b",
         "syncFlushTimeout=0"})
@@ -111,6 +118,18 @@ class BrokerConfigLoaderTest {
         assertEquals(key, e.key());
         assertTrue(e.getMessage().contains("'" + key + "'"), e.getMessage());
         assertTrue(e.getMessage().contains("'" + value + "'"), e.getMessage());
+    }
+
+    @Test
+    void shouldShapeThePipelineFromItsKeys() {
+        BrokerSettings s = BrokerConfigLoader.parse("""
+                dispatchChunkBytes=1048576
+                dispatchMaxRecordsPerChunk=1024
+                dispatchParseThreads=3
+                dispatchRingSlots=8
+                dispatchInlineMaxBytes=0
+                """);
+        assertEquals(new PipelineSettings(1 << 20, 1024, 3, 8, false, 0), s.dispatchPipeline());
     }
 
     @Test

@@ -1,0 +1,41 @@
+package io.sluice.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.broker.config.BrokerConfigLoader;
+import io.sluice.broker.config.BrokerSettings;
+import io.sluice.store.StoreSettings;
+import io.sluice.store.dispatch.DispatchMode;
+import io.sluice.store.dispatch.pipeline.PipelineSettings;
+import java.net.InetSocketAddress;
+import org.junit.jupiter.api.Test;
+
+/** How the broker turns its configuration into the store's settings. */
+class BrokerTest {
+
+    private static final InetSocketAddress HOST = new InetSocketAddress("127.0.0.1", 10911);
+
+    @Test
+    void shouldHandTheDispatchKeysToTheStore() {
+        BrokerSettings s = BrokerConfigLoader.parse("""
+                storePathRootDir=/tmp/sluice-broker-test-unused
+                dispatchMode=serial
+                dispatchChunkBytes=1048576
+                dispatchMaxRecordsPerChunk=1024
+                dispatchParseThreads=3
+                dispatchRingSlots=8
+                dispatchInlineMaxBytes=0
+                """);
+        StoreSettings store = Broker.storeSettings(s, HOST);
+        assertEquals(DispatchMode.SERIAL, store.dispatch().mode());
+        assertEquals(new PipelineSettings(1 << 20, 1024, 3, 8, false, 0), store.dispatch().pipeline());
+    }
+
+    @Test
+    void shouldGiveTheStoreTheDefaultPipelineWithoutDispatchKeys() {
+        StoreSettings store = Broker.storeSettings(
+                BrokerConfigLoader.parse("storePathRootDir=/tmp/sluice-broker-test-unused\n"), HOST);
+        assertEquals(DispatchMode.PIPELINED, store.dispatch().mode());
+        assertEquals(PipelineSettings.defaults(), store.dispatch().pipeline());
+    }
+}
