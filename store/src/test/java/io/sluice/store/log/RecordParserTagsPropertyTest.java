@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.CharRange;
@@ -30,6 +31,9 @@ class RecordParserTagsPropertyTest {
             @ForAll @NotEmpty @StringLength(max = 40) String tags,
             @ForAll @Size(min = 1, max = 6) List<@CharRange(from = 'a', to = 'd') @StringLength(min = 1, max = 3)
                     String> topics) throws IOException {
+        // Property values cannot hold the separators (encode refuses them, naming the value).
+        Assume.that(tags.indexOf(MessageProperties.NAME_VALUE_SEPARATOR) < 0
+                && tags.indexOf(MessageProperties.PROPERTY_SEPARATOR) < 0);
         Path dir = Files.createTempDirectory("tags");
         try (CommitLog log = LogFixture.openRecovered(dir)) {
             TopicCache cache = new TopicCache();
