@@ -211,17 +211,15 @@ public final class MessageProperties {
         if (name.length == 0 || contains(name, (byte) NAME_VALUE_SEPARATOR)) {
             return findValueBytewise(buffer, index, length, name);
         }
-        // The name holds no NAME_VALUE_SEPARATOR, so a piece whose first one is right after the name is exactly a
-        // piece that starts with the name and has that separator next: only the piece ends need a scan.
+        // The name holds no NAME_VALUE_SEPARATOR, so only the piece ends need a scan (see valueIfNamed).
         long found = NOT_FOUND;
         int end = index + length;
-        int n = name.length;
         int start = index;
         while (start < end) {
             int pieceEnd = indexOfPropertySeparator(buffer, start, end);
-            if (start + n < pieceEnd - 1 && buffer.getByte(start + n) == NAME_VALUE_SEPARATOR
-                    && nameMatches(buffer, start, name)) {
-                found = ((long) (start + n + 1) << 32) | (pieceEnd - start - n - 1);
+            long value = valueIfNamed(buffer, start, pieceEnd, name);
+            if (value != NOT_FOUND) {
+                found = value;
             }
             start = pieceEnd + 1;
         }
@@ -251,14 +249,27 @@ public final class MessageProperties {
         while (start < end) {
             int pieceEnd = indexOfPropertySeparator(buffer, start, end);
             for (int k = 0; k < names.length; k++) {
-                int n = names[k].length;
-                if (start + n < pieceEnd - 1 && buffer.getByte(start + n) == NAME_VALUE_SEPARATOR
-                        && nameMatches(buffer, start, names[k])) {
-                    found[k] = ((long) (start + n + 1) << 32) | (pieceEnd - start - n - 1);
+                long value = valueIfNamed(buffer, start, pieceEnd, names[k]);
+                if (value != NOT_FOUND) {
+                    found[k] = value;
                 }
             }
             start = pieceEnd + 1;
         }
+    }
+
+    /**
+     * The value of the piece {@code buffer[start, pieceEnd)} if it is {@code name} (which holds no
+     * NAME_VALUE_SEPARATOR), 0x01, then a non-empty value; else {@link #NOT_FOUND}. A piece whose first separator is
+     * right after the name is exactly a piece that starts with the name and has that separator next.
+     */
+    private static long valueIfNamed(DirectBuffer buffer, int start, int pieceEnd, byte[] name) {
+        int n = name.length;
+        if (start + n < pieceEnd - 1 && buffer.getByte(start + n) == NAME_VALUE_SEPARATOR
+                && nameMatches(buffer, start, name)) {
+            return ((long) (start + n + 1) << 32) | (pieceEnd - start - n - 1);
+        }
+        return NOT_FOUND;
     }
 
     /** The first PROPERTY_SEPARATOR in {@code buffer[from, end)}, or {@code end}: eight bytes per step. */

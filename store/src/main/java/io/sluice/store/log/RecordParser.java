@@ -33,6 +33,9 @@ public final class RecordParser {
     private static final byte[] INNER_BASE = MessageProperties.nameBytes(MessageProperties.INNER_BASE);
     /** What an inner batch's properties are searched for, in one pass; slot k of the scratch gets name k. */
     private static final byte[][] INNER_BATCH_NAMES = {TAGS, INNER_NUM, INNER_BASE};
+    private static final int TAGS_SLOT = 0;
+    private static final int INNER_NUM_SLOT = 1;
+    private static final int INNER_BASE_SLOT = 2;
     /** Length of the scratch array {@link #innerBatchCount} takes. */
     public static final int INNER_BATCH_SLOTS = 3;
     private static final ThreadLocal<CRC32> CRC = ThreadLocal.withInitial(CRC32::new);
@@ -203,8 +206,8 @@ public final class RecordParser {
      */
     public static int innerBatchCount(DirectBuffer buffer, int index, int length, long queueOffset, long[] scratch) {
         MessageProperties.findValues(buffer, index, length, INNER_BATCH_NAMES, scratch);
-        long num = decimal(buffer, scratch[1]);
-        if (num < 1 || num > Integer.MAX_VALUE || decimal(buffer, scratch[2]) != queueOffset) {
+        long num = decimal(buffer, scratch[INNER_NUM_SLOT]);
+        if (num < 1 || num > Integer.MAX_VALUE || decimal(buffer, scratch[INNER_BASE_SLOT]) != queueOffset) {
             return -1;
         }
         return (int) num;
@@ -212,7 +215,7 @@ public final class RecordParser {
 
     /** The tags code of the record whose properties {@link #innerBatchCount} last searched with {@code scratch}. */
     public static long innerBatchTagsCode(DirectBuffer buffer, long[] scratch) {
-        return tagsCodeOf(buffer, scratch[0]);
+        return tagsCodeOf(buffer, scratch[TAGS_SLOT]);
     }
 
     /** A non-negative decimal property value, or -1 when absent or not a number. */

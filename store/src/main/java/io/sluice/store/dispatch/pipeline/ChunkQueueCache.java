@@ -14,7 +14,7 @@ import java.util.Arrays;
  * probe and one store per record, never a table that grows to the number of queues. A colliding queue replaces the
  * slot's; the caller then resolves it again from the table.
  *
- * <p>Cleared before and after every chunk, so it never serves a queue beyond the chunk that resolved it, and an
+ * <p>Cleared when each chunk's decode ends, so it never serves a queue beyond the chunk that resolved it, and an
  * idle worker keeps no queue reachable.
  *
  * <p>Not thread-safe: one per decoding thread, in its {@link DecodeScratch}.

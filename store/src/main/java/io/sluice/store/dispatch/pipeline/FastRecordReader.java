@@ -87,8 +87,9 @@ final class FastRecordReader {
             return -1;
         }
         int propertiesIndex = topicIndex + topicLength + Short.BYTES;
+        boolean innerBatch = (flags & RecordDescriptor.INNER_BATCH_FLAG) != 0;
         int batch = 1;
-        if ((flags & RecordDescriptor.INNER_BATCH_FLAG) != 0) {
+        if (innerBatch) {
             batch = RecordParser.innerBatchCount(buffer, propertiesIndex, propertiesLength, offset, innerBatchScratch);
             if (batch < 0) {
                 return -1;
@@ -99,7 +100,7 @@ final class FastRecordReader {
         queueOffset = offset;
         batchCount = batch;
         sizeBytes = totalSize;
-        tagsCode = (flags & RecordDescriptor.INNER_BATCH_FLAG) != 0
+        tagsCode = innerBatch
                 ? RecordParser.innerBatchTagsCode(buffer, innerBatchScratch) // found in the same pass
                 : RecordParser.tagsCode(buffer, propertiesIndex, propertiesLength);
         storeTimestampMs = buffer.getLong(index + RecordDescriptor.storeTimestampOffset(flags), BE);
