@@ -246,10 +246,12 @@ public final class MessageStore implements AutoCloseable {
         }
         CompletableFuture<AppendResult> future = log.append(draft);
         if (future.isDone()) {
-            onAppended(future.join());
+            // Confirmed at once (asynchronous flush): this thread may index it too, sparing a thread wake-up.
+            onAppended(future.join(), true);
             return future;
         }
-        return future.thenApply(this::onAppended);
+        // Confirmed by a flush: the flushing thread completes it, and only wakes the dispatcher.
+        return future.thenApply(result -> onAppended(result, false));
     }
 
     private AppendStatus validate(MessageDraft draft) {
@@ -279,10 +281,14 @@ public final class MessageStore implements AutoCloseable {
         }
     }
 
-    private AppendResult onAppended(AppendResult result) {
+    private AppendResult onAppended(AppendResult result, boolean onAppendingThread) {
         if (result.status().isStored()) {
             appendedMessages.add(result.messageCount());
-            dispatcher.wakeUp();
+            if (onAppendingThread) {
+                dispatcher.afterAppend();
+            } else {
+                dispatcher.wakeUp();
+            }
         } else {
             refusedAppends.increment();
         }

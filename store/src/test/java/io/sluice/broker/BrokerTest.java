@@ -25,10 +25,11 @@ class BrokerTest {
                 dispatchParseThreads=3
                 dispatchRingSlots=8
                 dispatchInlineMaxBytes=0
+                dispatchAppenderAssist=false
                 """);
         StoreSettings store = Broker.storeSettings(s, HOST);
         assertEquals(DispatchMode.SERIAL, store.dispatch().mode());
-        assertEquals(new PipelineSettings(1 << 20, 1024, 3, 8, false, 0), store.dispatch().pipeline());
+        assertEquals(new PipelineSettings(1 << 20, 1024, 3, 8, false, 0, false), store.dispatch().pipeline());
     }
 
     @Test

@@ -84,6 +84,10 @@ public final class BenchCommand implements Callable<Integer> {
             + "over the harness's settings (e.g. dispatchMode=serial); repeatable; bin/sluice config reference lists them")
     Map<String, String> sluiceConfig = new LinkedHashMap<>();
 
+    @Option(names = "--peer-jvm-option", paramLabel = "OPTION", description = "a JVM option appended to every "
+            + "broker's (e.g. -XX:MaxGCPauseMillis=5 or -Xlog:gc:file=gc-%p.log); repeatable")
+    List<String> peerJvmOptions = new ArrayList<>();
+
     @Option(names = "--chart", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "write the comparison page (default: ${DEFAULT-VALUE})")
     boolean chart;
@@ -116,7 +120,7 @@ public final class BenchCommand implements Callable<Integer> {
         Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("sluice-bench");
         PeerOptions options = new PeerOptions(peerHeap, rocketmqVersion, kafkaVersion,
                 Path.of(System.getProperty("user.home"), ".cache", "sluice", "bench-peers"), mavenCommand,
-                System.getProperty("java.class.path"), Map.copyOf(sluiceConfig));
+                System.getProperty("java.class.path"), Map.copyOf(sluiceConfig), peerJvmOptions);
         int failures = 0;
         StringBuilder summary = new StringBuilder();
         for (Workload workload : workloads) {

@@ -169,6 +169,10 @@ public final class BrokerConfigKeys {
             PipelineSettings.DEFAULT_INLINE_MAX_BYTES, 0, PipelineSettings.MAX_CHUNK_BYTES, "bytes",
             "Pipelined dispatch: while the pipeline is idle, the reader indexes a chunk up to this size itself,"
                     + " sparing a trickle of messages two thread hand-offs; 0 = never.");
+    /** Pipelined dispatch: appenders index their own small tails. */
+    public static final ConfigKey<Boolean> DISPATCH_APPENDER_ASSIST = ConfigKey.ofBoolean("dispatchAppenderAssist",
+            true, "Pipelined dispatch: while the pipeline is idle, the thread that appended a send indexes it"
+                    + " itself (up to dispatchInlineMaxBytes) instead of waking the reader thread.");
     /** Deletion hours. */
     public static final ConfigKey<List<Integer>> DELETE_WHEN = ConfigKey.of("deleteWhen", "hour list", List.of(4),
             null, "hour of day",
@@ -249,7 +253,7 @@ public final class BrokerConfigKeys {
             MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, FLUSH_INTERVAL_COMMIT_LOG,
             FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
             DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,
-            DELETE_WHEN, FILE_RESERVED_TIME,
+            DISPATCH_APPENDER_ASSIST, DELETE_WHEN, FILE_RESERVED_TIME,
             DISK_MAX_USED_SPACE_RATIO, DISK_SPACE_WARNING_LEVEL_RATIO, DISK_SPACE_CLEAN_FORCIBLY_RATIO,
             CLEAN_FILE_FORCIBLY_ENABLE, CLEAN_RESOURCE_INTERVAL, DESTROY_MAPED_FILE_INTERVAL_FORCIBLY,
             AUTO_CREATE_TOPIC_ENABLE, AUTO_CREATE_SUBSCRIPTION_GROUP, DEFAULT_TOPIC_QUEUE_NUMS,

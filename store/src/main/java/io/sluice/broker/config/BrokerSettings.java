@@ -214,14 +214,15 @@ public final class BrokerSettings {
     /**
      * The pipelined dispatcher's shape: {@code dispatchChunkBytes}, {@code dispatchMaxRecordsPerChunk},
      * {@code dispatchParseThreads} (0: one per available processor), {@code dispatchRingSlots} and
-     * {@code dispatchInlineMaxBytes}.
+     * {@code dispatchInlineMaxBytes} and {@code dispatchAppenderAssist}.
      */
     public PipelineSettings dispatchPipeline() {
         int threads = get(BrokerConfigKeys.DISPATCH_PARSE_THREADS);
         return new PipelineSettings(get(BrokerConfigKeys.DISPATCH_CHUNK_BYTES),
                 get(BrokerConfigKeys.DISPATCH_MAX_RECORDS_PER_CHUNK),
                 threads == 0 ? PipelineSettings.defaultParseThreads() : threads,
-                get(BrokerConfigKeys.DISPATCH_RING_SLOTS), false, get(BrokerConfigKeys.DISPATCH_INLINE_MAX_BYTES));
+                get(BrokerConfigKeys.DISPATCH_RING_SLOTS), false, get(BrokerConfigKeys.DISPATCH_INLINE_MAX_BYTES),
+                get(BrokerConfigKeys.DISPATCH_APPENDER_ASSIST));
     }
 
     /** {@code deleteWhen}: the hours of day (0..23, sorted, distinct) at which expired files are deleted. */

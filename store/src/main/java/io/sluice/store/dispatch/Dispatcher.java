@@ -23,6 +23,15 @@ public interface Dispatcher extends AutoCloseable {
     void wakeUp();
 
     /**
+     * Called on the thread that has just appended records, right after its append was confirmed: a dispatcher
+     * may index them on this thread when it is idle, instead of waking its own thread (which on a loaded machine
+     * waits for a processor). Must not block; by default the same as {@link #wakeUp()}.
+     */
+    default void afterAppend() {
+        wakeUp();
+    }
+
+    /**
      * Position after the last record whose consume-queue slot is written (release/acquire: every slot of a record
      * below it is visible to a thread that read this value). Only moves forward.
      */

@@ -109,6 +109,7 @@ class BrokerConfigLoaderTest {
         "dispatchParseThreads=-1",
         "dispatchRingSlots=0",
         "dispatchInlineMaxBytes=x",
+        "dispatchAppenderAssist=sometimes",
         "messageDelayLevel=1s 5x",
         "storePathCommitLog=/a,/b",
         "syncFlushTimeout=0"})
@@ -128,8 +129,9 @@ class BrokerConfigLoaderTest {
                 dispatchParseThreads=3
                 dispatchRingSlots=8
                 dispatchInlineMaxBytes=0
+                dispatchAppenderAssist=false
                 """);
-        assertEquals(new PipelineSettings(1 << 20, 1024, 3, 8, false, 0), s.dispatchPipeline());
+        assertEquals(new PipelineSettings(1 << 20, 1024, 3, 8, false, 0, false), s.dispatchPipeline());
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,8 +46,16 @@ import org.slf4j.LoggerFactory;
  * ({@link OrderedRing#awaitWindow}); the chunk then takes the pool slot {@code seq % ringSlots}, which the writer
  * has released. Parse workers therefore never block, and at most {@code ringSlots} chunks exist.
  *
- * <p>Thread-safety: {@link #run()} (or, in tests, {@link #doWork()}) on one thread, which owns the cut position
- * and the sequence numbers; {@link #wakeUp()}, {@link #cutPosition()} and the finished flag are for any thread.
+ * <p><b>Appender assist.</b> When the pipeline is idle, a thread that has just appended records may cut and
+ * dispatch them itself ({@link #assist()}, through the router's inline path) instead of waking the reader thread,
+ * which on a loaded machine then waits milliseconds for a processor. It takes only a tail that fits
+ * {@link PipelineSettings#inlineMaxBytes}, only while no chunk is in flight, and only if nobody else is cutting,
+ * so the appender never waits.
+ *
+ * <p>Thread-safety: the cut position, the sequence numbers and the idle state belong to whoever holds the reader's
+ * turn ({@link #turn}): the reader thread in {@link #run()} for each round of work, or an appender in
+ * {@link #assist()}, which only ever tries for it. Tests may call {@link #doWork()} on one thread without it.
+ * {@link #wakeUp()}, {@link #cutPosition()}, {@link #cutCount()} and the finished flag are for any thread.
  */
 final class ChunkCutter implements Runnable {
 
@@ -57,6 +66,8 @@ final class ChunkCutter implements Runnable {
     private static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int SPIN_ROUNDS = 20;
     private static final int YIELD_ROUNDS = 5;
+    /** Chunks one assist cuts at most, so that an appender is never kept long by later appends. */
+    private static final int MAX_ASSIST_ROUNDS = 4;
     private static final int MIN_RECORD_BYTES =
             (int) RecordDescriptor.recordBytes(0, RecordDescriptor.MAGIC_V1, 0, 0, 0);
     /**
@@ -88,19 +99,26 @@ final class ChunkCutter implements Runnable {
     private final PipelineControl control;
     private final PipelineCounters counters;
     private final EpochClock clock;
+    /** Largest tail an appender dispatches itself; 0 when appenders only wake the reader. */
+    private final int assistMaxBytes;
+    /**
+     * The reader's turn: held by the reader thread around each round of {@link #doWork()}, and by an appender that
+     * got it with a try in {@link #assist()}. Guards the fields below.
+     */
+    private final ReentrantLock turn = new ReentrantLock();
 
-    // Owned by the cutter thread.
+    // Guarded by turn.
     private long position;
     private long nextSeq;
     private Idle lastIdle = Idle.NONE;
 
-    /** The cut position, published for other threads (tests, stats). */
+    /** The cut position, published for other threads (stats, the idle check, assists). */
     private volatile long cutPosition;
     /** Sequence number of the next chunk, published for the writer's end-of-drain check. */
     private volatile long cutCount;
     private volatile boolean finished;
     private volatile boolean parked;
-    /** Sink for the touch-ahead reads, so that the compiler cannot drop them. Cutter thread only. */
+    /** Sink for the touch-ahead reads, so that the compiler cannot drop them. Guarded by turn. */
     private int touched;
     private volatile Thread thread;
 
@@ -118,6 +136,7 @@ final class ChunkCutter implements Runnable {
         this.control = control;
         this.counters = counters;
         this.clock = clock;
+        this.assistMaxBytes = settings.appenderAssist() ? settings.inlineMaxBytes() : 0;
         this.position = fromPosition;
         this.cutPosition = fromPosition;
         this.nextSeq = firstSeq;
@@ -131,22 +150,18 @@ final class ChunkCutter implements Runnable {
         try {
             while (!control.isHalted()) {
                 int work;
+                Idle idleKind;
+                turn.lockInterruptibly();
                 try {
-                    work = doWork();
-                } catch (RuntimeException e) {
-                    // A bug, not bad data (bad data becomes a skip): report it and look again after a pause.
-                    long n = counters.unexpectedErrors.incrementAndGet();
-                    if (PipelineCounters.shouldLog(n)) {
-                        LOG.error("dispatch reader failed at position {}; going on [{} failures so far]", position,
-                                n, e);
-                    }
-                    lastIdle = Idle.BUSY;
-                    work = 0;
+                    work = doWorkReporting();
+                    idleKind = lastIdle;
+                } finally {
+                    turn.unlock();
                 }
                 if (work > 0) {
                     idleRounds = 0;
                 } else {
-                    idle(++idleRounds);
+                    idle(++idleRounds, idleKind);
                 }
             }
         } catch (InterruptedException e) {
@@ -155,6 +170,78 @@ final class ChunkCutter implements Runnable {
             finished = true;
             ring.wakeAll();
         }
+    }
+
+    /** Turn held: {@link #doWork()}, with a bug (not bad data) reported and counted rather than thrown. */
+    private int doWorkReporting() throws InterruptedException {
+        try {
+            return doWork();
+        } catch (RuntimeException e) {
+            // Bad data becomes a skip, so this is a bug: report it; the reader looks again after a pause.
+            long n = counters.unexpectedErrors.incrementAndGet();
+            if (PipelineCounters.shouldLog(n)) {
+                LOG.error("dispatch reader failed at position {} on {}; going on [{} failures so far]", position,
+                        Thread.currentThread().getName(), n, e);
+            }
+            lastIdle = Idle.BUSY;
+            return 0;
+        }
+    }
+
+    /**
+     * Called by a thread that has just appended records (not by the reader): when no chunk is in flight and the
+     * reader's turn is free, cuts and dispatches the new tail on this thread, as long as it fits
+     * {@code inlineMaxBytes}; then wakes the reader only if something is left. Otherwise just wakes the reader.
+     * Never waits: with no chunk in flight the ring has room, and the chunk is the one the writer waits for, so
+     * the router handles it inline.
+     */
+    void assist() {
+        if (assistMaxBytes > 0 && cutCount == ring.head() && turn.tryLock()) {
+            try {
+                for (int round = 0; round < MAX_ASSIST_ROUNDS && !control.isHalted() && assistable(); round++) {
+                    if (doWorkReporting() == 0) {
+                        break;
+                    }
+                    counters.assistedChunks.incrementAndGet();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // cannot wait here (see above); keep the flag for the caller
+            } finally {
+                turn.unlock();
+            }
+            if (cutPosition >= log.confirmedPosition()) {
+                return; // all taken; an append that raced the unlock woke the reader itself
+            }
+        }
+        wakeUp();
+    }
+
+    /**
+     * Once halted: waits until no assist is in progress. A later assist takes the turn, sees the halt and cuts
+     * nothing, so after this returns true no appender touches the ring or the consume queues.
+     *
+     * @return false if the turn stayed taken for {@code timeoutMs} (or the caller was interrupted)
+     */
+    boolean awaitAssists(long timeoutMs) {
+        try {
+            if (!turn.tryLock(timeoutMs, TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        turn.unlock();
+        return true;
+    }
+
+    /** Turn held: whether an assist may cut now: idle pipeline, plain records, a tail that fits inline. */
+    private boolean assistable() {
+        if (inFlight() != 0 || position < control.skipUntil() || position < log.minPosition()) {
+            return false;
+        }
+        long confirmed = log.confirmedPosition();
+        return position < confirmed && confirmed - position <= assistMaxBytes;
     }
 
     /**
@@ -301,10 +388,11 @@ final class ChunkCutter implements Runnable {
         return nextSeq - ring.head();
     }
 
-    private void idle(int rounds) {
-        if (lastIdle == Idle.NO_DATA && rounds <= SPIN_ROUNDS) {
+    /** Reader thread, turn not held. */
+    private void idle(int rounds, Idle idleKind) {
+        if (idleKind == Idle.NO_DATA && rounds <= SPIN_ROUNDS) {
             Thread.onSpinWait();
-        } else if (lastIdle == Idle.NO_DATA && rounds <= SPIN_ROUNDS + YIELD_ROUNDS) {
+        } else if (idleKind == Idle.NO_DATA && rounds <= SPIN_ROUNDS + YIELD_ROUNDS) {
             Thread.yield();
         } else {
             parked = true;
@@ -318,17 +406,22 @@ final class ChunkCutter implements Runnable {
         }
     }
 
-    /** Cheap check whether {@link #doWork()} would cut something now. */
+    /**
+     * Cheap check whether {@link #doWork()} would cut something now. Without the turn, so from the published
+     * copies of the cut position and sequence number (an assist may move them meanwhile; a stale answer costs one
+     * round or one park of at most {@code MAX_PARK_NS}).
+     */
     private boolean hasWork() {
-        if (position < control.skipUntil() || position < log.minPosition()) {
+        long pos = cutPosition;
+        if (pos < control.skipUntil() || pos < log.minPosition()) {
             return true;
         }
         long confirmed = log.confirmedPosition();
-        if (position >= confirmed) {
+        if (pos >= confirmed) {
             return false;
         }
-        long segmentEnd = position - position % segmentBytes + segmentBytes;
-        return confirmed - position >= chunkBytes || confirmed >= segmentEnd || inFlight() < eagerLimit;
+        long segmentEnd = pos - pos % segmentBytes + segmentBytes;
+        return confirmed - pos >= chunkBytes || confirmed >= segmentEnd || cutCount - ring.head() < eagerLimit;
     }
 
     /** Ends an idle sleep early: new data was confirmed, or a chunk was written. Any thread; cheap when awake. */

@@ -10,7 +10,8 @@ import java.util.concurrent.BlockingQueue;
  * are most of the dispatch latency on a loaded machine. Any other chunk goes to the parse workers' queue. An
  * arrival listener told about an inline chunk runs on the reader, which cuts nothing meanwhile.
  *
- * <p>Reader thread only (it owns the decode scratch).
+ * <p>Used only by the holder of the reader's turn ({@link ChunkCutter}): the reader thread, or an appender that
+ * assists; the turn guards the decode scratch.
  */
 final class ChunkRouter implements ChunkCutter.Sink {
 

@@ -26,6 +26,8 @@ final class PipelineCounters {
     final AtomicLong inlineChunks = new AtomicLong();
     /** Chunks the reader cut at a boundary the appender noted, without walking their records. */
     final AtomicLong hintedChunks = new AtomicLong();
+    /** Chunks an appender cut itself ({@link ChunkCutter#assist()}). */
+    final AtomicLong assistedChunks = new AtomicLong();
 
     /**
      * Whether the {@code n}-th occurrence of a repeated problem should be logged: the 1st, 2nd, 4th, 8th, ...
@@ -39,6 +41,6 @@ final class PipelineCounters {
         return new PipelineStats(dispatchedPosition, lagBytes, lagMs, chunks.get(), indexed.get(), duplicates.get(),
                 transactionSkipped.get(), corrupt.get(), skippedBytes.get(), unindexable.get(), inconsistent.get(),
                 ioErrors.get(), listenerErrors.get(), workerFailures.get(), unexpectedErrors.get(),
-                inlineChunks.get(), hintedChunks.get());
+                inlineChunks.get(), hintedChunks.get(), assistedChunks.get());
     }
 }

@@ -28,9 +28,14 @@ package io.sluice.store.dispatch.pipeline;
  *                           about a millisecond of work): a trickle of messages then waits for no thread hand-off.
  *                           Such chunks are cut short because the reader caught up with the log, so under load,
  *                           when chunks are full, every chunk goes to the workers. 0 turns it off.
+ * @param appenderAssist     let the thread that has just appended records dispatch them itself when the pipeline is
+ *                           idle and they fit {@code inlineMaxBytes} (true), instead of only waking the reader: on a
+ *                           loaded machine the woken reader waits for a processor, and that wait was most of the
+ *                           dispatch lag. The appender then pays the decode and the slot writes, microseconds for a
+ *                           typical batch, before its send is answered. No effect when {@code inlineMaxBytes} is 0
  */
 public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parseThreads, int ringSlots,
-                               boolean checkCrc, int inlineMaxBytes) {
+                               boolean checkCrc, int inlineMaxBytes, boolean appenderAssist) {
 
     public static final int DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
     public static final int DEFAULT_MAX_RECORDS_PER_CHUNK = 8192;
@@ -51,7 +56,13 @@ public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parse
         requireRange("inlineMaxBytes", inlineMaxBytes, 0, MAX_CHUNK_BYTES);
     }
 
-    /** With the default {@code inlineMaxBytes}. */
+    /** With the default {@code appenderAssist} (on). */
+    public PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parseThreads, int ringSlots,
+                            boolean checkCrc, int inlineMaxBytes) {
+        this(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, inlineMaxBytes, true);
+    }
+
+    /** With the default {@code inlineMaxBytes} and {@code appenderAssist}. */
     public PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parseThreads, int ringSlots,
                             boolean checkCrc) {
         this(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, DEFAULT_INLINE_MAX_BYTES);
@@ -75,26 +86,37 @@ public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parse
     }
 
     public PipelineSettings withChunkBytes(int value) {
-        return new PipelineSettings(value, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, inlineMaxBytes);
+        return new PipelineSettings(value, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, inlineMaxBytes,
+                appenderAssist);
     }
 
     public PipelineSettings withMaxRecordsPerChunk(int value) {
-        return new PipelineSettings(chunkBytes, value, parseThreads, ringSlots, checkCrc, inlineMaxBytes);
+        return new PipelineSettings(chunkBytes, value, parseThreads, ringSlots, checkCrc, inlineMaxBytes,
+                appenderAssist);
     }
 
     public PipelineSettings withParseThreads(int value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, value, ringSlots, checkCrc, inlineMaxBytes);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, value, ringSlots, checkCrc, inlineMaxBytes,
+                appenderAssist);
     }
 
     public PipelineSettings withRingSlots(int value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, value, checkCrc, inlineMaxBytes);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, value, checkCrc, inlineMaxBytes,
+                appenderAssist);
     }
 
     public PipelineSettings withInlineMaxBytes(int value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, value);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, value,
+                appenderAssist);
+    }
+
+    public PipelineSettings withAppenderAssist(boolean value) {
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, checkCrc, inlineMaxBytes,
+                value);
     }
 
     public PipelineSettings withCheckCrc(boolean value) {
-        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, value, inlineMaxBytes);
+        return new PipelineSettings(chunkBytes, maxRecordsPerChunk, parseThreads, ringSlots, value, inlineMaxBytes,
+                appenderAssist);
     }
 }

@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * work split: decoding (the larger part of dispatch) runs on {@code parseThreads} threads beside the writer.
  *
  * <p><b>Latency.</b> A lone message is cut as soon as it is confirmed when the pipeline is idle; {@link #wakeUp()}
- * ends the reader's idle sleep at once, and without it the reader looks again within 1 ms.
+ * ends the reader's idle sleep at once, and without it the reader looks again within 1 ms. Better still, the
+ * appending thread may cut and write a small tail itself while the pipeline is idle ({@link #afterAppend()}), so
+ * that a trickle of sends waits for no other thread at all.
  *
  * <p><b>Stopping.</b> {@link #drain} waits until everything confirmed at the call is written (the ring drains);
  * {@link #close} then stops the threads. Close without drain abandons in-flight chunks; nothing is lost because the
@@ -44,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle: construct, {@link #start} once, {@link #close} once. Other methods are thread-safe and may be
  * called at any time. Owns its threads: {@code sluice-dispatch-reader}, {@code sluice-dispatch-parse-<i>},
  * {@code sluice-dispatch-writer}; while started, one thread at a time appends to the consume queues: the writer, or
- * the reader for a small chunk the idle writer waits for (see {@link ChunkRouter}).
+ * the holder of the reader's turn (the reader thread, or an assisting appender) for a small chunk the idle writer
+ * waits for (see {@link ChunkRouter}).
  */
 public final class PipelinedDispatcher implements Dispatcher {
 
@@ -74,8 +77,8 @@ public final class PipelinedDispatcher implements Dispatcher {
      * @param log       the CommitLog to follow
      * @param queues    where slots are written
      * @param settings  pipeline shape
-     * @param listeners told about arrivals on the writer thread (on the reader for a chunk it wrote); the list is
-     *                  read on every notification, so a concurrent list (e.g.
+     * @param listeners told about arrivals on the writer thread (on the reader or an assisting appender for a
+     *                  chunk it wrote); the list is read on every notification, so a concurrent list (e.g.
      *                  {@link java.util.concurrent.CopyOnWriteArrayList}) lets the owner add listeners later
      * @param clock     for {@link #lagMs()}
      */
@@ -169,6 +172,24 @@ public final class PipelinedDispatcher implements Dispatcher {
     }
 
     /**
+     * When the pipeline is idle and {@link PipelineSettings#appenderAssist} is on, cuts and dispatches the new
+     * tail on the calling thread if it fits {@link PipelineSettings#inlineMaxBytes} and no other thread is cutting
+     * ({@link ChunkCutter#assist()}); otherwise {@link #wakeUp()}. Never blocks.
+     */
+    @Override
+    public void afterAppend() {
+        ChunkCutter c = cutter;
+        if (c == null) {
+            return;
+        }
+        if (state == State.RUNNING) {
+            c.assist();
+        } else {
+            c.wakeUp();
+        }
+    }
+
+    /**
      * Position after the last chunk whose consume-queue slots are written (release/acquire: every slot of a record
      * below it is visible to a thread that read this value). Only moves forward; may pass the confirmed position
      * when the rest of a damaged segment is skipped.
@@ -250,6 +271,10 @@ public final class PipelinedDispatcher implements Dispatcher {
             if (t.isAlive()) {
                 LOG.error("{} did not stop within {} ms", t.getName(), JOIN_TIMEOUT_MS);
             }
+        }
+        // An appender may still be writing a chunk it cut: the owner closes the queues after this returns.
+        if (!cutter.awaitAssists(JOIN_TIMEOUT_MS)) {
+            LOG.error("an appender was still indexing {} ms after the stop", JOIN_TIMEOUT_MS);
         }
         LOG.info("pipelined dispatch stopped at position {} ({})", dispatched.get(), stats());
     }

@@ -9,11 +9,14 @@ import io.sluice.store.dispatch.pipeline.PipelineFixture.Single;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.CommitLog;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +40,7 @@ class ChunkCutterTest {
         final PipelineControl control = new PipelineControl();
         final ChunkCutter cutter;
         final List<Cut> cuts = new ArrayList<>();
+        final PipelineCounters counters = new PipelineCounters();
 
         Harness(CommitLog log, PipelineSettings settings) {
             this.log = log;
@@ -45,7 +49,7 @@ class ChunkCutterTest {
             for (int i = 0; i < pool.length; i++) {
                 pool[i] = new Chunk();
             }
-            cutter = new ChunkCutter(log, settings, ring, pool, this::toWorker, control, new PipelineCounters(),
+            cutter = new ChunkCutter(log, settings, ring, pool, this::toWorker, control, counters,
                     SystemEpochClock.INSTANCE, 0, 0);
         }
 
@@ -163,6 +167,88 @@ class ChunkCutterTest {
             assertTrue(cutsWhileBusy > 0, "full chunks are cut even while the workers are busy");
             assertEquals(ChunkCutter.Idle.BUSY, h.cutter.lastIdle());
             assertTrue(h.cutter.cutPosition() < log.writtenPosition(), "only the small tail waits");
+        }
+    }
+
+    @Test
+    void shouldLetAnAppenderCutOnlyASmallTailOfAnIdlePipeline() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            Harness h = new Harness(log, new PipelineSettings(1 << 20, 1000, 1, 16, false, 2048, true));
+            h.cutter.assist();
+            assertEquals(0, h.counters.assistedChunks.get(), "nothing to cut");
+
+            AppendResult first = PipelineFixture.append(log, new Single("T", 0, 10, null), 1);
+            h.cutter.assist();
+            assertEquals(1, h.counters.assistedChunks.get(), "an idle pipeline: the appender cuts its message");
+            assertEquals(first.nextPosition(), h.cutter.cutPosition());
+
+            PipelineFixture.append(log, new Single("T", 0, 10, null), 2);
+            h.cutter.assist();
+            assertEquals(first.nextPosition(), h.cutter.cutPosition(), "a chunk in flight: the reader's job");
+            h.writeAll();
+            h.cutter.assist();
+            assertEquals(log.writtenPosition(), h.cutter.cutPosition(), "idle again");
+            h.writeAll();
+
+            long before = h.cutter.cutPosition();
+            PipelineFixture.appendSimple(log, "U", 1, 30, 100);
+            assertTrue(log.writtenPosition() - before > 2048);
+            h.cutter.assist();
+            assertEquals(before, h.cutter.cutPosition(), "more than inlineMaxBytes: the reader's job");
+            assertEquals(2, h.counters.assistedChunks.get());
+            assertEquals(List.of(1, 1), h.cuts.stream().map(Cut::records).toList());
+            assertTrue(h.cutter.doWork() > 0, "the reader still cuts what the appender left");
+        }
+    }
+
+    @Test
+    void shouldNotLetAnAppenderCutWhenAssistIsOffOrNothingIsInline() throws Exception {
+        for (PipelineSettings settings : List.of(new PipelineSettings(1 << 20, 1000, 1, 16, false, 2048, false),
+                new PipelineSettings(1 << 20, 1000, 1, 16, false, 0, true))) {
+            Path root = Files.createTempDirectory(dir, "assist");
+            try (CommitLog log = PipelineFixture.openLog(root)) {
+                Harness h = new Harness(log, settings);
+                PipelineFixture.append(log, new Single("T", 0, 10, null), 1);
+                h.cutter.assist();
+                assertEquals(0, h.cutter.cutPosition(), settings.toString());
+                assertEquals(0, h.counters.assistedChunks.get(), settings.toString());
+            }
+        }
+    }
+
+    @Test
+    void shouldReturnAtOnceWhileTheReaderIsCutting() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir)) {
+            // The sink holds the reader inside its first cut, turn held, until released.
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            PipelineSettings settings = new PipelineSettings(1 << 20, 1000, 1, 16, false, 2048, true);
+            OrderedRing<Chunk> ring = new OrderedRing<>(settings.ringSlots(), 0);
+            Chunk[] pool = new Chunk[settings.ringSlots()];
+            for (int i = 0; i < pool.length; i++) {
+                pool[i] = new Chunk();
+            }
+            PipelineCounters counters = new PipelineCounters();
+            PipelineControl control = new PipelineControl();
+            ChunkCutter cutter = new ChunkCutter(log, settings, ring, pool, c -> {
+                inside.countDown();
+                release.await();
+                ring.offer(c.seq, c, 0);
+            }, control, counters, SystemEpochClock.INSTANCE, 0, 0);
+            PipelineFixture.append(log, new Single("T", 0, 10, null), 1);
+            Thread reader = new Thread(cutter, "test-reader");
+            reader.start();
+            try {
+                assertTrue(inside.await(10, TimeUnit.SECONDS));
+                PipelineFixture.append(log, new Single("T", 0, 10, null), 2);
+                cutter.assist(); // must return at once, cutting nothing: the reader is mid-cut
+                assertEquals(0, counters.assistedChunks.get());
+            } finally {
+                release.countDown();
+                control.halt();
+                reader.join(10_000);
+            }
+            assertFalse(reader.isAlive());
         }
     }
 

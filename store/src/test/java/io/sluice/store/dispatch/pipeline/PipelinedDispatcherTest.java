@@ -24,6 +24,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -256,6 +259,127 @@ class PipelinedDispatcherTest {
             for (int q = 0; q < 7; q++) {
                 assertEquals(log.queueOffsets().nextOffset("D", q), queues.find("D", q).orElseThrow().maxOffset());
             }
+        }
+    }
+
+    @Test
+    void shouldLetTheAppendingThreadIndexItsOwnSendWhileIdle() throws IOException {
+        String me = Thread.currentThread().getName();
+        List<String> toldOn = new CopyOnWriteArrayList<>();
+        PipelineStats stats = appendOneByOneAndAssist(PipelineSettings.defaults(),
+                (t, q, max) -> toldOn.add(Thread.currentThread().getName()));
+        // An assist gives way when the reader holds its turn or has already cut the tail, so not every send is
+        // indexed by its appender; over 50 idle sends some are.
+        assertTrue(stats.assistedChunks() > 0, "assisted: " + stats);
+        assertTrue(toldOn.contains(me), "threads that told the listener: " + toldOn);
+    }
+
+    @Test
+    void shouldNeverLetAppendersAssistWhenSwitchedOff() throws IOException {
+        PipelineStats stats = appendOneByOneAndAssist(PipelineSettings.defaults().withAppenderAssist(false),
+                (t, q, max) -> { });
+        assertEquals(0, stats.assistedChunks());
+    }
+
+    /** Appends 50 messages one at a time, each followed by afterAppend and a wait until it is dispatched. */
+    private PipelineStats appendOneByOneAndAssist(PipelineSettings settings, ArrivalListener listener)
+            throws IOException {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, settings, List.of(listener), null);
+            try (d) {
+                d.start(0);
+                for (int i = 0; i < 50; i++) {
+                    AppendResult r = PipelineFixture.append(log, new Single("Own", 1, 100, null), i);
+                    d.afterAppend();
+                    Await.until("message " + i + " dispatched", () -> d.dispatchedPosition() == r.nextPosition());
+                }
+                assertEquals(50, queues.find("Own", 1).orElseThrow().maxOffset());
+                return d.stats();
+            }
+        }
+    }
+
+    @Test
+    void shouldStopAssistingOnceClosed() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable queues = PipelineFixture.openQueues(dir)) {
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, PipelineSettings.defaults(), List.of(),
+                    null);
+            d.start(0);
+            CountDownLatch closed = new CountDownLatch(1);
+            Thread appender = new Thread(() -> {
+                // Appends and assists until 200 appends after the close.
+                int afterClose = 0;
+                for (int i = 0; afterClose < 200; i++) {
+                    PipelineFixture.append(log, new Single("C", i % 2, 50, null), i);
+                    d.afterAppend();
+                    if (closed.getCount() == 0) {
+                        afterClose++;
+                    }
+                }
+            }, "test-appender");
+            appender.start();
+            try {
+                Await.until("assists happen", () -> d.stats().assistedChunks() > 0);
+                d.close();
+                long assistedAtClose = d.stats().assistedChunks();
+                long dispatchedAtClose = d.dispatchedPosition();
+                closed.countDown();
+                appender.join(30_000);
+                assertFalse(appender.isAlive());
+                assertEquals(assistedAtClose, d.stats().assistedChunks(), "no assist after close");
+                assertEquals(dispatchedAtClose, d.dispatchedPosition(), "nothing dispatched after close");
+                assertEquals(0, d.stats().unexpectedErrors());
+            } finally {
+                closed.countDown();
+                appender.join(30_000);
+            }
+        }
+    }
+
+    /** Appenders race each other and the reader for the turn; the queues must come out as serial dispatch's. */
+    @Test
+    void shouldBuildTheSameQueuesWhenManyAppendersAssist() throws Exception {
+        try (CommitLog log = PipelineFixture.openLog(dir);
+             ConsumeQueueTable expected = PipelineFixture.openQueues(dir.resolve("serial"));
+             ConsumeQueueTable actual = PipelineFixture.openQueues(dir.resolve("pipelined"))) {
+            // Small chunks and a small inline limit: assists, inline chunks and worker chunks all happen.
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, actual,
+                    PipelineFixture.smallChunks().withInlineMaxBytes(2048), List.of(), null);
+            int threads = 4;
+            int perThread = 1_500;
+            try (d) {
+                d.start(0);
+                ExecutorService pool = Executors.newFixedThreadPool(threads);
+                try {
+                    List<Future<?>> done = new ArrayList<>();
+                    for (int t = 0; t < threads; t++) {
+                        int thread = t;
+                        done.add(pool.submit(() -> {
+                            for (int i = 0; i < perThread; i++) {
+                                int seed = thread * perThread + i;
+                                Op op = i % 10 == 9 ? new Inner("B" + thread, i % 3, 1 + i % 8, 40, "x")
+                                        : new Single("A" + thread % 2, i % 5, 20 + seed % 300, null);
+                                PipelineFixture.append(log, op, seed);
+                                d.afterAppend();
+                            }
+                        }));
+                    }
+                    for (Future<?> f : done) {
+                        f.get(60, TimeUnit.SECONDS);
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                assertTrue(d.drain(10_000));
+                assertEquals(log.writtenPosition(), d.dispatchedPosition());
+                assertTrue(d.stats().assistedChunks() > 0, "assisted: " + d.stats());
+                assertEquals(0, d.stats().unexpectedErrors() + d.stats().workerFailures() + d.stats().corrupt(),
+                        d.stats().toString());
+            }
+            PipelineFixture.serialDispatch(log, expected, 0);
+            PipelineFixture.assertSameQueueFiles(dir.resolve("serial"), dir.resolve("pipelined"));
         }
     }
 
