@@ -227,31 +227,60 @@ public final class MessageProperties {
     }
 
     /**
-     * {@link #findValue} for several names in one pass over the properties: {@code found[k]} becomes the result for
-     * {@code names[k]}. Names holding a NAME_VALUE_SEPARATOR are looked up one by one.
-     *
-     * @param found at least {@code names.length} long
+     * Property names looked up together by {@link #findValues}, checked once rather than on every lookup. Immutable;
+     * the arrays are never handed out.
      */
-    static void findValues(DirectBuffer buffer, int index, int length, byte[][] names, long[] found) {
-        boolean plain = true;
-        for (int k = 0; k < names.length; k++) {
-            found[k] = NOT_FOUND;
-            plain &= names[k].length > 0 && !contains(names[k], (byte) NAME_VALUE_SEPARATOR);
+    static final class NameSet {
+        private final byte[][] names;
+        /** Every name is non-empty and free of NAME_VALUE_SEPARATOR: one pass over the piece ends finds them all. */
+        private final boolean plain;
+
+        NameSet(byte[]... names) {
+            this.names = new byte[names.length][];
+            boolean allPlain = true;
+            for (int k = 0; k < names.length; k++) {
+                this.names[k] = names[k].clone();
+                allPlain &= names[k].length > 0 && !contains(names[k], (byte) NAME_VALUE_SEPARATOR);
+            }
+            this.plain = allPlain;
         }
-        if (!plain) {
+
+        int size() {
+            return names.length;
+        }
+    }
+
+    /**
+     * {@link #findValue} for several names in one pass over the properties: {@code found[k]} becomes the result for
+     * the k-th name of {@code set}. A piece is compared only with the names that start with its first byte. When a
+     * name holds a NAME_VALUE_SEPARATOR, every name is looked up on its own.
+     *
+     * @param found at least {@code set.size()} long
+     */
+    static void findValues(DirectBuffer buffer, int index, int length, NameSet set, long[] found) {
+        byte[][] names = set.names;
+        if (!set.plain) {
             for (int k = 0; k < names.length; k++) {
                 found[k] = findValue(buffer, index, length, names[k]);
             }
             return;
         }
+        for (int k = 0; k < names.length; k++) {
+            found[k] = NOT_FOUND;
+        }
         int end = index + length;
         int start = index;
         while (start < end) {
             int pieceEnd = indexOfPropertySeparator(buffer, start, end);
-            for (int k = 0; k < names.length; k++) {
-                long value = valueIfNamed(buffer, start, pieceEnd, names[k]);
-                if (value != NOT_FOUND) {
-                    found[k] = value;
+            if (pieceEnd > start) {
+                byte first = buffer.getByte(start);
+                for (int k = 0; k < names.length; k++) {
+                    if (names[k][0] == first) {
+                        long value = valueIfNamed(buffer, start, pieceEnd, names[k]);
+                        if (value != NOT_FOUND) {
+                            found[k] = value;
+                        }
+                    }
                 }
             }
             start = pieceEnd + 1;

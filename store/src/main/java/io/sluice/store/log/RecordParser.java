@@ -32,7 +32,8 @@ public final class RecordParser {
     private static final byte[] INNER_NUM = MessageProperties.nameBytes(MessageProperties.INNER_NUM);
     private static final byte[] INNER_BASE = MessageProperties.nameBytes(MessageProperties.INNER_BASE);
     /** What an inner batch's properties are searched for, in one pass; slot k of the scratch gets name k. */
-    private static final byte[][] INNER_BATCH_NAMES = {TAGS, INNER_NUM, INNER_BASE};
+    private static final MessageProperties.NameSet INNER_BATCH_NAMES =
+            new MessageProperties.NameSet(TAGS, INNER_NUM, INNER_BASE);
     private static final int TAGS_SLOT = 0;
     private static final int INNER_NUM_SLOT = 1;
     private static final int INNER_BASE_SLOT = 2;

@@ -101,7 +101,7 @@ class MessagePropertiesTest {
         byte[][] nameBytes = names.stream().map(MessageProperties::nameBytes).toArray(byte[][]::new);
         long[] found = new long[nameBytes.length];
         Arrays.fill(found, 42);
-        MessageProperties.findValues(buffer, 0, bytes.length, nameBytes, found);
+        MessageProperties.findValues(buffer, 0, bytes.length, new MessageProperties.NameSet(nameBytes), found);
         for (int k = 0; k < nameBytes.length; k++) {
             assertEquals(MessageProperties.findValueBytewise(buffer, 0, bytes.length, nameBytes[k]), found[k],
                     "name " + names.get(k) + " of " + names);
