@@ -48,6 +48,11 @@ final class Chunk {
 
     // ---- decoded entries, written by the decoding thread
     int count;
+    /**
+     * Entries already appended by an inline write that gave the chunk to the writer thread
+     * ({@link CqWriter#writeInline}); the writer goes on from there.
+     */
+    int appendedCount;
     ConsumeQueue[] queues = new ConsumeQueue[INITIAL_CAPACITY];
     long[] queueOffsets = new long[INITIAL_CAPACITY];
     int[] batchCounts = new int[INITIAL_CAPACITY];
@@ -126,6 +131,7 @@ final class Chunk {
         Arrays.fill(topics, 0, count, null);
         Arrays.fill(touched, 0, touchedCount, null);
         count = 0;
+        appendedCount = 0;
         touchedCount = 0;
         damagePosition = -1;
         damageReason = "";

@@ -66,8 +66,6 @@ final class ChunkCutter implements Runnable {
     private static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int SPIN_ROUNDS = 20;
     private static final int YIELD_ROUNDS = 5;
-    /** Chunks one assist cuts at most, so that an appender is never kept long by later appends. */
-    private static final int MAX_ASSIST_ROUNDS = 4;
     private static final int MIN_RECORD_BYTES =
             (int) RecordDescriptor.recordBytes(0, RecordDescriptor.MAGIC_V1, 0, 0, 0);
     /**
@@ -190,18 +188,18 @@ final class ChunkCutter implements Runnable {
 
     /**
      * Called by a thread that has just appended records (not by the reader): when no chunk is in flight and the
-     * reader's turn is free, cuts and dispatches the new tail on this thread, as long as it fits
-     * {@code inlineMaxBytes}; then wakes the reader only if something is left. Otherwise just wakes the reader.
-     * Never waits: with no chunk in flight the ring has room, and the chunk is the one the writer waits for, so
-     * the router handles it inline.
+     * reader's turn is free, cuts one chunk of the new tail, at most {@code inlineMaxBytes}, and dispatches it on
+     * this thread; then wakes the reader only if something is left. Otherwise just wakes the reader.
+     *
+     * <p>Never waits for another thread: the turn is only tried; with no chunk in flight the ring has room and the
+     * chunk is the one the writer waits for, so the router handles it inline; and an inline write that cannot
+     * create a consume-queue file leaves the rest to the writer thread. The caller does pay the chunk's decode,
+     * its slot writes (a new consume-queue file among them, now and then) and the arrival listeners.
      */
     void assist() {
         if (assistMaxBytes > 0 && cutCount == ring.head() && turn.tryLock()) {
             try {
-                for (int round = 0; round < MAX_ASSIST_ROUNDS && !control.isHalted() && assistable(); round++) {
-                    if (doWorkReporting() == 0) {
-                        break;
-                    }
+                if (!control.isHalted() && assistable() && doWorkReporting() > 0) {
                     counters.assistedChunks.incrementAndGet();
                 }
             } catch (InterruptedException e) {
@@ -220,19 +218,39 @@ final class ChunkCutter implements Runnable {
      * Once halted: waits until no assist is in progress. A later assist takes the turn, sees the halt and cuts
      * nothing, so after this returns true no appender touches the ring or the consume queues.
      *
-     * @return false if the turn stayed taken for {@code timeoutMs} (or the caller was interrupted)
+     * @return false if the turn stayed taken for {@code timeoutMs}; an interrupt does not end the wait early (the
+     *         flag is set again on return)
      */
     boolean awaitAssists(long timeoutMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        boolean interrupted = false;
         try {
-            if (!turn.tryLock(timeoutMs, TimeUnit.MILLISECONDS)) {
-                return false;
+            while (true) {
+                try {
+                    if (turn.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                        turn.unlock();
+                        return true;
+                    }
+                    return false;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
-        turn.unlock();
-        return true;
+    }
+
+    /** Whether the reader thread is in its idle sleep (for tests that want the appender to find it asleep). */
+    boolean isParked() {
+        return parked;
+    }
+
+    /** The reader's turn, for tests that hold it. */
+    ReentrantLock turn() {
+        return turn;
     }
 
     /** Turn held: whether an assist may cut now: idle pipeline, plain records, a tail that fits inline. */

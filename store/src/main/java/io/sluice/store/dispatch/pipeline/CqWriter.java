@@ -45,6 +45,9 @@ final class CqWriter implements Runnable {
 
     private enum Outcome { NEXT, RETRY }
 
+    /** What became of a chunk given to {@link #handle}. */
+    private enum Written { DONE, HALTED, DEFERRED }
+
     private final OrderedRing<Chunk> ring;
     private final ChunkDecoder fallback;
     private final QueueResolver resolver;
@@ -58,7 +61,7 @@ final class CqWriter implements Runnable {
     private final DecodeScratch scratch = new DecodeScratch();
     private volatile long lastStoreTimestampMs;
 
-    // Per-chunk tallies, of the thread writing (the writer, or the reader inline).
+    // Per-chunk tallies, of the thread writing (the writer, or the holder of the reader's turn inline).
     private long indexed;
     private long duplicates;
 
@@ -83,7 +86,7 @@ final class CqWriter implements Runnable {
                 if (chunk == null) {
                     continue;
                 }
-                if (!handle(chunk)) {
+                if (handle(chunk, false) == Written.HALTED) {
                     break; // halted in the middle of the chunk
                 }
                 ring.release();
@@ -95,62 +98,81 @@ final class CqWriter implements Runnable {
     }
 
     /**
-     * Reader thread, for the chunk whose sequence number is the ring's head when it was never offered: the writer
-     * thread is then idle, waiting for exactly that chunk, so the reader writes it itself and passes the head
-     * ({@link OrderedRing#passHead}), saving the hand-off to the writer thread that a lone message would otherwise
-     * wait for.
+     * Holder of the reader's turn (the reader thread or an assisting appender), for the chunk whose sequence number
+     * is the ring's head when it was never offered: the writer thread is then idle, waiting for exactly that chunk,
+     * so the caller writes it itself and passes the head ({@link OrderedRing#passHead}), saving the hand-off to the
+     * writer thread that a lone message would otherwise wait for. An inline write never waits: when a consume-queue
+     * file cannot be created it gives the rest of the chunk to the writer thread, which retries ({@link #appendAll}),
+     * and so does an Error, which is then rethrown.
      *
      * @return false if the pipeline was halted before the chunk was complete (the head is not passed)
+     * @throws InterruptedException only if interrupted while giving the chunk to the writer, which never waits
      */
-    boolean writeInline(Chunk chunk) {
-        if (!handle(chunk)) {
-            return false;
+    boolean writeInline(Chunk chunk) throws InterruptedException {
+        Written written;
+        try {
+            written = handle(chunk, true);
+        } catch (Error e) {
+            // The writer thread writes the chunk again (what was appended is a duplicate) or meets the same Error and
+            // dies loudly; either way dispatch does not wait forever for a chunk that nobody holds.
+            chunk.appendedCount = 0;
+            ring.offer(chunk.seq, chunk, Long.MAX_VALUE);
+            throw e;
         }
-        ring.passHead(chunk.seq);
+        switch (written) {
+            case DONE -> ring.passHead(chunk.seq);
+            case DEFERRED -> ring.offer(chunk.seq, chunk, Long.MAX_VALUE); // the head's slot: never waits
+            default -> {
+                return false;
+            }
+        }
         return true;
     }
 
-    /** Writes a chunk and forgets it; false if halted before it was complete. */
-    private boolean handle(Chunk chunk) {
-        boolean done;
+    /** Writes a chunk and forgets it, unless halted or deferred to the writer thread before it was complete. */
+    private Written handle(Chunk chunk, boolean inline) {
+        Written written;
         try {
-            done = write(chunk);
+            written = write(chunk, inline);
         } catch (RuntimeException e) {
             long n = counters.unexpectedErrors.incrementAndGet();
             LOG.error("dispatch writer failed on {}; moving past it [{} failures so far]", chunk, n, e);
             publish(chunk.endPosition);
-            done = true;
+            written = Written.DONE;
         }
-        if (!done) {
-            return false;
+        if (written == Written.DONE) {
+            counters.chunks.incrementAndGet();
+            chunk.releaseReferences();
         }
-        counters.chunks.incrementAndGet();
-        chunk.releaseReferences();
-        return true;
+        return written;
     }
 
-    /** Writes one chunk; false if the pipeline was halted before it was complete. */
-    boolean write(Chunk chunk) {
+    /**
+     * Writes one chunk from entry {@link Chunk#appendedCount}; HALTED if the pipeline was halted before it was
+     * complete, DEFERRED if {@code inline} and a consume-queue file could not be created (the writer thread retries).
+     */
+    private Written write(Chunk chunk, boolean inline) {
         if (chunk.kind == Chunk.Kind.SKIP) {
             if (chunk.skipForDamage) {
                 reportDamage(chunk.startPosition, chunk.skipReason, chunk.endPosition);
             }
             counters.skippedBytes.addAndGet(chunk.lengthBytes());
             publish(chunk.endPosition);
-            return true;
+            return Written.DONE;
         }
         if (chunk.startPosition < control.skipUntil()) {
             // A later chunk of a segment whose rest is damaged: dropped, as the serial dispatcher never reads it.
             counters.skippedBytes.addAndGet(chunk.lengthBytes());
             publish(chunk.endPosition);
-            return true;
+            return Written.DONE;
         }
         if (chunk.failure != null) {
             counters.workerFailures.incrementAndGet();
             decodeAgain(chunk);
         }
-        if (!appendAll(chunk)) {
-            return false;
+        Written appended = appendAll(chunk, inline);
+        if (appended != Written.DONE) {
+            return appended;
         }
         countOutcomes(chunk);
         long next = chunk.endPosition;
@@ -167,7 +189,7 @@ final class CqWriter implements Runnable {
             lastStoreTimestampMs = chunk.storeTimestamps[chunk.count - 1];
         }
         publish(next);
-        return true;
+        return Written.DONE;
     }
 
     private void decodeAgain(Chunk chunk) {
@@ -183,26 +205,36 @@ final class CqWriter implements Runnable {
         }
     }
 
-    private boolean appendAll(Chunk chunk) {
+    private Written appendAll(Chunk chunk, boolean inline) {
         indexed = 0;
         duplicates = 0;
         int n = chunk.count;
-        for (int i = 0; i < n; i++) {
+        Written written = Written.DONE;
+        for (int i = chunk.appendedCount; i < n; i++) {
             if ((i & HALT_CHECK_MASK) == 0 && control.isHalted()) {
-                return false;
+                written = Written.HALTED;
+                break;
             }
             long parkNs = MIN_RETRY_PARK_NS;
-            while (appendOne(chunk, i) == Outcome.RETRY) {
-                if (control.isHalted()) {
-                    return false;
+            while (written == Written.DONE && appendOne(chunk, i) == Outcome.RETRY) {
+                if (inline) {
+                    // Never wait here (the thread may be a send lane): the writer thread goes on from entry i.
+                    chunk.appendedCount = i;
+                    written = Written.DEFERRED;
+                } else if (control.isHalted()) {
+                    written = Written.HALTED;
+                } else {
+                    LockSupport.parkNanos(parkNs);
+                    parkNs = Math.min(MAX_RETRY_PARK_NS, parkNs * 2);
                 }
-                LockSupport.parkNanos(parkNs);
-                parkNs = Math.min(MAX_RETRY_PARK_NS, parkNs * 2);
+            }
+            if (written != Written.DONE) {
+                break;
             }
         }
         counters.indexed.addAndGet(indexed);
         counters.duplicates.addAndGet(duplicates);
-        return true;
+        return written;
     }
 
     private Outcome appendOne(Chunk c, int i) {

@@ -292,6 +292,12 @@ public final class PipelinedDispatcher implements Dispatcher {
         return control.caughtUpAtMs();
     }
 
+    /** Whether the reader sleeps, having found nothing to do. */
+    boolean readerParked() {
+        ChunkCutter c = cutter;
+        return c != null && c.isParked();
+    }
+
     /** Chunks cut and not yet written. */
     long chunksInFlight() {
         ChunkCutter c = cutter;

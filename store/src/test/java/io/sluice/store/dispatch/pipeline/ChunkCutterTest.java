@@ -3,6 +3,7 @@ package io.sluice.store.dispatch.pipeline;
 import static io.sluice.store.dispatch.pipeline.PipelineFixture.SEGMENT_BYTES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.dispatch.pipeline.PipelineFixture.Single;
@@ -11,6 +12,7 @@ import io.sluice.store.log.CommitLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -217,38 +219,36 @@ class ChunkCutterTest {
     }
 
     @Test
-    void shouldReturnAtOnceWhileTheReaderIsCutting() throws Exception {
+    void shouldGiveWayWhileAnotherThreadHoldsTheTurn() throws Exception {
         try (CommitLog log = PipelineFixture.openLog(dir)) {
-            // The sink holds the reader inside its first cut, turn held, until released.
-            CountDownLatch inside = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            PipelineSettings settings = new PipelineSettings(1 << 20, 1000, 1, 16, false, 2048, true);
-            OrderedRing<Chunk> ring = new OrderedRing<>(settings.ringSlots(), 0);
-            Chunk[] pool = new Chunk[settings.ringSlots()];
-            for (int i = 0; i < pool.length; i++) {
-                pool[i] = new Chunk();
-            }
-            PipelineCounters counters = new PipelineCounters();
-            PipelineControl control = new PipelineControl();
-            ChunkCutter cutter = new ChunkCutter(log, settings, ring, pool, c -> {
-                inside.countDown();
-                release.await();
-                ring.offer(c.seq, c, 0);
-            }, control, counters, SystemEpochClock.INSTANCE, 0, 0);
+            Harness h = new Harness(log, new PipelineSettings(1 << 20, 1000, 1, 16, false, 2048, true));
             PipelineFixture.append(log, new Single("T", 0, 10, null), 1);
-            Thread reader = new Thread(cutter, "test-reader");
-            reader.start();
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Thread holder = new Thread(() -> {
+                h.cutter.turn().lock();
+                try {
+                    held.countDown();
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    h.cutter.turn().unlock();
+                }
+            }, "test-turn-holder");
+            holder.start();
             try {
-                assertTrue(inside.await(10, TimeUnit.SECONDS));
-                PipelineFixture.append(log, new Single("T", 0, 10, null), 2);
-                cutter.assist(); // must return at once, cutting nothing: the reader is mid-cut
-                assertEquals(0, counters.assistedChunks.get());
+                assertTrue(held.await(10, TimeUnit.SECONDS));
+                assertTimeoutPreemptively(Duration.ofSeconds(10), h.cutter::assist, "an assist only tries the turn");
+                assertEquals(0, h.cutter.cutPosition(), "the turn's holder cuts, not the appender");
+                assertEquals(0, h.counters.assistedChunks.get());
             } finally {
                 release.countDown();
-                control.halt();
-                reader.join(10_000);
+                holder.join(10_000);
             }
-            assertFalse(reader.isAlive());
+            assertFalse(holder.isAlive());
+            h.cutter.assist();
+            assertEquals(log.writtenPosition(), h.cutter.cutPosition(), "the turn is free again");
         }
     }
 

@@ -17,6 +17,7 @@ import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.Await;
 import io.sluice.store.log.CommitLog;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -297,6 +298,46 @@ class PipelinedDispatcherTest {
                 assertEquals(50, queues.find("Own", 1).orElseThrow().maxOffset());
                 return d.stats();
             }
+        }
+    }
+
+    @Test
+    void shouldLeaveAFailedQueueFileToTheWriterRatherThanHoldTheAppender() throws Exception {
+        Path queuesRoot = dir.resolve("queues");
+        ExecutorService lane = Executors.newSingleThreadExecutor();
+        try (CommitLog log = PipelineFixture.openLog(dir.resolve("log"));
+             ConsumeQueueTable queues = PipelineFixture.openQueues(queuesRoot)) {
+            // A file where the topic's queue directories go: creating queue 0 fails until it is removed.
+            Path blocker = queuesRoot.resolve("consumequeue").resolve("Stuck");
+            Files.createDirectories(blocker.getParent());
+            Files.writeString(blocker, "not a directory");
+            PipelinedDispatcher d = PipelineFixture.dispatcher(log, queues, PipelineSettings.defaults(), List.of(),
+                    null);
+            try (d) {
+                d.start(0);
+                // A first send warms the path; then, with the reader asleep (it looks again every millisecond),
+                // the blocked send is almost always cut by its appender. When the reader wins, it defers alike.
+                lane.submit(() -> {
+                    PipelineFixture.append(log, new Single("Warm", 0, 50, null), 0);
+                    d.afterAppend();
+                }).get(10, TimeUnit.SECONDS);
+                Await.until("the reader sleeps", d::readerParked);
+                AppendResult r = lane.submit(() -> {
+                    AppendResult stuck = PipelineFixture.append(log, new Single("Stuck", 0, 50, null), 1);
+                    d.afterAppend();
+                    return stuck;
+                }).get(10, TimeUnit.SECONDS); // before the fix, an assisting appender retried until the file was made
+                Await.until("the failure is met", () -> d.stats().ioErrors() > 0);
+                assertTrue(d.stats().inlineChunks() >= 2, "the idle pipeline took both chunks inline: " + d.stats());
+                assertTrue(d.dispatchedPosition() < r.nextPosition(), "nothing is dispatched past the failure");
+
+                Files.delete(blocker);
+                Await.until("the writer thread's retry succeeds", () -> d.dispatchedPosition() == r.nextPosition());
+                assertEquals(1, queues.find("Stuck", 0).orElseThrow().maxOffset());
+                assertEquals(2, d.stats().indexed(), "each indexed once: " + d.stats());
+            }
+        } finally {
+            lane.shutdownNow();
         }
     }
 
