@@ -244,10 +244,6 @@ public final class MessageProperties {
             }
             this.plain = allPlain;
         }
-
-        int size() {
-            return names.length;
-        }
     }
 
     /**
@@ -255,7 +251,7 @@ public final class MessageProperties {
      * the k-th name of {@code set}. A piece is compared only with the names that start with its first byte. When a
      * name holds a NAME_VALUE_SEPARATOR, every name is looked up on its own.
      *
-     * @param found at least {@code set.size()} long
+     * @param found at least as many longs as {@code set} has names
      */
     static void findValues(DirectBuffer buffer, int index, int length, NameSet set, long[] found) {
         byte[][] names = set.names;

@@ -197,7 +197,7 @@ final class ChunkCutter implements Runnable {
      * its slot writes (a new consume-queue file among them, now and then) and the arrival listeners.
      */
     void assist() {
-        if (assistMaxBytes > 0 && cutCount == ring.head() && turn.tryLock()) {
+        if (assistMaxBytes > 0 && inFlight() == 0 && turn.tryLock()) {
             try {
                 if (!control.isHalted() && assistable() && doWorkReporting() > 0) {
                     counters.assistedChunks.incrementAndGet();
@@ -402,8 +402,12 @@ final class ChunkCutter implements Runnable {
         return true;
     }
 
+    /**
+     * Chunks cut and not yet written. From the published sequence number, which equals {@code nextSeq} under the
+     * turn, so any thread may ask (without the turn the answer may be a moment old).
+     */
     private long inFlight() {
-        return nextSeq - ring.head();
+        return cutCount - ring.head();
     }
 
     /** Reader thread, turn not held. */
@@ -439,7 +443,7 @@ final class ChunkCutter implements Runnable {
             return false;
         }
         long segmentEnd = pos - pos % segmentBytes + segmentBytes;
-        return confirmed - pos >= chunkBytes || confirmed >= segmentEnd || cutCount - ring.head() < eagerLimit;
+        return confirmed - pos >= chunkBytes || confirmed >= segmentEnd || inFlight() < eagerLimit;
     }
 
     /** Ends an idle sleep early: new data was confirmed, or a chunk was written. Any thread; cheap when awake. */
