@@ -427,6 +427,7 @@ public final class Broker implements AutoCloseable {
                 .flushMode(settings.flushDiskType() == FlushDiskType.SYNC_FLUSH ? FlushMode.SYNC : FlushMode.ASYNC)
                 .flushIntervalMs(settings.flushIntervalCommitLogMs())
                 .syncFlushTimeoutMs((int) Math.min(Integer.MAX_VALUE, settings.syncFlushTimeoutMs()))
+                .preallocateSegments(settings.warmMappedFile())
                 .build();
         IndexSettings index = IndexSettings.defaults(settings.storePathRootDir())
                 .withSimpleCqSlotsPerFile(settings.consumeQueueFileBytes() / SIMPLE_CQ_SLOT_BYTES)

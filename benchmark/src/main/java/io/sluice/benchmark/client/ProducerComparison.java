@@ -36,13 +36,15 @@ import org.apache.rocketmq.client.producer.SendResult;
  *
  * <pre>
  *   java -cp benchmark/target/benchmarks.jar io.sluice.benchmark.client.ProducerComparison \
- *        [seconds] [storeDir] [both|sluice|apache]
+ *        [seconds] [storeDir] [both|sluice|apache] [bodyBytes,...] [inFlight,...] [warmupSeconds]
  * </pre>
  */
 public final class ProducerComparison {
     /** Unacknowledged messages the sending loop allows, one run per level. */
     private static final int[] IN_FLIGHT_LEVELS = {2048, 8192, 32768};
     private static final int QUEUES = 16;
+    private static final int DEFAULT_WARMUP_SECONDS = 30;
+    private static final int WARMUP_IN_FLIGHT = 8192;
 
     private ProducerComparison() {
     }
@@ -51,6 +53,9 @@ public final class ProducerComparison {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         Path dir = args.length > 1 ? Path.of(args[1]) : Files.createTempDirectory("sluice-bench");
         String which = args.length > 2 ? args[2] : "both";
+        int[] bodies = args.length > 3 ? ints(args[3]) : new int[] {1024, 100};
+        int[] levels = args.length > 4 ? ints(args[4]) : IN_FLIGHT_LEVELS;
+        int warmupSeconds = args.length > 5 ? Integer.parseInt(args[5]) : DEFAULT_WARMUP_SECONDS;
         int namesrvPort = freePort();
         int brokerPort = freePort();
         Path conf = Files.writeString(dir.resolve("broker.conf"), String.join("\n",
@@ -60,22 +65,33 @@ public final class ProducerComparison {
             String namesrv = "127.0.0.1:" + namesrvPort;
             String topic = "Bench_" + Long.toHexString(System.nanoTime());
             createTopic(namesrv, topic);
+            // One long warm-up of both producers at every size, until the JIT has compiled both clients' and the
+            // broker's paths; the compiled code stays for the measured runs. Without it the compiler threads took
+            // 20-25% of the CPU of 10-20 s runs, a cost both producers share that narrows their ratio.
+            for (int bodyBytes : bodies) {
+                if (!which.equals("sluice")) {
+                    runApache(namesrv, topic, bodyBytes, WARMUP_IN_FLIGHT, warmupSeconds, "warm-up");
+                }
+                if (!which.equals("apache")) {
+                    runSluice(namesrv, topic, bodyBytes, WARMUP_IN_FLIGHT, warmupSeconds, "warm-up");
+                }
+            }
             System.out.printf("%-6s %10s %14s %14s %7s%n", "body", "in flight", "apache msg/s", "sluice msg/s",
                     "ratio");
-            for (int bodyBytes : new int[] {1024, 100}) {
+            for (int bodyBytes : bodies) {
                 double bestApache = Double.NaN;
                 double bestSluice = Double.NaN;
-                for (int inFlight : IN_FLIGHT_LEVELS) {
+                for (int inFlight : levels) {
                     double apache = Double.NaN;
                     double sluice = Double.NaN;
                     if (!which.equals("sluice")) {
-                        runApache(namesrv, topic, bodyBytes, inFlight, 3);
-                        apache = runApache(namesrv, topic, bodyBytes, inFlight, seconds);
+                        runApache(namesrv, topic, bodyBytes, inFlight, 2, "settle");
+                        apache = runApache(namesrv, topic, bodyBytes, inFlight, seconds, "apache");
                         bestApache = Double.isNaN(bestApache) ? apache : Math.max(bestApache, apache);
                     }
                     if (!which.equals("apache")) {
-                        runSluice(namesrv, topic, bodyBytes, inFlight, 3);
-                        sluice = runSluice(namesrv, topic, bodyBytes, inFlight, seconds);
+                        runSluice(namesrv, topic, bodyBytes, inFlight, 2, "settle");
+                        sluice = runSluice(namesrv, topic, bodyBytes, inFlight, seconds, "sluice");
                         bestSluice = Double.isNaN(bestSluice) ? sluice : Math.max(bestSluice, sluice);
                     }
                     System.out.printf("%-6d %10d %14.0f %14.0f %7.2f%n", bodyBytes, inFlight, apache, sluice,
@@ -87,7 +103,8 @@ public final class ProducerComparison {
         }
     }
 
-    private static double runSluice(String namesrv, String topic, int bodyBytes, int inFlight, int seconds) {
+    private static double runSluice(String namesrv, String topic, int bodyBytes, int inFlight, int seconds,
+                                    String label) {
         ProducerSettings settings = ProducerSettings.builder(ConnectionSettings.of(namesrv)
                 .withClientIp("127.0.0.1").withInstanceName("bench-" + System.nanoTime()))
                 .autoBatch(true).producerGroup("bench_sluice").build();
@@ -96,6 +113,8 @@ public final class ProducerComparison {
         AtomicLong failed = new AtomicLong();
         byte[] body = new byte[bodyBytes];
         try (Producer producer = Producer.start(settings)) {
+            CpuSplit cpu = new CpuSplit();
+            cpu.start();
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             long start = System.nanoTime();
             while (System.nanoTime() - end < 0) {
@@ -106,12 +125,12 @@ public final class ProducerComparison {
                 });
             }
             permits.acquireUninterruptibly(inFlight);
-            return rate(acked.get(), failed.get(), start);
+            return rate(label, acked.get(), failed.get(), start, cpu.stop());
         }
     }
 
-    private static double runApache(String namesrv, String topic, int bodyBytes, int inFlight, int seconds)
-            throws Exception {
+    private static double runApache(String namesrv, String topic, int bodyBytes, int inFlight, int seconds,
+                                    String label) throws Exception {
         DefaultMQProducer producer = new DefaultMQProducer("bench_apache");
         producer.setNamesrvAddr(namesrv);
         producer.setInstanceName("bench-apache-" + System.nanoTime());
@@ -135,6 +154,8 @@ public final class ProducerComparison {
             }
         };
         try {
+            CpuSplit cpu = new CpuSplit();
+            cpu.start();
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             long start = System.nanoTime();
             while (System.nanoTime() - end < 0) {
@@ -147,17 +168,17 @@ public final class ProducerComparison {
                 }
             }
             permits.acquireUninterruptibly(inFlight);
-            return rate(acked.get(), failed.get(), start);
+            return rate(label, acked.get(), failed.get(), start, cpu.stop());
         } finally {
             producer.shutdown();
         }
     }
 
-    private static double rate(long acked, long failed, long startNs) {
-        if (failed > 0) {
-            System.out.println("  (" + failed + " sends failed)");
-        }
-        return acked / ((System.nanoTime() - startNs) / 1e9);
+    private static double rate(String label, long acked, long failed, long startNs, CpuSplit.Split cpu) {
+        double seconds = (System.nanoTime() - startNs) / 1e9;
+        System.out.printf("  %-7s %,d msg in %.1f s, %s%s%n", label, acked, seconds, cpu.perMessage(acked),
+                failed > 0 ? ", " + failed + " sends failed" : "");
+        return acked / seconds;
     }
 
     private static void createTopic(String namesrv, String topic) {
@@ -172,6 +193,10 @@ public final class ProducerComparison {
             }
             admin.createTopic(TopicSpec.of(topic, QUEUES).withQueueType(QueueType.BATCH_CQ), "DefaultCluster");
         }
+    }
+
+    private static int[] ints(String commaSeparated) {
+        return java.util.Arrays.stream(commaSeparated.split(",")).mapToInt(Integer::parseInt).toArray();
     }
 
     private static int freePort() throws IOException {

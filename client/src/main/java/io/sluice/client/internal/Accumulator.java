@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  * linger thread; an adder that meets a retired slot takes a fresh one.
  */
 public final class Accumulator implements AutoCloseable {
-    /** A slot without an open batch for this long is removed. */
+    /** A slot without an open batch, whose latest batch opened this long ago, is removed. */
     private static final long SLOT_IDLE_NS = TimeUnit.SECONDS.toNanos(60);
 
     private final int batchMaxBytes;
@@ -129,10 +129,12 @@ public final class Accumulator implements AutoCloseable {
                     slot.open = null;
                 }
                 if (slot.open == null) {
-                    slot.open = new AutoBatch(key, System.nanoTime(), memory);
+                    // The clock is read once per batch, not per message (a clock read is a good part of an add).
+                    long nowNs = System.nanoTime();
+                    slot.open = new AutoBatch(key, nowNs, memory);
+                    slot.lastOpenedNs = nowNs;
                 }
                 slot.open.add(message, future);
-                slot.lastUsedNs = System.nanoTime();
                 if (slot.open.bytes() >= batchMaxBytes) {
                     after = slot.open;
                     slot.open = null;
@@ -212,7 +214,7 @@ public final class Accumulator implements AutoCloseable {
                             due.add(slot.open);
                             slot.open = null;
                         }
-                    } else if (now - slot.lastUsedNs > SLOT_IDLE_NS) {
+                    } else if (now - slot.lastOpenedNs > SLOT_IDLE_NS) {
                         slot.retired = true;
                         slots.remove(slot.key, slot);
                     }
@@ -230,7 +232,8 @@ public final class Accumulator implements AutoCloseable {
     private static final class Slot {
         final BatchKey key;
         AutoBatch open;
-        long lastUsedNs = System.nanoTime();
+        /** When the slot's latest batch was opened. */
+        long lastOpenedNs = System.nanoTime();
         boolean retired;
 
         Slot(BatchKey key) {

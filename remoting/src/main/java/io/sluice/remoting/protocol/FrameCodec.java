@@ -11,7 +11,13 @@ import java.nio.ByteBuffer;
  * A command is encoded with its own {@link RemotingCommand#serializeType()}. Immutable and thread-safe.
  */
 public final class FrameCodec {
-    /** Bodies up to this size are copied next to the header; larger ones are sent as a composite, uncopied. */
+    /**
+     * Bodies below this size are always copied next to the header. Larger ones are copied too when every part is
+     * on the heap: the socket needs direct memory, so the transport would copy them anyway, and one copy into the
+     * frame's own (pooled, direct) buffer spares it a composite with one component per part (an auto-batch of
+     * 100-byte messages has hundreds). Larger bodies with direct parts (mapped log slices) are sent as a
+     * composite, uncopied.
+     */
     private static final int COPY_BODY_BELOW_BYTES = 1024;
     /** Room for a typical header, so that most encodes need no buffer growth. */
     private static final int HEADER_ESTIMATE_BYTES = 256;
@@ -57,7 +63,8 @@ public final class FrameCodec {
      */
     public ByteBuf encode(RemotingCommand command, ByteBufAllocator allocator) throws FrameException {
         int bodyBytes = command.bodyBytes();
-        boolean copyBody = bodyBytes < COPY_BODY_BELOW_BYTES;
+        ByteBuffer[] parts = command.bodyParts();
+        boolean copyBody = bodyBytes < COPY_BODY_BELOW_BYTES || allOnHeap(parts);
         ByteBuf frame = allocator.buffer(HEADER_ESTIMATE_BYTES + (copyBody ? bodyBytes : 0));
         try {
             frame.writeLong(0);
@@ -75,11 +82,20 @@ public final class FrameCodec {
             frame.setInt(0, (int) totalLength);
             frame.setInt(FrameDescriptor.LENGTH_FIELD_BYTES,
                     FrameDescriptor.headerWord(command.serializeType(), headerLength));
-            return appendBody(frame, command.bodyParts(), copyBody, allocator);
+            return appendBody(frame, parts, copyBody, allocator);
         } catch (FrameException | RuntimeException e) {
             frame.release();
             throw e;
         }
+    }
+
+    private static boolean allOnHeap(ByteBuffer[] parts) {
+        for (ByteBuffer part : parts) {
+            if (part.isDirect()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static ByteBuf appendBody(ByteBuf frame, ByteBuffer[] parts, boolean copy, ByteBufAllocator allocator) {

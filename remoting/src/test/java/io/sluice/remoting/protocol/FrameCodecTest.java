@@ -46,6 +46,35 @@ class FrameCodecTest {
     }
 
     @Test
+    void aLargeBodyOfHeapPartsIsCopiedIntoOneBufferAndOneWithDirectPartsIsNot() throws FrameException {
+        byte[] first = new byte[700];
+        byte[] second = new byte[900];
+        java.util.Arrays.fill(first, (byte) 1);
+        java.util.Arrays.fill(second, (byte) 2);
+        FrameCodec codec = new FrameCodec(1 << 20);
+        RemotingCommand onHeap = RemotingCommand.request(RequestCode.SEND_BATCH_MESSAGE)
+                .setBody(new ByteBuffer[] {ByteBuffer.wrap(first), ByteBuffer.wrap(second)});
+        ByteBuf copied = codec.encode(onHeap, ByteBufAllocator.DEFAULT);
+        ByteBuffer direct = ByteBuffer.allocateDirect(second.length).put(second).flip();
+        RemotingCommand withDirect = RemotingCommand.request(RequestCode.SEND_BATCH_MESSAGE)
+                .setBody(new ByteBuffer[] {ByteBuffer.wrap(first), direct});
+        ByteBuf wrapped = codec.encode(withDirect, ByteBufAllocator.DEFAULT);
+        try {
+            assertTrue(!(copied instanceof io.netty.buffer.CompositeByteBuf), "heap parts are copied: " + copied);
+            assertTrue(wrapped instanceof io.netty.buffer.CompositeByteBuf, "a direct part is wrapped: " + wrapped);
+            assertArrayEquals(ByteBufUtil.getBytes(copied), ByteBufUtil.getBytes(wrapped));
+            ByteBuf frame = copied.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES);
+            byte[] body = codec.decode(frame).body();
+            assertEquals(first.length + second.length, body.length);
+            assertEquals(1, body[first.length - 1]);
+            assertEquals(2, body[first.length]);
+        } finally {
+            copied.release();
+            wrapped.release();
+        }
+    }
+
+    @Test
     void binaryHeaderMatchesTheSpecExample() throws FrameException {
         RemotingCommand command = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC)
                 .setVersion(442).setOpaque(4).putExtField("topic", "T1").setSerializeType(SerializeType.ROCKETMQ);

@@ -130,6 +130,11 @@ public final class BrokerConfigKeys {
             FlushDiskType.class, FlushDiskType.ASYNC_FLUSH,
             "ASYNC_FLUSH: acknowledge after the append, flush in the background. SYNC_FLUSH: acknowledge after"
                     + " fsync (group commit).");
+    /** Segment pre-allocation (Apache's spelling). */
+    public static final ConfigKey<Boolean> WARM_MAPED_FILE_ENABLE = ConfigKey.ofBoolean("warmMapedFileEnable", false,
+            "Write zeros through each new CommitLog file and touch its pages before use, so that its disk blocks"
+                    + " exist up front. Off: files are sparse and blocks are allocated as records arrive, after a"
+                    + " free-space check per file.");
     /** Async flush period. */
     public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = ConfigKey.ofInt("flushIntervalCommitLog", 500, 1,
             60_000, "ms", "Period of the background CommitLog flush under ASYNC_FLUSH.");
@@ -250,7 +255,8 @@ public final class BrokerConfigKeys {
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
-            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, FLUSH_INTERVAL_COMMIT_LOG,
+            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, WARM_MAPED_FILE_ENABLE,
+            FLUSH_INTERVAL_COMMIT_LOG,
             FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
             DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,
             DISPATCH_APPENDER_ASSIST, DELETE_WHEN, FILE_RESERVED_TIME,

@@ -191,6 +191,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.FLUSH_DISK_TYPE);
     }
 
+    /** {@code warmMapedFileEnable}. */
+    public boolean warmMappedFile() {
+        return get(BrokerConfigKeys.WARM_MAPED_FILE_ENABLE);
+    }
+
     /** {@code flushIntervalCommitLog}. */
     public int flushIntervalCommitLogMs() {
         return get(BrokerConfigKeys.FLUSH_INTERVAL_COMMIT_LOG);

@@ -1,6 +1,7 @@
 package io.sluice.store.log;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -34,10 +35,17 @@ final class SegmentAllocator implements AutoCloseable {
     private record Preparation(long startPosition, CompletableFuture<MappedSegment> segment) {
     }
 
+    /** Usable bytes of the file system that holds a directory. */
+    @FunctionalInterface
+    interface UsableSpace {
+        long usableBytes(Path dir) throws IOException;
+    }
+
     private final Path dir;
     private final int segmentBytes;
     private final boolean preallocate;
     private final int ahead;
+    private final UsableSpace space;
     private final ExecutorService executor;
     /** Consecutive segments, the next to be taken first. Lock holder only. */
     private final ArrayDeque<Preparation> queue = new ArrayDeque<>();
@@ -45,6 +53,15 @@ final class SegmentAllocator implements AutoCloseable {
     private volatile Preparation[] published = new Preparation[0];
 
     SegmentAllocator(Path dir, int segmentBytes, boolean preallocate, int ahead) {
+        this(dir, segmentBytes, preallocate, ahead, d -> Files.getFileStore(d).getUsableSpace());
+    }
+
+    /**
+     * @param space where the free space is read before a sparse segment is created (a segment may need all of
+     *              its {@code segmentBytes} as it fills); not consulted with {@code preallocate}, whose zero-fill
+     *              fails by itself on a full disk
+     */
+    SegmentAllocator(Path dir, int segmentBytes, boolean preallocate, int ahead, UsableSpace space) {
         if (ahead < 1) {
             throw new IllegalArgumentException("ahead must be >= 1, was " + ahead);
         }
@@ -52,6 +69,7 @@ final class SegmentAllocator implements AutoCloseable {
         this.segmentBytes = segmentBytes;
         this.preallocate = preallocate;
         this.ahead = ahead;
+        this.space = space;
         this.executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-segment-allocator");
             t.setDaemon(true);
@@ -79,11 +97,24 @@ final class SegmentAllocator implements AutoCloseable {
     private Preparation submit(long startPosition) {
         return new Preparation(startPosition, CompletableFuture.supplyAsync(() -> {
             try {
+                if (!preallocate) {
+                    checkRoom(startPosition);
+                }
                 return MappedSegment.create(dir, startPosition, segmentBytes, preallocate);
             } catch (IOException e) {
                 throw new SegmentCreationException(e);
             }
         }, executor));
+    }
+
+    /** Allocator thread: fails a sparse segment's preparation when the disk could not hold all of it now. */
+    private void checkRoom(long startPosition) throws IOException {
+        long usableBytes = space.usableBytes(dir);
+        if (usableBytes < segmentBytes) {
+            throw new IOException("not creating segment " + MappedSegment.fileName(startPosition) + " in " + dir
+                    + ": the file system has " + usableBytes + " usable bytes and the segment may need "
+                    + segmentBytes);
+        }
     }
 
     /**

@@ -87,6 +87,38 @@ class SegmentPreparationTest {
     }
 
     @Test
+    void aSparseSegmentIsNotCreatedWithoutRoomForAllOfIt() throws Exception {
+        java.util.concurrent.atomic.AtomicLong usableBytes = new java.util.concurrent.atomic.AtomicLong(SEG - 1);
+        try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, false, 1, d -> usableBytes.get())) {
+            allocator.prepare(0);
+            IOException e = assertThrows(IOException.class, () -> allocator.take(0, 5_000));
+            assertTrue(e.getMessage().contains(MappedSegment.fileName(0)) && e.getMessage().contains((SEG - 1)
+                    + " usable bytes") && e.getMessage().contains("may need " + SEG), e.getMessage());
+            assertEquals(List.of(), fileNames());
+
+            usableBytes.set(SEG);
+            assertEquals(0, allocator.take(0, 5_000).startPosition());
+            assertEquals(List.of(MappedSegment.fileName(0)), fileNames());
+        }
+    }
+
+    @Test
+    void aPreallocatedSegmentDoesNotAskForFreeSpace() throws Exception {
+        try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, true, 1, d -> {
+            throw new IOException("not expected: the zero-fill fails by itself on a full disk");
+        })) {
+            allocator.prepare(0);
+            assertEquals(0, allocator.take(0, 5_000).startPosition());
+        }
+    }
+
+    @Test
+    void segmentsAreSparseByDefault(@TempDir Path root) {
+        assertFalse(LogSettings.builder(root, new java.net.InetSocketAddress("127.0.0.1", 10911)).build()
+                .preallocateSegments());
+    }
+
+    @Test
     void closeDeletesSegmentsNobodyTook() throws Exception {
         SegmentAllocator allocator = new SegmentAllocator(dir, SEG, true, 2);
         allocator.prepare(0);
