@@ -14,6 +14,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,7 +44,8 @@ import org.apache.rocketmq.client.producer.SendResult;
  *
  * <pre>
  *   java -cp benchmark/target/benchmarks.jar io.sluice.benchmark.client.ProducerComparison \
- *        [seconds] [storeDir] [both|sluice|apache] [bodyBytes,...] [inFlight,...] [warmupSeconds] [rounds]
+ *        [seconds] [storeDir] [both|sluice|apache] [bodyBytes,...] [inFlight,...] [warmupSeconds] [rounds] \
+ *        ["brokerKey=value;..."]
  * </pre>
  */
 public final class ProducerComparison {
@@ -63,12 +66,13 @@ public final class ProducerComparison {
         int[] levels = args.length > 4 ? ints(args[4]) : IN_FLIGHT_LEVELS;
         int warmupSeconds = args.length > 5 ? Integer.parseInt(args[5]) : DEFAULT_WARMUP_SECONDS;
         int rounds = args.length > 6 ? Integer.parseInt(args[6]) : 1;
+        List<String> brokerConfig = args.length > 7 ? List.of(args[7].split(";")) : List.of();
         boolean apacheToo = !which.equals("sluice");
         boolean sluiceToo = !which.equals("apache");
         // One long warm-up of both producers at every size, until the JIT has compiled both clients' and the
         // broker's paths; the compiled code stays for the measured runs. Without it the compiler threads took
         // 20-25% of the CPU of 10-20 s runs, a cost both producers share that narrows their ratio.
-        withBroker(dir, "warm-up", (namesrv, topic) -> {
+        withBroker(dir, brokerConfig, "warm-up", (namesrv, topic) -> {
             for (int bodyBytes : bodies) {
                 if (apacheToo) {
                     runApache(namesrv, topic, bodyBytes, WARMUP_IN_FLIGHT, warmupSeconds, "warm-up");
@@ -92,12 +96,12 @@ public final class ProducerComparison {
                     for (int turn = 0; turn < 2; turn++) {
                         String run = bodyBytes + "-" + inFlight + "-" + round + "-" + turn;
                         if (apacheFirst == (turn == 0) && apacheToo) {
-                            withBroker(dir, run, (namesrv, topic) -> {
+                            withBroker(dir, brokerConfig, run, (namesrv, topic) -> {
                                 runApache(namesrv, topic, bodyBytes, inFlight, 2, "settle");
                                 rate[0] = runApache(namesrv, topic, bodyBytes, inFlight, seconds, "apache");
                             });
                         } else if (apacheFirst != (turn == 0) && sluiceToo) {
-                            withBroker(dir, run, (namesrv, topic) -> {
+                            withBroker(dir, brokerConfig, run, (namesrv, topic) -> {
                                 runSluice(namesrv, topic, bodyBytes, inFlight, 2, "settle");
                                 rate[1] = runSluice(namesrv, topic, bodyBytes, inFlight, seconds, "sluice");
                             });
@@ -121,13 +125,15 @@ public final class ProducerComparison {
         void run(String namesrv, String topic) throws Exception;
     }
 
-    /** Starts a standalone broker on a new store under {@code dir}, runs {@code run}, stops it and deletes the store. */
-    private static void withBroker(Path dir, String name, BrokerRun run) throws Exception {
+    /** Starts a standalone broker on a new store under {@code dir}, runs {@code run}, stops it, deletes the store. */
+    private static void withBroker(Path dir, List<String> extraConfig, String name, BrokerRun run) throws Exception {
         Path root = dir.resolve("run-" + name);
         int namesrvPort = freePort();
-        Path conf = Files.writeString(dir.resolve("broker-" + name + ".conf"), String.join("\n",
-                "namesrvAddr=127.0.0.1:" + namesrvPort, "listenPort=" + freePort(), "brokerIP1=127.0.0.1",
-                "storePathRootDir=" + root, ""));
+        List<String> lines = new ArrayList<>(List.of("namesrvAddr=127.0.0.1:" + namesrvPort,
+                "listenPort=" + freePort(), "brokerIP1=127.0.0.1", "storePathRootDir=" + root));
+        lines.addAll(extraConfig);
+        lines.add("");
+        Path conf = Files.writeString(dir.resolve("broker-" + name + ".conf"), String.join("\n", lines));
         try (BrokerMain.Running broker = BrokerMain.startStandalone(conf)) {
             String namesrv = "127.0.0.1:" + namesrvPort;
             String topic = "Bench_" + Long.toHexString(System.nanoTime());
