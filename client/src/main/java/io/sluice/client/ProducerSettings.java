@@ -94,7 +94,10 @@ public final class ProducerSettings {
         return autoBatch;
     }
 
-    /** An auto-batch leaves as soon as its encoded size reaches this. Default 32 KiB. */
+    /**
+     * An auto-batch leaves as soon as its messages' bodies reach this many bytes (bodies only, as Apache's
+     * producer counts; the request is larger by each message's header and properties). Default 32 KiB.
+     */
     public int batchMaxBytes() {
         return batchMaxBytes;
     }

@@ -127,7 +127,7 @@ class ProducerTest {
         Producer producer = producer(builder().autoBatch(true).batchMaxBytes(1000).batchMaxDelayMs(30_000));
         List<CompletableFuture<SendResult>> futures = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            futures.add(producer.sendAsync(Message.of("Simple", new byte[300])));
+            futures.add(producer.sendAsync(Message.of("Simple", new byte[334]))); // 3 bodies reach 1000 bytes
         }
         Await.until(() -> allSendRequests().size() >= 3, "three full batches");
         assertTrue(producer.batchCounts()[0] >= 3);
@@ -135,6 +135,21 @@ class ProducerTest {
         assertTrue(!futures.get(9).isDone(), "the last message waits for more (its batch is not full)");
         producer.close();
         assertTrue(futures.get(9).isDone(), "close sends what auto-batching holds");
+    }
+
+    @Test
+    void batchMaxBytesCountsTheBodiesOnlyAsApachesProducerDoes() throws Exception {
+        Producer producer = producer(builder().autoBatch(true).batchMaxBytes(1000).batchMaxDelayMs(30_000));
+        List<CompletableFuture<SendResult>> futures = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            futures.add(producer.sendAsync(Message.of("Simple", new byte[200])));
+        }
+        // Four entries encode to more than 1000 bytes (each adds its header and UNIQ_KEY), but 800 body bytes.
+        assertEquals(0, producer.batchCounts()[0], "the batch left before its bodies reached batchMaxBytes");
+        futures.add(producer.sendAsync(Message.of("Simple", new byte[200])));
+        assertEquals(1, producer.batchCounts()[0], "the batch did not leave when its bodies reached batchMaxBytes");
+        join(futures);
+        assertEquals(1, allSendRequests().size());
     }
 
     @Test

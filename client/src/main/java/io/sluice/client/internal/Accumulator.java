@@ -17,8 +17,9 @@ import java.util.function.Consumer;
  * Groups single sends into batches (auto-batching). Messages with the same {@link BatchKey} join one open batch;
  * a batch leaves
  * <ul>
- *   <li>on the adding thread, as soon as its encoded size reaches {@code batchMaxBytes}, or before a message that
- *       would take it past {@code maxBatchBodyBytes} joins;</li>
+ *   <li>on the adding thread, as soon as its messages' bodies reach {@code batchMaxBytes} (the bodies alone, as
+ *       Apache's producer counts them: the encoded batch is larger by each entry's header and properties), or
+ *       before a message that would take its encoded size past {@code maxBatchBodyBytes} joins;</li>
  *   <li>on the linger thread, which wakes every {@code batchMaxDelayMs / 2} (at least every millisecond) and ships
  *       every batch older than {@code batchMaxDelayMs}.</li>
  * </ul>
@@ -50,7 +51,7 @@ public final class Accumulator implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param batchMaxBytes a batch leaves once its encoded size reaches this
+     * @param batchMaxBytes a batch leaves once its messages' bodies reach this many bytes
      * @param maxBatchBodyBytes a batch never grows beyond this (the broker's body limit)
      * @param batchMaxDelayMs a batch leaves at the latest this long after it opened
      * @param failWhenFull fail at once instead of waiting when memory is short
@@ -135,7 +136,7 @@ public final class Accumulator implements AutoCloseable {
                     slot.lastOpenedNs = nowNs;
                 }
                 slot.open.add(message, future);
-                if (slot.open.bytes() >= batchMaxBytes) {
+                if (slot.open.bodyBytes() >= batchMaxBytes) {
                     after = slot.open;
                     slot.open = null;
                 }

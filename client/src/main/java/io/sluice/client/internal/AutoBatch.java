@@ -25,6 +25,7 @@ final class AutoBatch implements BatchOutcome {
     private final List<CompletableFuture<SendResult>> futures = new ArrayList<>();
     private final AtomicBoolean finished = new AtomicBoolean();
     private long bytes;
+    private long bodyBytes;
 
     AutoBatch(BatchKey key, long createdNs, BatchMemory memory) {
         this.key = key;
@@ -36,6 +37,7 @@ final class AutoBatch implements BatchOutcome {
         messages.add(message);
         futures.add(future);
         bytes += message.entryBytes();
+        bodyBytes += message.message().body().length;
     }
 
     BatchKey key() {
@@ -46,8 +48,14 @@ final class AutoBatch implements BatchOutcome {
         return createdNs;
     }
 
+    /** Encoded bytes: the batch body's size, and the memory its messages reserved. */
     long bytes() {
         return bytes;
+    }
+
+    /** Bytes of the messages' bodies alone (what {@code batchMaxBytes} counts). */
+    long bodyBytes() {
+        return bodyBytes;
     }
 
     List<EncodedMessage> messages() {
