@@ -73,12 +73,14 @@ final class CpuSplit {
         String name = info.getThreadName();
         return info.getThreadId() == sendingThreadId
                 || name.startsWith("sluice-client") || name.startsWith("sluice-batch-linger")
+                || name.startsWith("sluice-producer")
                 || !name.startsWith("sluice-");
     }
 
     /**
-     * Busy CPU time of the whole machine so far (Linux {@code /proc/stat}: every state but idle and iowait), which
-     * includes kernel threads such as page-cache writeback that run on the same cores; 0 where unreadable.
+     * Busy CPU time of the whole machine so far (Linux {@code /proc/stat}: every state but idle, iowait and
+     * steal), which includes kernel threads such as page-cache writeback that run on the same cores; 0 where
+     * unreadable.
      */
     private static long machineBusyNs() {
         try {
@@ -86,7 +88,7 @@ final class CpuSplit {
                     .split("\\s+");
             long busyTicks = 0;
             for (int i = 1; i < Math.min(fields.length, 9); i++) {
-                if (i != 4 && i != 5) {
+                if (i != 4 && i != 5 && i != 8) { // idle, iowait, steal
                     busyTicks += Long.parseLong(fields[i]);
                 }
             }

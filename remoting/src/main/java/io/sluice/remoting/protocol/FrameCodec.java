@@ -55,14 +55,19 @@ public final class FrameCodec {
     }
 
     /**
-     * Encodes {@code command} into a complete frame, length field included. Large bodies are not copied: the
-     * returned buffer wraps them. The caller owns (and must release or write) the returned buffer.
+     * Encodes {@code command} into a complete frame, length field included. Large bodies with a direct part are
+     * not copied: the returned buffer wraps them. The caller owns (and must release or write) the returned buffer.
      *
      * @throws FrameException when the frame would exceed the limit
      * @throws IllegalArgumentException when a field cannot be represented in the command's serialize type
      */
     public ByteBuf encode(RemotingCommand command, ByteBufAllocator allocator) throws FrameException {
         int bodyBytes = command.bodyBytes();
+        if ((long) bodyBytes + FrameDescriptor.LENGTH_FIELD_BYTES + FrameDescriptor.HEADER_WORD_BYTES > maxFrameBytes) {
+            // Before allocating: a copied body would otherwise take that much pooled memory first.
+            throw new FrameException("frame of more than " + bodyBytes + " bytes exceeds the limit of "
+                    + maxFrameBytes);
+        }
         ByteBuffer[] parts = command.bodyParts();
         boolean copyBody = bodyBytes < COPY_BODY_BELOW_BYTES || allOnHeap(parts);
         ByteBuf frame = allocator.buffer(HEADER_ESTIMATE_BYTES + (copyBody ? bodyBytes : 0));

@@ -131,10 +131,11 @@ public final class BrokerConfigKeys {
             "ASYNC_FLUSH: acknowledge after the append, flush in the background. SYNC_FLUSH: acknowledge after"
                     + " fsync (group commit).");
     /** Segment pre-allocation (Apache's spelling). */
-    public static final ConfigKey<Boolean> WARM_MAPED_FILE_ENABLE = ConfigKey.ofBoolean("warmMapedFileEnable", false,
+    public static final ConfigKey<Boolean> WARM_MAPED_FILE_ENABLE = ConfigKey.ofBoolean("warmMapedFileEnable", true,
             "Write zeros through each new CommitLog file and touch its pages before use, so that its disk blocks"
-                    + " exist up front. Off: files are sparse and blocks are allocated as records arrive, after a"
-                    + " free-space check per file.");
+                    + " exist up front (Apache defaults to off). Off: files are sparse, which is much faster where"
+                    + " page-cache writeback is dear, after a free-space check per file; but a disk that fills up"
+                    + " after the check can lose acknowledged records.");
     /** Async flush period. */
     public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = ConfigKey.ofInt("flushIntervalCommitLog", 500, 1,
             60_000, "ms", "Period of the background CommitLog flush under ASYNC_FLUSH.");

@@ -228,15 +228,12 @@ public final class CommitLog implements AutoCloseable {
                 // Refused only after a storage failure: the record is written but will not be made durable.
                 flushRefused = !flushAgent.offer(pending);
             }
+        } catch (SegmentAllocator.NoRoomException e) {
+            // Not a storage failure: the next append prepares the segment again, once there is room.
+            LOG.warn("{}", e.getMessage());
+            return refused(AppendStatus.DISK_FULL);
         } catch (IOException e) {
             failureHandler.onIoFailure("create segment", e);
-            return refused(AppendStatus.IO_ERROR);
-        } catch (InternalError e) {
-            // The JVM's report of a fault in a store into the mapping: a page of a sparse segment that the file
-            // system could not allocate (the disk filled up after the segment's space check). The written
-            // position has not moved past the record, and the failure handler stops further appends.
-            failureHandler.onIoFailure("write a record into the mapped segment at position " + written.get(),
-                    new IOException("a store into the mapped CommitLog faulted (disk full?)", e));
             return refused(AppendStatus.IO_ERROR);
         } catch (TimeoutException e) {
             LOG.warn("next segment not ready within {} ms", settings.segmentAllocationTimeoutMs());

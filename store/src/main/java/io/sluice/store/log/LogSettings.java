@@ -26,15 +26,16 @@ import java.util.Objects;
  * @param preallocateSegments       before a new segment is used (on a background thread), write zeros through
  *                                  the file so that its disk blocks exist (a full disk then fails the preparation
  *                                  with an IOException instead of faulting a store into the mapping), then touch
- *                                  every page of the mapping so that the writer takes no page faults. When false
- *                                  (the default) the file is sparse: its preparation fails when the file system
- *                                  has less than a segment of usable space, and the writer faults in every page
- *                                  itself. The zero-fill costs far more than it saves where page-cache writeback
- *                                  is dear: its zero pages are written back as well as the records, and on a
- *                                  2-core virtual machine it cut the 1 KiB send throughput to about 0.6x. A page
- *                                  that still cannot be allocated (the disk filled up after the check) faults the
- *                                  copy into the mapping; the JVM raises that as an {@link InternalError}, which
- *                                  the append reports as a storage failure (false)
+ *                                  every page of the mapping so that the writer takes no page faults (true). When
+ *                                  false the file is sparse: its preparation is refused (DISK_FULL, retried by the
+ *                                  next append) unless the file system has room for the active segment and those
+ *                                  prepared ahead, and the writer faults in every page itself. Sparse segments are
+ *                                  much cheaper where page-cache writeback is dear (the zero pages are written back
+ *                                  as well as the records: about 1.7x the 1 KiB send throughput on a 2-core
+ *                                  virtual machine), but a disk that fills up after the check faults a store into
+ *                                  the mapping, which the JVM reports only later as an InternalError, not at the
+ *                                  append: the record may be acknowledged and lost. Off only where the disk is
+ *                                  watched (the broker refuses sends above diskSpaceWarningLevelRatio)
  * @param segmentAllocationTimeoutMs how long an append waits for the next segment to be prepared (5 000)
  * @param segmentsPreparedAhead     how many segments are prepared ahead of the active one, 1..
  *                                  {@value #MAX_SEGMENTS_PREPARED_AHEAD}; each is a whole segment of disk and
@@ -151,7 +152,7 @@ public record LogSettings(
         private int flushThoroughIntervalMs = DEFAULT_FLUSH_THOROUGH_INTERVAL_MS;
         private int syncFlushTimeoutMs = DEFAULT_SYNC_FLUSH_TIMEOUT_MS;
         private boolean checkCrcOnRecover = true;
-        private boolean preallocateSegments = false;
+        private boolean preallocateSegments = true;
         private int segmentAllocationTimeoutMs = DEFAULT_SEGMENT_ALLOCATION_TIMEOUT_MS;
         private int segmentsPreparedAhead = DEFAULT_SEGMENTS_PREPARED_AHEAD;
         private int boundaryGranuleBytes = DEFAULT_BOUNDARY_GRANULE_BYTES;

@@ -35,6 +35,13 @@ final class SegmentAllocator implements AutoCloseable {
     private record Preparation(long startPosition, CompletableFuture<MappedSegment> segment) {
     }
 
+    /** A sparse segment was not created because the file system lacked room for it; retried by the next take. */
+    static final class NoRoomException extends IOException {
+        NoRoomException(String message) {
+            super(message);
+        }
+    }
+
     /** Usable bytes of the file system that holds a directory. */
     @FunctionalInterface
     interface UsableSpace {
@@ -107,13 +114,18 @@ final class SegmentAllocator implements AutoCloseable {
         }, executor));
     }
 
-    /** Allocator thread: fails a sparse segment's preparation when the disk could not hold all of it now. */
+    /**
+     * Allocator thread: fails a sparse segment's preparation when the disk could not hold it and the rest of the
+     * active segment now: room for {@code ahead + 1} whole segments is required (the active one and every one
+     * prepared ahead may still claim up to a segment of blocks each).
+     */
     private void checkRoom(long startPosition) throws IOException {
         long usableBytes = space.usableBytes(dir);
-        if (usableBytes < segmentBytes) {
-            throw new IOException("not creating segment " + MappedSegment.fileName(startPosition) + " in " + dir
-                    + ": the file system has " + usableBytes + " usable bytes and the segment may need "
-                    + segmentBytes);
+        long neededBytes = (long) (ahead + 1) * segmentBytes;
+        if (usableBytes < neededBytes) {
+            throw new NoRoomException("not creating segment " + MappedSegment.fileName(startPosition) + " in "
+                    + dir + ": the file system has " + usableBytes + " usable bytes and sparse segments may need "
+                    + neededBytes);
         }
     }
 

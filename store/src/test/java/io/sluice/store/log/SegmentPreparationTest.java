@@ -88,15 +88,16 @@ class SegmentPreparationTest {
 
     @Test
     void aSparseSegmentIsNotCreatedWithoutRoomForAllOfIt() throws Exception {
-        java.util.concurrent.atomic.AtomicLong usableBytes = new java.util.concurrent.atomic.AtomicLong(SEG - 1);
+        // Room for the active segment and the one prepared ahead is needed: 2 segments.
+        java.util.concurrent.atomic.AtomicLong usableBytes = new java.util.concurrent.atomic.AtomicLong(2L * SEG - 1);
         try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, false, 1, d -> usableBytes.get())) {
             allocator.prepare(0);
-            IOException e = assertThrows(IOException.class, () -> allocator.take(0, 5_000));
-            assertTrue(e.getMessage().contains(MappedSegment.fileName(0)) && e.getMessage().contains((SEG - 1)
-                    + " usable bytes") && e.getMessage().contains("may need " + SEG), e.getMessage());
+            IOException e = assertThrows(SegmentAllocator.NoRoomException.class, () -> allocator.take(0, 5_000));
+            assertTrue(e.getMessage().contains(MappedSegment.fileName(0)) && e.getMessage().contains((2L * SEG - 1)
+                    + " usable bytes") && e.getMessage().contains("may need " + 2L * SEG), e.getMessage());
             assertEquals(List.of(), fileNames());
 
-            usableBytes.set(SEG);
+            usableBytes.set(2L * SEG);
             assertEquals(0, allocator.take(0, 5_000).startPosition());
             assertEquals(List.of(MappedSegment.fileName(0)), fileNames());
         }
@@ -113,8 +114,8 @@ class SegmentPreparationTest {
     }
 
     @Test
-    void segmentsAreSparseByDefault(@TempDir Path root) {
-        assertFalse(LogSettings.builder(root, new java.net.InetSocketAddress("127.0.0.1", 10911)).build()
+    void segmentsArePreallocatedByDefault(@TempDir Path root) {
+        assertTrue(LogSettings.builder(root, new java.net.InetSocketAddress("127.0.0.1", 10911)).build()
                 .preallocateSegments());
     }
 
