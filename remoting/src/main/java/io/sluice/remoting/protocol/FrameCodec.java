@@ -63,11 +63,8 @@ public final class FrameCodec {
      */
     public ByteBuf encode(RemotingCommand command, ByteBufAllocator allocator) throws FrameException {
         int bodyBytes = command.bodyBytes();
-        if ((long) bodyBytes + FrameDescriptor.LENGTH_FIELD_BYTES + FrameDescriptor.HEADER_WORD_BYTES > maxFrameBytes) {
-            // Before allocating: a copied body would otherwise take that much pooled memory first.
-            throw new FrameException("frame of more than " + bodyBytes + " bytes exceeds the limit of "
-                    + maxFrameBytes);
-        }
+        // Before allocating: a copied body would otherwise take that much pooled memory first.
+        checkTotalLength((int) Math.min(Integer.MAX_VALUE, (long) FrameDescriptor.HEADER_WORD_BYTES + bodyBytes));
         ByteBuffer[] parts = command.bodyParts();
         boolean copyBody = bodyBytes < COPY_BODY_BELOW_BYTES || allOnHeap(parts);
         ByteBuf frame = allocator.buffer(HEADER_ESTIMATE_BYTES + (copyBody ? bodyBytes : 0));

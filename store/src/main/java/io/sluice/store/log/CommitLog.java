@@ -229,8 +229,8 @@ public final class CommitLog implements AutoCloseable {
                 flushRefused = !flushAgent.offer(pending);
             }
         } catch (SegmentAllocator.NoRoomException e) {
-            // Not a storage failure: the next append prepares the segment again, once there is room.
-            LOG.warn("{}", e.getMessage());
+            // Not a storage failure: the next append prepares the segment again, once there is room. Not logged:
+            // every append is refused this way until then, and the status says why.
             return refused(AppendStatus.DISK_FULL);
         } catch (IOException e) {
             failureHandler.onIoFailure("create segment", e);
