@@ -38,13 +38,13 @@ class BrokerTest {
                 BrokerConfigLoader.parse("storePathRootDir=/tmp/sluice-broker-test-unused\n"), HOST);
         assertEquals(DispatchMode.PIPELINED, store.dispatch().mode());
         assertEquals(PipelineSettings.defaults(), store.dispatch().pipeline());
-        assertEquals(true, store.log().preallocateSegments());
+        assertEquals(false, store.log().preallocateSegments());
     }
 
     @Test
-    void shouldKeepSegmentsSparseWithoutWarmMapedFileEnable() {
+    void shouldPreallocateSegmentsWithWarmMapedFileEnable() {
         StoreSettings store = Broker.storeSettings(BrokerConfigLoader.parse(
-                "storePathRootDir=/tmp/sluice-broker-test-unused\nwarmMapedFileEnable=false\n"), HOST);
-        assertEquals(false, store.log().preallocateSegments());
+                "storePathRootDir=/tmp/sluice-broker-test-unused\nwarmMapedFileEnable=true\n"), HOST);
+        assertEquals(true, store.log().preallocateSegments());
     }
 }

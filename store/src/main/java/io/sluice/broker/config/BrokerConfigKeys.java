@@ -131,11 +131,10 @@ public final class BrokerConfigKeys {
             "ASYNC_FLUSH: acknowledge after the append, flush in the background. SYNC_FLUSH: acknowledge after"
                     + " fsync (group commit).");
     /** Segment pre-allocation (Apache's spelling). */
-    public static final ConfigKey<Boolean> WARM_MAPED_FILE_ENABLE = ConfigKey.ofBoolean("warmMapedFileEnable", true,
-            "Write zeros through each new CommitLog file and touch its pages before use, so that its disk blocks"
-                    + " exist up front (Apache defaults to off). Off: files are sparse, which is much faster where"
-                    + " page-cache writeback is dear, after a free-space check per file; but a disk that fills up"
-                    + " after the check can lose acknowledged records.");
+    public static final ConfigKey<Boolean> WARM_MAPED_FILE_ENABLE = ConfigKey.ofBoolean("warmMapedFileEnable", false,
+            "Write zeros through each new CommitLog file before use, so that all its disk blocks exist up front."
+                    + " Off (the default, as in Apache): files are sparse and take blocks as records are written;"
+                    + " records are written through the file, so a full disk refuses the send (DISK_FULL) either way.");
     /** Async flush period. */
     public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = ConfigKey.ofInt("flushIntervalCommitLog", 500, 1,
             60_000, "ms", "Period of the background CommitLog flush under ASYNC_FLUSH.");

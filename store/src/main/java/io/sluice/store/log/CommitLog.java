@@ -6,6 +6,7 @@ import io.sluice.store.flush.FlushMode;
 import io.sluice.store.flush.StoreFailureHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.util.Objects;
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Writing: one lock.</b> Appends are serialized by a single non-fair {@link ReentrantLock}, held by the
  * thread that calls {@link #append} (typically a send-request thread) for exactly this: check writability,
- * assign the queue offset, copy the already-encoded record into the mapping, publish the written position,
+ * assign the queue offset, write the already-encoded record through the segment's file (see "Writing through
+ * the file" below), publish the written position,
  * advance the queue offset and, in SYNC mode, queue the fsync wait. Validation, CRCs and properties encoding
  * happen before the lock is taken. A lock was chosen over a single append agent because the critical section
  * is one memory copy: handing each record to another thread would add a queue hop and a wake-up to every
@@ -37,10 +40,17 @@ import org.slf4j.LoggerFactory;
  * under the lock, but the segment is normally already prepared by a background allocator.
  * {@link QueueOffsetTable#set}, {@link #truncateTo} and {@link #recover} take the same lock.
  *
- * <p><b>Memory ordering.</b> The appender writes a record's bytes with plain stores, its TOTALSIZE last behind a
- * release fence (so that a crash mid-copy leaves a record that reads as absent, see {@link PreparedAppend}), and
- * then publishes {@link #writtenPosition()} with a release store; readers load it with acquire and may read any
- * byte below it, so they never see the order in which a record's own bytes were stored.
+ * <p><b>Writing through the file.</b> The appender encodes the records into its own staging buffer, then
+ * writes them with two positional writes on the segment's file: everything after the first TOTALSIZE, then that
+ * TOTALSIZE, so that a process killed between or during the writes leaves a zero TOTALSIZE, which reads as "no
+ * record here" (see {@link PreparedAppend}). Writing through the file rather than storing into the mapping makes
+ * a full disk an IOException at the append (answered DISK_FULL, retried by later appends) instead of a fault
+ * that the JVM reports later, and it keeps the flush cheap (see {@link MappedSegment}); segments may therefore
+ * be sparse. The extra copy into the staging buffer costs less than the page faults it replaces.
+ *
+ * <p><b>Memory ordering.</b> The appender publishes {@link #writtenPosition()} with a release store after the
+ * writes have returned; readers load it with acquire and may read any byte below it through the mapping (the same
+ * page cache), so they never see a record in part.
  * {@link #confirmedPosition()} is what dispatch may read: the flushed position in SYNC mode (so consumers never
  * see a record that a crash could take back), the written position in ASYNC mode.
  *
@@ -52,6 +62,14 @@ import org.slf4j.LoggerFactory;
 public final class CommitLog implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
+
+    /** Staging buffer size before any larger append: room for a full default batch of 256 KiB. */
+    private static final int INITIAL_STAGING_BYTES = 512 * 1024;
+    /**
+     * A failed write with less than this left on the file system is taken for a full disk (DISK_FULL, retried
+     * by later appends) rather than a storage failure.
+     */
+    static final long FULL_DISK_USABLE_BYTES = 64L << 20;
 
     private enum State { LOADED, RUNNING, CLOSED }
 
@@ -74,6 +92,10 @@ public final class CommitLog implements AutoCloseable {
     private final RecordBoundaryIndex boundaries;
     private final LogFlushTarget flushTarget;
     private final FlushAgent flushAgent;
+    /** Where the append lock holder encodes records before writing them; grown on demand. Lock holder only. */
+    private ByteBuffer staging = ByteBuffer.allocateDirect(INITIAL_STAGING_BYTES);
+    /** {@link #staging} for encoding. Lock holder only. */
+    private UnsafeBuffer stagingView = new UnsafeBuffer(staging);
     private volatile State state = State.LOADED;
 
     private CommitLog(LogSettings settings, LogEnvironment env, SegmentChain chain) {
@@ -213,7 +235,9 @@ public final class CommitLog implements AutoCloseable {
                 offset = 0;
             }
             long storeTimestampMs = epochClock.time();
-            p.write(segment.buffer(), offset, position, base, storeTimestampMs, storeHostBytes);
+            UnsafeBuffer stage = staging(bytes);
+            p.write(stage, 0, position, base, storeTimestampMs, storeHostBytes);
+            writeStaged(segment, offset, bytes);
             noteRecords(p, position, bytes);
             // Release store: the record's bytes above happen-before any acquire read of the new position.
             written.setRelease(position + bytes);
@@ -228,13 +252,8 @@ public final class CommitLog implements AutoCloseable {
                 // Refused only after a storage failure: the record is written but will not be made durable.
                 flushRefused = !flushAgent.offer(pending);
             }
-        } catch (SegmentAllocator.NoRoomException e) {
-            // Not a storage failure: the next append prepares the segment again, once there is room. Not logged:
-            // every append is refused this way until then, and the status says why.
-            return refused(AppendStatus.DISK_FULL);
         } catch (IOException e) {
-            failureHandler.onIoFailure("create segment", e);
-            return refused(AppendStatus.IO_ERROR);
+            return refused(writeFailed(e));
         } catch (TimeoutException e) {
             LOG.warn("next segment not ready within {} ms", settings.segmentAllocationTimeoutMs());
             return refused(AppendStatus.CREATE_SEGMENT_FAILED);
@@ -276,9 +295,65 @@ public final class CommitLog implements AutoCloseable {
         return CompletableFuture.completedFuture(AppendResult.refused(status));
     }
 
-    /** Lock held: seals the segment with the blank record (TOTALSIZE stored last, as for any record). */
-    private static void writeBlank(MappedSegment segment, int offset) {
-        PreparedAppend.writeBlank(segment.buffer(), offset, segment.sizeBytes() - offset);
+    /** Lock held: seals the segment with the blank record (TOTALSIZE written last, as for any record). */
+    private void writeBlank(MappedSegment segment, int offset) throws IOException {
+        PreparedAppend.writeBlank(staging(RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES), 0,
+                segment.sizeBytes() - offset);
+        writeStaged(segment, offset, RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES);
+    }
+
+    /** Lock held: the staging buffer, grown to hold at least {@code bytes}. */
+    private UnsafeBuffer staging(int bytes) {
+        if (bytes > staging.capacity()) {
+            staging = ByteBuffer.allocateDirect(Math.max(bytes, (int) Math.min(Integer.MAX_VALUE,
+                    2L * staging.capacity())));
+            stagingView = new UnsafeBuffer(staging);
+        }
+        return stagingView;
+    }
+
+    /**
+     * Lock held: writes {@code staging[0, bytes)} to {@code segment} at {@code offset}, the first TOTALSIZE last
+     * (see the class comment).
+     */
+    private void writeStaged(MappedSegment segment, int offset, int bytes) throws IOException {
+        int afterSize = RecordDescriptor.TOTAL_SIZE_OFFSET + Integer.BYTES;
+        long position = segment.startPosition() + offset;
+        try {
+            env.writeHook().beforeWrite(position + afterSize, bytes - afterSize);
+            segment.write(staging.limit(bytes).position(afterSize), offset + afterSize);
+            env.writeHook().beforeWrite(position + RecordDescriptor.TOTAL_SIZE_OFFSET, Integer.BYTES);
+            segment.write(staging.limit(afterSize).position(RecordDescriptor.TOTAL_SIZE_OFFSET),
+                    offset + RecordDescriptor.TOTAL_SIZE_OFFSET);
+        } catch (IOException e) {
+            // Part of the records may be in the file: zero it, so that nothing after the written position can
+            // pass for a record (an unpacked batch's later records carry their own TOTALSIZE). Only pages that
+            // hold a non-zero byte are stored into, and those have their blocks.
+            segment.zeroNonZero(offset, offset + bytes);
+            throw e;
+        } finally {
+            staging.clear();
+        }
+    }
+
+    /**
+     * Lock held: the status of an append whose segment creation or write failed. A full disk is not a storage
+     * failure: nothing was published, later appends try again (not logged: every append is refused this way
+     * until there is room, and the status says why). Anything else is one.
+     */
+    private AppendStatus writeFailed(IOException e) {
+        long usableBytes;
+        try {
+            usableBytes = env.diskSpace().usableBytes(settings.commitLogDir());
+        } catch (IOException statFailure) {
+            e.addSuppressed(statFailure);
+            usableBytes = Long.MAX_VALUE;
+        }
+        if (usableBytes < FULL_DISK_USABLE_BYTES) {
+            return AppendStatus.DISK_FULL;
+        }
+        failureHandler.onIoFailure("append", e);
+        return AppendStatus.IO_ERROR;
     }
 
     /** Lock held: makes the next segment the active one and starts preparing the one after. */
@@ -524,6 +599,13 @@ public final class CommitLog implements AutoCloseable {
             flushAgent.close();
         }
         allocator.close();
+        for (MappedSegment segment : chain.snapshot()) {
+            try {
+                segment.closeChannel();
+            } catch (IOException e) {
+                LOG.warn("could not close the file of {}", segment, e);
+            }
+        }
         LOG.info("closed CommitLog {} at position {}, flushed {}", settings.commitLogDir(), writtenPosition(),
                 flushedPosition());
     }

@@ -24,18 +24,10 @@ import java.util.Objects;
  * @param storeHost                 this broker's address as written into STOREHOST and offset message ids
  * @param checkCrcOnRecover         verify BODYCRC when recovering (Apache {@code checkCRCOnRecover}, true)
  * @param preallocateSegments       before a new segment is used (on a background thread), write zeros through
- *                                  the file so that its disk blocks exist (a full disk then fails the preparation
- *                                  with an IOException instead of faulting a store into the mapping), then touch
- *                                  every page of the mapping so that the writer takes no page faults (true). When
- *                                  false the file is sparse: its preparation is refused (DISK_FULL, retried by the
- *                                  next append) unless the file system has room for the active segment and those
- *                                  prepared ahead, and the writer faults in every page itself. Sparse segments are
- *                                  much cheaper where page-cache writeback is dear (the zero pages are written back
- *                                  as well as the records: about 1.7x the 1 KiB send throughput on a 2-core
- *                                  virtual machine), but a disk that fills up after the check faults a store into
- *                                  the mapping, which the JVM reports only later as an InternalError, not at the
- *                                  append: the record may be acknowledged and lost. Off only where the disk is
- *                                  watched (the broker refuses sends above diskSpaceWarningLevelRatio)
+ *                                  the whole file so that its disk blocks exist up front (false: the file is sparse
+ *                                  and takes blocks as records are written, which costs less). Records are written
+ *                                  through the file either way, so a full disk fails the append with DISK_FULL and
+ *                                  never loses an acknowledged record
  * @param segmentAllocationTimeoutMs how long an append waits for the next segment to be prepared (5 000)
  * @param segmentsPreparedAhead     how many segments are prepared ahead of the active one, 1..
  *                                  {@value #MAX_SEGMENTS_PREPARED_AHEAD}; each is a whole segment of disk and
@@ -152,7 +144,7 @@ public record LogSettings(
         private int flushThoroughIntervalMs = DEFAULT_FLUSH_THOROUGH_INTERVAL_MS;
         private int syncFlushTimeoutMs = DEFAULT_SYNC_FLUSH_TIMEOUT_MS;
         private boolean checkCrcOnRecover = true;
-        private boolean preallocateSegments = true;
+        private boolean preallocateSegments = false;
         private int segmentAllocationTimeoutMs = DEFAULT_SEGMENT_ALLOCATION_TIMEOUT_MS;
         private int segmentsPreparedAhead = DEFAULT_SEGMENTS_PREPARED_AHEAD;
         private int boundaryGranuleBytes = DEFAULT_BOUNDARY_GRANULE_BYTES;

@@ -16,6 +16,14 @@ import org.agrona.concurrent.UnsafeBuffer;
  * One fixed-size CommitLog segment file, memory-mapped read-write for its whole length. The file is named by
  * its start position in the log as 20 zero-padded decimal digits ({@code 00000000001073741824}).
  *
+ * <p><b>Writing through the file, reading through the mapping.</b> Records are written with positional
+ * {@code write} calls on the segment's {@link FileChannel} ({@link #write}), never stored into the mapping. A
+ * write into a file hole whose block cannot be allocated (a full disk) then fails with an IOException at the
+ * append, where it can be answered, whereas a store into a mapped hole faults and the JVM reports that fault
+ * only later, at no definite place, after the append looked successful. Writing through the file also keeps the
+ * page cache pages out of this process's page table as writable mappings, so that making them durable
+ * ({@link #force}) needs no TLB shootdown per page. Readers use the mapping: it is the same page cache.
+ *
  * <p><b>Unmapping.</b> A segment is never unmapped explicitly. Readers receive views of the mapping (for pull
  * responses that may still be in flight when retention deletes the file), and an explicit unmap under such a
  * view would crash the JVM. Deleting a segment therefore only unlinks the file; the mapping, and with it the
@@ -23,7 +31,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * address space and disk space of deleted segments are reclaimed with a delay that depends on the GC. The file
  * is never shortened while mapped either (that would fault readers): truncation writes zeros instead.
  *
- * <p>Thread-safety: the mapping is written only by the holder of the CommitLog append lock (appends) or by the
+ * <p>Thread-safety: the file is written only by the holder of the CommitLog append lock (appends) or by the
  * single recovery/truncation caller; any thread may read below the log's published written position.
  */
 final class MappedSegment {
@@ -35,19 +43,20 @@ final class MappedSegment {
     private static final int PAGE_BYTES = 4096;
     /** Small enough to stay in the L2 cache, so that zero-filling reads no memory. */
     private static final int ZERO_CHUNK_BYTES = 256 * 1024;
-    /** The kernel's default fault-around window. */
-    private static final int TOUCH_WINDOW_BYTES = 64 * 1024;
 
     private final Path file;
     private final long startPosition;
     private final int sizeBytes;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
+    /** For {@link #write}; replaced by the append lock holder when an interrupt closed it. */
+    private volatile FileChannel channel;
     /** Store timestamp of the last record appended or recovered here; 0 when unknown. */
     private final AtomicLong lastStoreTimestampMs = new AtomicLong();
 
-    private MappedSegment(Path file, long startPosition, int sizeBytes, MappedByteBuffer mapped) {
+    private MappedSegment(Path file, long startPosition, int sizeBytes, MappedByteBuffer mapped, FileChannel channel) {
         this.file = file;
+        this.channel = channel;
         this.startPosition = startPosition;
         this.sizeBytes = sizeBytes;
         this.mapped = mapped;
@@ -78,9 +87,8 @@ final class MappedSegment {
      * Creates (replacing any stale file of that name) and maps a new segment, under a temporary name that is
      * replaced by the final one when the segment is complete.
      *
-     * @param preallocate write zeros through the whole file in large blocks, so that its pages and disk blocks
-     *                    exist (a full disk fails here, with an IOException, instead of faulting a store into
-     *                    the mapping), then {@link #pretouch()} the mapping; otherwise the file is sparse
+     * @param preallocate write zeros through the whole file in large blocks, so that its disk blocks exist from
+     *                    the start; otherwise the file is sparse and blocks are allocated as records are written
      * @throws IOException when the file cannot be created, filled or mapped
      */
     static MappedSegment create(Path dir, long startPosition, int sizeBytes, boolean preallocate)
@@ -90,26 +98,23 @@ final class MappedSegment {
         // which load ignores, never a short segment that would stop the log from opening.
         Path temp = dir.resolve(fileName(startPosition) + TEMP_SUFFIX);
         Files.deleteIfExists(temp);
-        MappedByteBuffer mapped;
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
+        FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
             if (preallocate) {
                 writeZeros(channel, sizeBytes);
             } else {
                 channel.write(ByteBuffer.allocate(1), sizeBytes - 1L); // full length, sparse
             }
-            mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
-        } catch (IOException e) {
+            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
+            // The mapping and the channel follow the file through the rename.
+            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return new MappedSegment(file, startPosition, sizeBytes, mapped, channel);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
             Files.deleteIfExists(temp);
             throw e;
         }
-        MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
-        if (preallocate) {
-            segment.pretouch();
-        }
-        // The mapping follows the file through the rename.
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return segment;
     }
 
     private static void writeZeros(FileChannel channel, int sizeBytes) throws IOException {
@@ -122,43 +127,26 @@ final class MappedSegment {
     }
 
     /**
-     * Makes every page of a freshly zero-filled segment present and writable in this process's page table
-     * before the writer arrives, so that the writer copies without taking a page fault per 4 KiB. Rewrites
-     * every page's first byte with zero: only for a segment nobody has written yet.
-     *
-     * <p>The first page of each {@value #TOUCH_WINDOW_BYTES}-byte window is written, the others read first and
-     * then written. That order takes the fewest faults on the file systems measured (Linux 6.18): a write fault
-     * on ext4 maps a whole large folio writable (one fault per 64 pages after the 256 KiB zero-fill writes), and
-     * a read fault on tmpfs maps the window's other pages writable at once (fault-around: two faults per 16
-     * pages instead of 16); elsewhere the reads cost nothing and the writes fault as a write-only pass would.
-     */
-    void pretouch() {
-        for (int at = 0; at < sizeBytes; at += PAGE_BYTES) {
-            if (at % TOUCH_WINDOW_BYTES != 0 && buffer.getByte(at) != 0) {
-                throw new IllegalStateException(this + " is not blank at offset " + at + "; pre-touch is only for"
-                        + " new segments");
-            }
-            buffer.putByte(at, (byte) 0);
-        }
-    }
-
-    /**
      * Maps an existing segment file.
      *
      * @throws IOException naming the file when its size is not {@code sizeBytes}
      */
     static MappedSegment open(Path file, int sizeBytes) throws IOException {
         long startPosition = Long.parseLong(file.getFileName().toString());
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
             long size = channel.size();
             if (size != sizeBytes) {
                 throw new IOException("segment " + file + " has " + size + " bytes, the log's segmentBytes is "
                         + sizeBytes + " (the segment size of an existing log cannot change)");
             }
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
-            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
+            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped, channel);
             segment.lastStoreTimestampMs.set(Files.getLastModifiedTime(file).toMillis());
             return segment;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
     }
 
@@ -186,6 +174,40 @@ final class MappedSegment {
     /** The whole mapping; writes are reserved to the append lock holder. */
     UnsafeBuffer buffer() {
         return buffer;
+    }
+
+    /**
+     * Writes all of {@code src} (position to limit) through the file at {@code offset}. Append lock holder (or
+     * the single recovery/truncation caller) only. A channel closed because the calling thread was interrupted
+     * is reopened and the write retried once, with the interrupt status restored afterwards, so that an
+     * interrupt does not turn into a storage failure.
+     *
+     * @throws IOException when the file cannot be written (a full disk: nothing is stored past what was
+     *                     written before the failure, and the caller must not count any of it)
+     */
+    void write(ByteBuffer src, int offset) throws IOException {
+        int startPosition = src.position();
+        try {
+            writeFully(channel, src, offset);
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            boolean interrupted = Thread.interrupted();
+            try {
+                channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                src.position(startPosition);
+                writeFully(channel, src, offset);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer src, int offset) throws IOException {
+        long at = offset;
+        while (src.hasRemaining()) {
+            at += channel.write(src, at);
+        }
     }
 
     /** A read-only view of {@code length} bytes from {@code offset}; no copy. */
@@ -229,10 +251,20 @@ final class MappedSegment {
      * @return the offset after the last byte changed, or {@code fromOffset} when nothing was
      */
     int zeroNonZeroTail(int fromOffset) {
+        return zeroNonZero(fromOffset, sizeBytes);
+    }
+
+    /**
+     * Zeros the bytes of {@code [fromOffset, toOffset)} in every page that holds a non-zero one there, reading the
+     * others without dirtying them (a page with a non-zero byte has its disk block, so storing into it cannot fault).
+     *
+     * @return the offset after the last byte changed, or {@code fromOffset} when nothing was
+     */
+    int zeroNonZero(int fromOffset, int toOffset) {
         int dirtyEnd = fromOffset;
         int pageStart = fromOffset;
-        while (pageStart < sizeBytes) {
-            int pageEnd = Math.min(sizeBytes, (pageStart / PAGE_BYTES + 1) * PAGE_BYTES);
+        while (pageStart < toOffset) {
+            int pageEnd = Math.min(toOffset, (pageStart / PAGE_BYTES + 1) * PAGE_BYTES);
             if (!isZero(pageStart, pageEnd)) {
                 zero(pageStart, pageEnd);
                 dirtyEnd = pageEnd;
@@ -262,8 +294,14 @@ final class MappedSegment {
         return true;
     }
 
-    /** Unlinks the file. The mapping stays valid for readers until it is garbage collected. */
+    /** Closes the channel that {@link #write} uses; the mapping stays readable. For a log being closed. */
+    void closeChannel() throws IOException {
+        channel.close();
+    }
+
+    /** Closes the file's channel and unlinks the file. The mapping stays valid for readers until it is collected. */
     void delete() throws IOException {
+        channel.close();
         Files.deleteIfExists(file);
     }
 

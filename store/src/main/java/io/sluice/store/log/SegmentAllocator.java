@@ -1,7 +1,6 @@
 package io.sluice.store.log;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -14,14 +13,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Prepares the next segments (create, map, pre-touch) on a background thread so that the writer rarely waits
- * for a file system call when it rolls. Keeps {@code ahead} consecutive segments in preparation or ready, in
- * start order; the thread prepares them one after the other, the next one to be used first.
+ * Prepares the next segments (create, zero-fill when pre-allocating, map) on a background thread so that the
+ * writer rarely waits for a file system call when it rolls. Keeps {@code ahead} consecutive segments in
+ * preparation or ready, in start order; the thread prepares them one after the other, the next one to be used
+ * first.
  *
  * <p>When to start: as soon as the writer rolls onto a segment, the preparation of the one after it begins (and
  * at {@link CommitLog#recover}), so a preparation has the writer's whole pass over a segment to finish. With
- * {@code preallocate} a preparation costs one page fault per page; where faults are slow (virtual machines) a
- * writer that fills a segment faster than that waits at the roll, up to {@code segmentAllocationTimeoutMs}.
+ * {@code preallocate} a preparation writes a whole segment of zeros; a writer that fills a segment faster than
+ * that waits at the roll, up to {@code segmentAllocationTimeoutMs}. A sparse segment is ready at once.
  *
  * <p>Thread-safety: {@link #prepare(long)} and {@link #take(long, long)} are called by the append lock holder
  * only (one at a time); {@link #readyCount()} by any thread. The work itself runs on the allocator's own thread
@@ -35,24 +35,10 @@ final class SegmentAllocator implements AutoCloseable {
     private record Preparation(long startPosition, CompletableFuture<MappedSegment> segment) {
     }
 
-    /** A sparse segment was not created because the file system lacked room for it; retried by the next take. */
-    static final class NoRoomException extends IOException {
-        NoRoomException(String message) {
-            super(message);
-        }
-    }
-
-    /** Usable bytes of the file system that holds a directory. */
-    @FunctionalInterface
-    interface UsableSpace {
-        long usableBytes(Path dir) throws IOException;
-    }
-
     private final Path dir;
     private final int segmentBytes;
     private final boolean preallocate;
     private final int ahead;
-    private final UsableSpace space;
     private final ExecutorService executor;
     /** Consecutive segments, the next to be taken first. Lock holder only. */
     private final ArrayDeque<Preparation> queue = new ArrayDeque<>();
@@ -60,15 +46,6 @@ final class SegmentAllocator implements AutoCloseable {
     private volatile Preparation[] published = new Preparation[0];
 
     SegmentAllocator(Path dir, int segmentBytes, boolean preallocate, int ahead) {
-        this(dir, segmentBytes, preallocate, ahead, d -> Files.getFileStore(d).getUsableSpace());
-    }
-
-    /**
-     * @param space where the free space is read before a sparse segment is created (a segment may need all of
-     *              its {@code segmentBytes} as it fills); not consulted with {@code preallocate}, whose zero-fill
-     *              fails by itself on a full disk
-     */
-    SegmentAllocator(Path dir, int segmentBytes, boolean preallocate, int ahead, UsableSpace space) {
         if (ahead < 1) {
             throw new IllegalArgumentException("ahead must be >= 1, was " + ahead);
         }
@@ -76,7 +53,6 @@ final class SegmentAllocator implements AutoCloseable {
         this.segmentBytes = segmentBytes;
         this.preallocate = preallocate;
         this.ahead = ahead;
-        this.space = space;
         this.executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-segment-allocator");
             t.setDaemon(true);
@@ -104,29 +80,11 @@ final class SegmentAllocator implements AutoCloseable {
     private Preparation submit(long startPosition) {
         return new Preparation(startPosition, CompletableFuture.supplyAsync(() -> {
             try {
-                if (!preallocate) {
-                    checkRoom(startPosition);
-                }
                 return MappedSegment.create(dir, startPosition, segmentBytes, preallocate);
             } catch (IOException e) {
                 throw new SegmentCreationException(e);
             }
         }, executor));
-    }
-
-    /**
-     * Allocator thread: fails a sparse segment's preparation when the disk could not hold it and the rest of the
-     * active segment now: room for {@code ahead + 1} whole segments is required (the active one and every one
-     * prepared ahead may still claim up to a segment of blocks each).
-     */
-    private void checkRoom(long startPosition) throws IOException {
-        long usableBytes = space.usableBytes(dir);
-        long neededBytes = (long) (ahead + 1) * segmentBytes;
-        if (usableBytes < neededBytes) {
-            throw new NoRoomException("not creating segment " + MappedSegment.fileName(startPosition) + " in "
-                    + dir + ": the file system has " + usableBytes + " usable bytes and sparse segments may need "
-                    + neededBytes);
-        }
     }
 
     /**

@@ -44,15 +44,6 @@ class SegmentPreparationTest {
     }
 
     @Test
-    void pretouchRefusesASegmentThatHoldsData() throws IOException {
-        MappedSegment s = MappedSegment.create(dir, 0, SEG, false);
-        s.buffer().putByte(4096, (byte) 7);
-        IllegalStateException e = assertThrows(IllegalStateException.class, s::pretouch);
-        assertTrue(e.getMessage().contains("offset 4096"), e.getMessage());
-        assertEquals(7, s.buffer().getByte(4096));
-    }
-
-    @Test
     void allocatorPreparesAheadInOrderAndTopsUp() throws Exception {
         try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, true, 3)) {
             assertEquals(0, allocator.readyCount());
@@ -87,35 +78,8 @@ class SegmentPreparationTest {
     }
 
     @Test
-    void aSparseSegmentIsNotCreatedWithoutRoomForAllOfIt() throws Exception {
-        // Room for the active segment and the one prepared ahead is needed: 2 segments.
-        java.util.concurrent.atomic.AtomicLong usableBytes = new java.util.concurrent.atomic.AtomicLong(2L * SEG - 1);
-        try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, false, 1, d -> usableBytes.get())) {
-            allocator.prepare(0);
-            IOException e = assertThrows(SegmentAllocator.NoRoomException.class, () -> allocator.take(0, 5_000));
-            assertTrue(e.getMessage().contains(MappedSegment.fileName(0)) && e.getMessage().contains((2L * SEG - 1)
-                    + " usable bytes") && e.getMessage().contains("may need " + 2L * SEG), e.getMessage());
-            assertEquals(List.of(), fileNames());
-
-            usableBytes.set(2L * SEG);
-            assertEquals(0, allocator.take(0, 5_000).startPosition());
-            assertEquals(List.of(MappedSegment.fileName(0)), fileNames());
-        }
-    }
-
-    @Test
-    void aPreallocatedSegmentDoesNotAskForFreeSpace() throws Exception {
-        try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, true, 1, d -> {
-            throw new IOException("not expected: the zero-fill fails by itself on a full disk");
-        })) {
-            allocator.prepare(0);
-            assertEquals(0, allocator.take(0, 5_000).startPosition());
-        }
-    }
-
-    @Test
-    void segmentsArePreallocatedByDefault(@TempDir Path root) {
-        assertTrue(LogSettings.builder(root, new java.net.InetSocketAddress("127.0.0.1", 10911)).build()
+    void segmentsAreSparseByDefault(@TempDir Path root) {
+        assertFalse(LogSettings.builder(root, new java.net.InetSocketAddress("127.0.0.1", 10911)).build()
                 .preallocateSegments());
     }
 
