@@ -49,19 +49,21 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code baselineCopy1KiB} / {@code baselineCopy32KiB}: {@code putBytes} of the same body bytes into a
  *       1 GiB mapped file whose pages were touched at setup, wrapping at its end.</li>
  *   <li>{@code prepareSegments1GiB} (single shot, s/op): how long the log's background allocator takes to
- *       prepare 1 GiB of segments (16 of 64 MiB: zero-fill, map, pre-touch). This, not the append path, bounds
+ *       prepare 1 GiB of segments (16 of 64 MiB: zero-fill when pre-allocating, map). This, not the append path, bounds
  *       the rate a writer can sustain for longer than the segments prepared in advance last.</li>
  * </ul>
  *
  * <p><b>What the append figures measure.</b> The writer thread's cost per append (validation, CRC, encoding, lock,
- * copy, result and future) on segments that are already prepared, which is what the baseline's pre-touched
- * mapping models. One log lives for the whole trial with 1 GiB segments and {@code SEGMENTS_AHEAD} (8) segments
- * prepared ahead; before every iteration the segments already written are deleted (and unmapped by a GC) and
+ * encode into the staging buffer and the writes through the file, result and future) on segments that are
+ * already prepared; the baseline is a plain copy into a resident mapping. One log lives for the whole trial with
+ * 1 GiB segments and {@code SEGMENTS_AHEAD} (8) segments prepared ahead; before every iteration the segments
+ * already written are deleted (and unmapped by a GC) and
  * the setup waits until that many segments are ready again, so a 1 s iteration can append 8 GiB or more without
  * waiting for the allocator. (With 4 segments and 2 s iterations, a writer at 5 GB/s ran out of prepared segments
  * half-way through and the figure became the allocator's rate: 72k instead of 150k 32 KiB appends a second.) When the writer rolls, the allocator
  * starts preparing the next segment on its own thread, concurrently with the measurement, as in production.
- * With {@code preallocate=false} segments are sparse and the writer takes every page fault itself.
+ * With {@code preallocate=false} (the production default) segments are sparse and the writer's writes allocate
+ * the page cache pages and disk blocks.
  *
  * <p>Files go to {@code /dev/shm} when it exists (so the figures are the code's cost, not the disk's), else to
  * the temp directory; {@code -Dsluice.bench.dir=...} overrides. Give the run memory for about 16 GiB of files
@@ -135,7 +137,7 @@ public class CommitLogAppendBenchmark {
     /** One ASYNC CommitLog per trial, with {@code SEGMENTS_AHEAD} segments ready before every iteration. */
     @State(Scope.Benchmark)
     public static class LogState {
-        /** Pre-allocate and pre-touch each new segment ahead of the writer (the production default), or not. */
+        /** Pre-allocate each new segment ahead of the writer, or keep it sparse (the production default). */
         @Param({"true", "false"})
         boolean preallocate;
 

@@ -30,14 +30,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Writing: one lock.</b> Appends are serialized by a single non-fair {@link ReentrantLock}, held by the
  * thread that calls {@link #append} (typically a send-request thread) for exactly this: check writability,
- * assign the queue offset, write the already-encoded record through the segment's file (see "Writing through
- * the file" below), publish the written position,
- * advance the queue offset and, in SYNC mode, queue the fsync wait. Validation, CRCs and properties encoding
- * happen before the lock is taken. A lock was chosen over a single append agent because the critical section
- * is one memory copy: handing each record to another thread would add a queue hop and a wake-up to every
- * append's latency and still serialize on that thread, while the lock lets the caller finish the append on
- * its own stack and complete ASYNC appends without any thread switch. Rolling to the next segment also happens
- * under the lock, but the segment is normally already prepared by a background allocator.
+ * assign the queue offset, encode the record into the staging buffer and write it through the segment's file
+ * (see "Writing through the file" below), publish the written position, advance the queue offset and, in SYNC
+ * mode, queue the fsync wait. Validation, CRCs and properties encoding happen before the lock is taken. A lock
+ * was chosen over a single append agent because the critical section is short (one copy into the staging
+ * buffer and two positional writes, which copy into the page cache and may allocate disk blocks): handing each
+ * record to another thread would add a queue hop and a wake-up to every append's latency and still serialize
+ * on that thread, while the lock lets the caller finish the append on its own stack and complete ASYNC appends
+ * without any thread switch. Rolling to the next segment also happens under the lock, but the segment is
+ * normally already prepared by a background allocator.
  * {@link QueueOffsetTable#set}, {@link #truncateTo} and {@link #recover} take the same lock.
  *
  * <p><b>Writing through the file.</b> The appender encodes the records into its own staging buffer, then
@@ -54,8 +55,10 @@ import org.slf4j.LoggerFactory;
  * {@link #confirmedPosition()} is what dispatch may read: the flushed position in SYNC mode (so consumers never
  * see a record that a crash could take back), the written position in ASYNC mode.
  *
- * <p><b>Failures.</b> Every storage {@link IOException} goes to the {@link StoreFailureHandler}, which makes the
- * log refuse appends (SERVICE_NOT_AVAILABLE) from then on; the append that met the failure gets IO_ERROR.
+ * <p><b>Failures.</b> A write that fails on a full disk refuses that append with DISK_FULL and nothing else: its
+ * bytes are zeroed and later appends try again. Every other storage {@link IOException} goes to the
+ * {@link StoreFailureHandler}, which makes the log refuse appends (SERVICE_NOT_AVAILABLE) from then on; the append
+ * that met the failure gets IO_ERROR.
  *
  * <p>Thread-safe. Owned by the store; one instance per CommitLog directory.
  */
@@ -194,7 +197,8 @@ public final class CommitLog implements AutoCloseable {
     /**
      * Appends a draft as one or more records (see {@link AppendKind}).
      *
-     * <p>A refused draft completes at once with its status and writes nothing. In ASYNC mode a stored draft
+     * <p>A refused draft completes at once with its status and publishes nothing (a draft refused for a full disk
+     * may have sealed the segment with its blank record and rolled; what it wrote of itself is zeroed). In ASYNC mode a stored draft
      * completes at once with PUT_OK. In SYNC mode (unless the draft's WAIT property is {@code false}) it
      * completes on a flush thread once its bytes are durable: PUT_OK, or FLUSH_DISK_TIMEOUT after
      * {@code syncFlushTimeoutMs}, or IO_ERROR if the fsync failed.
@@ -325,21 +329,40 @@ public final class CommitLog implements AutoCloseable {
             env.writeHook().beforeWrite(position + RecordDescriptor.TOTAL_SIZE_OFFSET, Integer.BYTES);
             segment.write(staging.limit(afterSize).position(RecordDescriptor.TOTAL_SIZE_OFFSET),
                     offset + RecordDescriptor.TOTAL_SIZE_OFFSET);
-        } catch (IOException e) {
-            // Part of the records may be in the file: zero it, so that nothing after the written position can
-            // pass for a record (an unpacked batch's later records carry their own TOTALSIZE). Only pages that
-            // hold a non-zero byte are stored into, and those have their blocks.
-            segment.zeroNonZero(offset, offset + bytes);
+        } catch (IOException | RuntimeException | Error e) {
+            // Part of the records may be in the file: zero it (and make that durable), so that nothing after the
+            // written position can pass for a record, now or after a crash (an unpacked batch's later records
+            // carry their own TOTALSIZE). Only pages holding a non-zero byte are written; holes stay holes.
+            try {
+                int dirtyEnd = segment.zeroNonZero(offset, offset + bytes);
+                segment.force(offset, dirtyEnd);
+            } catch (IOException zeroing) {
+                zeroing.addSuppressed(e);
+                throw new LeftoverBytesException("could not zero a failed append at position " + position
+                        + " in " + segment, zeroing);
+            }
             throw e;
         } finally {
             staging.clear();
         }
     }
 
+    /** A failed append whose bytes could not be zeroed: always a storage failure. */
+    private static final class LeftoverBytesException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LeftoverBytesException(String message, IOException cause) {
+            super(message, cause);
+        }
+    }
+
     /**
      * Lock held: the status of an append whose segment creation or write failed. A full disk is not a storage
      * failure: nothing was published, later appends try again (not logged: every append is refused this way
-     * until there is room, and the status says why). Anything else is one.
+     * until there is room, and the status says why). Anything else is one. Java reports no errno, so a full disk
+     * is recognised by the file system's usable space after the failure: a real I/O error on a nearly full disk
+     * is answered DISK_FULL too (and retried; nothing was published), and a quota error on a roomy one is a
+     * storage failure.
      */
     private AppendStatus writeFailed(IOException e) {
         long usableBytes;
@@ -349,7 +372,7 @@ public final class CommitLog implements AutoCloseable {
             e.addSuppressed(statFailure);
             usableBytes = Long.MAX_VALUE;
         }
-        if (usableBytes < FULL_DISK_USABLE_BYTES) {
+        if (usableBytes < FULL_DISK_USABLE_BYTES && !(e instanceof LeftoverBytesException)) {
             return AppendStatus.DISK_FULL;
         }
         failureHandler.onIoFailure("append", e);
@@ -358,9 +381,17 @@ public final class CommitLog implements AutoCloseable {
 
     /** Lock held: makes the next segment the active one and starts preparing the one after. */
     private MappedSegment roll() throws IOException, TimeoutException {
+        MappedSegment previous = chain.last();
         MappedSegment next = allocator.take(nextSegmentStart(), settings.segmentAllocationTimeoutMs());
         chain.append(next);
         allocator.prepare(next.endPosition());
+        if (previous != null) {
+            try {
+                previous.closeChannel(); // only the active segment keeps a file descriptor
+            } catch (IOException e) {
+                LOG.warn("could not close the file of {}", previous, e);
+            }
+        }
         return next;
     }
 
@@ -458,8 +489,7 @@ public final class CommitLog implements AutoCloseable {
                 if (segment != null) {
                     int from = (int) (position - segment.startPosition());
                     int to = (int) Math.min(segment.sizeBytes(), end - segment.startPosition());
-                    segment.zero(from, to);
-                    segment.force(from, to);
+                    segment.force(from, segment.zeroNonZero(from, to));
                     keepBelow = segment.endPosition();
                 }
                 for (MappedSegment dropped : chain.removeFrom(keepBelow)) {

@@ -26,12 +26,14 @@ import java.util.Objects;
  * @param preallocateSegments       before a new segment is used (on a background thread), write zeros through
  *                                  the whole file so that its disk blocks exist up front (false: the file is sparse
  *                                  and takes blocks as records are written, which costs less). Records are written
- *                                  through the file either way, so a full disk fails the append with DISK_FULL and
- *                                  never loses an acknowledged record
+ *                                  through the file either way, so a full disk fails the append at once (DISK_FULL
+ *                                  when less than 64 MiB is usable, else a storage failure) instead of faulting a
+ *                                  store after the append was acknowledged. (File systems that report lack of space
+ *                                  only at writeback, such as NFS or thin-provisioned volumes, are not covered.)
  * @param segmentAllocationTimeoutMs how long an append waits for the next segment to be prepared (5 000)
  * @param segmentsPreparedAhead     how many segments are prepared ahead of the active one, 1..
- *                                  {@value #MAX_SEGMENTS_PREPARED_AHEAD}; each is a whole segment of disk and
- *                                  page cache reserved in advance (1)
+ *                                  {@value #MAX_SEGMENTS_PREPARED_AHEAD}; with {@code preallocateSegments} each is
+ *                                  a whole segment of disk and page cache reserved in advance (1)
  * @param boundaryGranuleBytes      granule of the in-memory record boundary hints that let the pipelined dispatcher
  *                                  cut chunks without walking record headers ({@link RecordBoundaryIndex}): a
  *                                  power of two in [{@value #MIN_BOUNDARY_GRANULE_BYTES},

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,13 +17,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * One fixed-size CommitLog segment file, memory-mapped read-write for its whole length. The file is named by
  * its start position in the log as 20 zero-padded decimal digits ({@code 00000000001073741824}).
  *
- * <p><b>Writing through the file, reading through the mapping.</b> Records are written with positional
- * {@code write} calls on the segment's {@link FileChannel} ({@link #write}), never stored into the mapping. A
- * write into a file hole whose block cannot be allocated (a full disk) then fails with an IOException at the
- * append, where it can be answered, whereas a store into a mapped hole faults and the JVM reports that fault
- * only later, at no definite place, after the append looked successful. Writing through the file also keeps the
- * page cache pages out of this process's page table as writable mappings, so that making them durable
- * ({@link #force}) needs no TLB shootdown per page. Readers use the mapping: it is the same page cache.
+ * <p><b>Writing through the file, reading through the mapping.</b> Every byte is written with positional
+ * {@code write} calls on the segment's {@link FileChannel} ({@link #write}, {@link #zeroNonZero}); nothing is
+ * stored into the mapping. A write whose block cannot be allocated (a full disk; on a copy-on-write file system
+ * any write) then fails with an IOException where it can be answered, whereas a store into the mapping would
+ * fault and the JVM would report that fault only later, at no definite place, after the append looked
+ * successful. Writing through the file also keeps the page cache pages out of this process's page table as
+ * writable mappings, so that making them durable ({@link #force}) needs no TLB shootdown per page. Readers use
+ * the mapping: it is the same page cache. The channel is opened when first needed and closed when the writer
+ * moves on ({@link #closeChannel}), so only the active segment holds a file descriptor.
  *
  * <p><b>Unmapping.</b> A segment is never unmapped explicitly. Readers receive views of the mapping (for pull
  * responses that may still be in flight when retention deletes the file), and an explicit unmap under such a
@@ -31,8 +34,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * address space and disk space of deleted segments are reclaimed with a delay that depends on the GC. The file
  * is never shortened while mapped either (that would fault readers): truncation writes zeros instead.
  *
- * <p>Thread-safety: the file is written only by the holder of the CommitLog append lock (appends) or by the
- * single recovery/truncation caller; any thread may read below the log's published written position.
+ * <p>Thread-safety: the file is written only by the holder of the CommitLog append lock (appends, truncation) or
+ * by the single recovery caller ("writers"), and only the active segment is written; any thread may read below
+ * the log's published written position. {@link #delete} is also called by retention, for a segment that is no
+ * longer in the log and whose channel the writer closed when it moved on.
  */
 final class MappedSegment {
 
@@ -41,6 +46,8 @@ final class MappedSegment {
     /** Suffix of a segment file still being created. */
     static final String TEMP_SUFFIX = ".tmp";
     private static final int PAGE_BYTES = 4096;
+    /** Writes tried in a row when interrupts from other threads keep closing the channel. */
+    private static final int MAX_WRITE_ATTEMPTS = 3;
     /** Small enough to stay in the L2 cache, so that zero-filling reads no memory. */
     private static final int ZERO_CHUNK_BYTES = 256 * 1024;
 
@@ -49,14 +56,13 @@ final class MappedSegment {
     private final int sizeBytes;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
-    /** For {@link #write}; replaced by the append lock holder when an interrupt closed it. */
-    private volatile FileChannel channel;
+    /** For {@link #write}; opened on demand, replaced when an interrupt closed it. Writers only (see above). */
+    private FileChannel channel;
     /** Store timestamp of the last record appended or recovered here; 0 when unknown. */
     private final AtomicLong lastStoreTimestampMs = new AtomicLong();
 
-    private MappedSegment(Path file, long startPosition, int sizeBytes, MappedByteBuffer mapped, FileChannel channel) {
+    private MappedSegment(Path file, long startPosition, int sizeBytes, MappedByteBuffer mapped) {
         this.file = file;
-        this.channel = channel;
         this.startPosition = startPosition;
         this.sizeBytes = sizeBytes;
         this.mapped = mapped;
@@ -98,23 +104,22 @@ final class MappedSegment {
         // which load ignores, never a short segment that would stop the log from opening.
         Path temp = dir.resolve(fileName(startPosition) + TEMP_SUFFIX);
         Files.deleteIfExists(temp);
-        FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        try {
+        MappedByteBuffer mapped;
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
             if (preallocate) {
                 writeZeros(channel, sizeBytes);
             } else {
                 channel.write(ByteBuffer.allocate(1), sizeBytes - 1L); // full length, sparse
             }
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
-            // The mapping and the channel follow the file through the rename.
-            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return new MappedSegment(file, startPosition, sizeBytes, mapped, channel);
-        } catch (IOException | RuntimeException e) {
-            channel.close();
+            mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
+        } catch (IOException e) {
             Files.deleteIfExists(temp);
             throw e;
         }
+        // The mapping follows the file through the rename.
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return new MappedSegment(file, startPosition, sizeBytes, mapped);
     }
 
     private static void writeZeros(FileChannel channel, int sizeBytes) throws IOException {
@@ -133,20 +138,16 @@ final class MappedSegment {
      */
     static MappedSegment open(Path file, int sizeBytes) throws IOException {
         long startPosition = Long.parseLong(file.getFileName().toString());
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        try {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = channel.size();
             if (size != sizeBytes) {
                 throw new IOException("segment " + file + " has " + size + " bytes, the log's segmentBytes is "
                         + sizeBytes + " (the segment size of an existing log cannot change)");
             }
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
-            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped, channel);
+            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
             segment.lastStoreTimestampMs.set(Files.getLastModifiedTime(file).toMillis());
             return segment;
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
         }
     }
 
@@ -171,43 +172,60 @@ final class MappedSegment {
         return position >= startPosition && position < startPosition + sizeBytes;
     }
 
-    /** The whole mapping; writes are reserved to the append lock holder. */
+    /** The whole mapping, for reading: every write goes through the file ({@link #write}). */
     UnsafeBuffer buffer() {
         return buffer;
     }
 
     /**
      * Writes all of {@code src} (position to limit) through the file at {@code offset}. Append lock holder (or
-     * the single recovery/truncation caller) only. A channel closed because the calling thread was interrupted
-     * is reopened and the write retried once, with the interrupt status restored afterwards, so that an
-     * interrupt does not turn into a storage failure.
+     * the single recovery/truncation caller) only. The calling thread's interrupt status is set aside for the
+     * write and restored afterwards, and a channel that an interrupt from elsewhere closed mid-write is reopened
+     * and the write retried, so that an interrupt never turns into a storage failure.
      *
-     * @throws IOException when the file cannot be written (a full disk: nothing is stored past what was
-     *                     written before the failure, and the caller must not count any of it)
+     * @throws IOException when the file cannot be written (a full disk). What part of {@code src} reached the
+     *                     file is unknown: the caller must not count any of it
      */
     void write(ByteBuffer src, int offset) throws IOException {
+        if (offset < 0 || (long) offset + src.remaining() > sizeBytes) {
+            throw new IllegalArgumentException("writing " + src.remaining() + " bytes at offset " + offset
+                    + " overruns " + this + " of " + sizeBytes + " bytes");
+        }
         int startPosition = src.position();
+        boolean interrupted = Thread.interrupted();
         try {
-            writeFully(channel, src, offset);
-        } catch (java.nio.channels.ClosedByInterruptException e) {
-            boolean interrupted = Thread.interrupted();
-            try {
-                channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-                src.position(startPosition);
-                writeFully(channel, src, offset);
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    long at = offset + (long) (src.position() - startPosition);
+                    FileChannel c = channel();
+                    while (src.hasRemaining()) {
+                        at += c.write(src, at);
+                    }
+                    return;
+                } catch (ClosedChannelException e) {
+                    interrupted |= Thread.interrupted();
+                    channel = null;
+                    if (attempt == MAX_WRITE_ATTEMPTS) {
+                        throw new IOException(this + " was closed under " + MAX_WRITE_ATTEMPTS + " writes in a row",
+                                e);
+                    }
+                    src.position(startPosition);
                 }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
 
-    private static void writeFully(FileChannel channel, ByteBuffer src, int offset) throws IOException {
-        long at = offset;
-        while (src.hasRemaining()) {
-            at += channel.write(src, at);
+    private FileChannel channel() throws IOException {
+        FileChannel c = channel;
+        if (c == null || !c.isOpen()) {
+            c = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = c;
         }
+        return c;
     }
 
     /** A read-only view of {@code length} bytes from {@code offset}; no copy. */
@@ -237,36 +255,34 @@ final class MappedSegment {
         }
     }
 
-    /** Writes zeros over {@code [fromOffset, toOffset)}. */
-    void zero(int fromOffset, int toOffset) {
-        if (toOffset > fromOffset) {
-            buffer.setMemory(fromOffset, toOffset - fromOffset, (byte) 0);
-        }
-    }
-
     /**
      * Zeros every page from {@code fromOffset} to the end that holds a non-zero byte, reading pages that are
      * already zero without dirtying them. Used by recovery, which does not know how far a torn tail reaches.
      *
      * @return the offset after the last byte changed, or {@code fromOffset} when nothing was
      */
-    int zeroNonZeroTail(int fromOffset) {
+    int zeroNonZeroTail(int fromOffset) throws IOException {
         return zeroNonZero(fromOffset, sizeBytes);
     }
 
     /**
-     * Zeros the bytes of {@code [fromOffset, toOffset)} in every page that holds a non-zero one there, reading the
-     * others without dirtying them (a page with a non-zero byte has its disk block, so storing into it cannot fault).
+     * Zeros, through the file, the bytes of {@code [fromOffset, toOffset)} in every page that holds a non-zero one
+     * there, reading the others through the mapping without writing them (holes stay holes). Writers only.
      *
      * @return the offset after the last byte changed, or {@code fromOffset} when nothing was
+     * @throws IOException when the zeros cannot be written
      */
-    int zeroNonZero(int fromOffset, int toOffset) {
+    int zeroNonZero(int fromOffset, int toOffset) throws IOException {
         int dirtyEnd = fromOffset;
         int pageStart = fromOffset;
+        ByteBuffer zeros = null;
         while (pageStart < toOffset) {
             int pageEnd = Math.min(toOffset, (pageStart / PAGE_BYTES + 1) * PAGE_BYTES);
             if (!isZero(pageStart, pageEnd)) {
-                zero(pageStart, pageEnd);
+                if (zeros == null) {
+                    zeros = ByteBuffer.allocateDirect(PAGE_BYTES);
+                }
+                write(zeros.clear().limit(pageEnd - pageStart), pageStart);
                 dirtyEnd = pageEnd;
             }
             pageStart = pageEnd;
@@ -294,14 +310,21 @@ final class MappedSegment {
         return true;
     }
 
-    /** Closes the channel that {@link #write} uses; the mapping stays readable. For a log being closed. */
+    /**
+     * Closes the channel that {@link #write} uses, if open (a later write opens it again); the mapping stays
+     * readable. Writers only: when the writer moves to the next segment, and when the log closes.
+     */
     void closeChannel() throws IOException {
-        channel.close();
+        FileChannel c = channel;
+        channel = null;
+        if (c != null) {
+            c.close();
+        }
     }
 
     /** Closes the file's channel and unlinks the file. The mapping stays valid for readers until it is collected. */
     void delete() throws IOException {
-        channel.close();
+        closeChannel();
         Files.deleteIfExists(file);
     }
 

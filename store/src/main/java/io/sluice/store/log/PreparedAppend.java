@@ -70,8 +70,9 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
     abstract int bytes(long baseQueueOffset);
 
     /**
-     * Writes the records at {@code dst[index]}, which is log position {@code position}, where the bytes are
-     * zero: everything but the first TOTALSIZE, then that TOTALSIZE (see the class comment).
+     * Writes the records at {@code dst[index]}, which is log position {@code position}: every byte of
+     * {@code [index, index + bytes)}, the first TOTALSIZE last (see the class comment), whatever {@code dst} held
+     * before.
      */
     final void write(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
                      byte[] storeHostBytes) {

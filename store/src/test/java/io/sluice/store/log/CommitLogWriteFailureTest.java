@@ -31,13 +31,21 @@ class CommitLogWriteFailureTest {
     @TempDir
     Path dir;
 
-    /** Fails the write calls numbered in {@link #failCall} (counted from 1 after {@link #arm}). */
+    /**
+     * Fails the write call numbered {@link #failCall} (counted from 1 after {@link #arm}), or every call while
+     * {@link #failAll} is set.
+     */
     private final AtomicInteger calls = new AtomicInteger(-1_000_000);
     private volatile int failCall;
+    private volatile boolean failAll;
+    private volatile RuntimeException unchecked;
     private final AtomicLong usableBytes = new AtomicLong(ROOMY_BYTES);
 
     private final WriteHook hook = (position, bytes) -> {
-        if (calls.incrementAndGet() == failCall) {
+        if (calls.incrementAndGet() == failCall || failAll) {
+            if (unchecked != null) {
+                throw unchecked;
+            }
             throw new IOException("No space left on device (simulated)");
         }
     };
@@ -74,12 +82,15 @@ class CommitLogWriteFailureTest {
         try (CommitLog log = LogFixture.openRecovered(LogFixture.settings(dir).build(), env())) {
             AppendResult first = LogFixture.appendOk(log, LogFixture.draft("T", 0, "first"));
             usableBytes.set(CommitLog.FULL_DISK_USABLE_BYTES - 1);
-            arm(1);
-            AppendResult refused = Await.result(log.append(LogFixture.draft("T", 0, "refused")));
-            assertEquals(AppendStatus.DISK_FULL, refused.status());
-            assertTrue(log.isWritable(), "a full disk is not a storage failure");
-            assertEquals(first.nextPosition(), log.writtenPosition(), "nothing was published");
+            failAll = true;
+            for (int i = 0; i < 3; i++) {
+                AppendResult refused = Await.result(log.append(LogFixture.draft("T", 0, "refused" + i)));
+                assertEquals(AppendStatus.DISK_FULL, refused.status(), "while the disk stays full");
+                assertTrue(log.isWritable(), "a full disk is not a storage failure");
+                assertEquals(first.nextPosition(), log.writtenPosition(), "nothing was published");
+            }
 
+            failAll = false;
             usableBytes.set(ROOMY_BYTES);
             AppendResult second = LogFixture.appendOk(log, LogFixture.draft("T", 0, "second"));
             assertEquals(first.nextPosition(), second.position());
@@ -116,6 +127,12 @@ class CommitLogWriteFailureTest {
         }
         AppendResult before;
         AppendResult same;
+        int firstRecordBytes;
+        try (CommitLog elsewhere = LogFixture.openRecovered(dir.resolve("elsewhere"))) {
+            AppendResult batch = LogFixture.appendOk(elsewhere, LogFixture.draft("B", 0,
+                    BatchBodyDescriptor.encode(messages), "").withKind(AppendKind.UNPACKED_BATCH));
+            firstRecordBytes = (int) (batch.recordPosition(1) - batch.recordPosition(0));
+        }
         try (CommitLog log = LogFixture.openRecovered(LogFixture.settings(dir).build(), env())) {
             before = LogFixture.appendOk(log, LogFixture.draft("B", 0, "before"));
             usableBytes.set(0);
@@ -129,6 +146,8 @@ class CommitLogWriteFailureTest {
             same = LogFixture.appendOk(log, LogFixture.draft("B", 0, LogFixture.filled(200, 0),
                     "UNIQ_KEY\u0001id0\u0002"));
             assertEquals(before.nextPosition(), same.position());
+            assertEquals(firstRecordBytes, same.wroteBytes(), "the message is exactly as long as the batch's first"
+                    + " record, so the second record would start where the message ends");
         }
         assertEquals(List.of("B:0", "B:1"), recoveredTopicsAndOffsets());
         try (CommitLog log = CommitLog.open(LogFixture.settings(dir).build())) {
@@ -156,6 +175,51 @@ class CommitLogWriteFailureTest {
             assertEquals(4, next.queueOffset());
         }
         assertEquals(List.of("S:0", "S:1", "S:2", "S:3", "S:4"), recoveredTopicsAndOffsets());
+    }
+
+    @Test
+    void anUncheckedFailureBetweenTheTwoWritesStillZerosWhatWasWritten() throws IOException {
+        try (CommitLog log = LogFixture.openRecovered(LogFixture.settings(dir).build(), env())) {
+            AppendResult before = LogFixture.appendOk(log, LogFixture.draft("U", 0, "before"));
+            unchecked = new IllegalStateException("simulated bug");
+            arm(2);
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> log.append(LogFixture.draft("U", 0, LogFixture.filled(500, 3), "")));
+            assertEquals("simulated bug", e.getMessage());
+            assertArrayEquals(new byte[1024], readFile(before.nextPosition(), 1024));
+            unchecked = null;
+            assertEquals(before.nextPosition(), LogFixture.appendOk(log, LogFixture.draft("U", 0, "after"))
+                    .position());
+        }
+        assertEquals(List.of("U:0", "U:1"), recoveredTopicsAndOffsets());
+    }
+
+    @Test
+    void onlyTheActiveSegmentKeepsItsFileOpen() throws IOException {
+        Path logDir = dir.resolve("commitlog");
+        try (CommitLog log = LogFixture.openRecovered(dir)) {
+            byte[] body = new byte[30 * 1024];
+            for (int i = 0; i < 14; i++) {
+                LogFixture.appendOk(log, LogFixture.draft("F", 0, body, ""));
+            }
+            assertTrue(log.writtenPosition() > 3L * LogFixture.SEGMENT_BYTES, "wrote across several segments");
+            assertEquals(1, openFilesUnder(logDir), "only the active segment's file is open");
+        }
+        assertEquals(0, openFilesUnder(logDir), "closing the log closes it");
+    }
+
+    /** How many of this process's file descriptors point under {@code dir} (Linux /proc). */
+    private static long openFilesUnder(Path dir) throws IOException {
+        Path real = dir.toRealPath();
+        try (java.util.stream.Stream<Path> fds = java.nio.file.Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    return java.nio.file.Files.readSymbolicLink(fd).startsWith(real);
+                } catch (IOException e) {
+                    return false; // the descriptor of the listing itself, closed meanwhile
+                }
+            }).count();
+        }
     }
 
     @Test

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Segment creation, pre-touching and the allocator's queue of prepared segments. */
+/** Segment creation, writing through the file, and the allocator's queue of prepared segments. */
 class SegmentPreparationTest {
 
     private static final int SEG = 64 * 1024;
