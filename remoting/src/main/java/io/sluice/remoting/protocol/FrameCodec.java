@@ -106,7 +106,11 @@ public final class FrameCodec {
         }
         if (copy) {
             for (ByteBuffer part : parts) {
-                frame.writeBytes(part.duplicate());
+                if (part.hasArray()) { // no duplicate per part: auto-batched bodies have one part per message
+                    frame.writeBytes(part.array(), part.arrayOffset() + part.position(), part.remaining());
+                } else {
+                    frame.writeBytes(part.duplicate());
+                }
             }
             return frame;
         }

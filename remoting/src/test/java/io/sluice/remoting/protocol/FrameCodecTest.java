@@ -75,6 +75,33 @@ class FrameCodecTest {
     }
 
     @Test
+    void heapPartsAtAnOffsetAndReadOnlyPartsAreCopiedExactly() throws FrameException {
+        byte[] backing = new byte[1000];
+        for (int i = 0; i < backing.length; i++) {
+            backing[i] = (byte) i;
+        }
+        ByteBuffer positioned = ByteBuffer.wrap(backing, 10, 300); // position 10, limit 310
+        ByteBuffer sliced = ByteBuffer.wrap(backing, 400, 200).slice(); // array offset 400
+        ByteBuffer readOnly = ByteBuffer.wrap(backing, 700, 250).asReadOnlyBuffer(); // no accessible array
+        FrameCodec codec = new FrameCodec(1 << 20);
+        RemotingCommand command = RemotingCommand.request(RequestCode.SEND_BATCH_MESSAGE)
+                .setBody(new ByteBuffer[] {positioned, sliced, readOnly});
+        ByteBuf encoded = codec.encode(command, ByteBufAllocator.DEFAULT);
+        try {
+            byte[] body = codec.decode(encoded.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES)).body();
+            byte[] expected = new byte[750];
+            System.arraycopy(backing, 10, expected, 0, 300);
+            System.arraycopy(backing, 400, expected, 300, 200);
+            System.arraycopy(backing, 700, expected, 500, 250);
+            assertArrayEquals(expected, body);
+            assertEquals(10, positioned.position(), "the parts are not consumed");
+            assertEquals(700, readOnly.position());
+        } finally {
+            encoded.release();
+        }
+    }
+
+    @Test
     void binaryHeaderMatchesTheSpecExample() throws FrameException {
         RemotingCommand command = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC)
                 .setVersion(442).setOpaque(4).putExtField("topic", "T1").setSerializeType(SerializeType.ROCKETMQ);
