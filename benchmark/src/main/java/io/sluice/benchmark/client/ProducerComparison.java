@@ -1,5 +1,6 @@
 package io.sluice.benchmark.client;
 
+import io.sluice.benchmark.BenchFiles;
 import io.sluice.broker.BrokerMain;
 import io.sluice.client.Admin;
 import io.sluice.client.ConnectionSettings;
@@ -140,23 +141,12 @@ public final class ProducerComparison {
             createTopic(namesrv, topic);
             run.run(namesrv, topic);
         } finally {
-            deleteTree(root);
+            BenchFiles.deleteRecursively(root);
             Files.deleteIfExists(conf);
             // A CommitLog segment is never unmapped explicitly (MappedSegment): its disk blocks come back only
             // when the GC collects the mapping. Without this the deleted stores of earlier runs kept their
             // blocks, and a sweep reached the next broker's disk-full threshold.
             System.gc();
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.benchmark.dispatch;
 
+import io.sluice.benchmark.BenchFiles;
 import io.sluice.store.QueueType;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.dispatch.Dispatcher;
@@ -22,10 +23,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.agrona.concurrent.SystemEpochClock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -193,7 +192,7 @@ public class PipelinedDispatchBenchmark {
     public void drop() throws IOException {
         table.close();
         log.close();
-        deleteRecursively(dir);
+        BenchFiles.deleteRecursively(dir);
     }
 
     @Benchmark
@@ -204,16 +203,5 @@ public class PipelinedDispatchBenchmark {
             throw new IllegalStateException(mode + " dispatch did not catch up within " + DRAIN_TIMEOUT_MS + " ms");
         }
         return dispatcher.dispatchedPosition();
-    }
-
-    static void deleteRecursively(Path path) throws IOException {
-        if (path == null || !Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.benchmark.dispatch;
 
+import io.sluice.benchmark.BenchFiles;
 import io.sluice.store.QueueType;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.dispatch.SerialDispatcher;
@@ -18,10 +19,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.agrona.concurrent.SystemEpochClock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -121,13 +120,13 @@ public class SerialDispatchBenchmark {
     public void dropIndex() throws IOException {
         dispatcher.close();
         table.close();
-        deleteRecursively(indexDir);
+        BenchFiles.deleteRecursively(indexDir);
     }
 
     @TearDown(Level.Trial)
     public void dropLog() throws IOException {
         log.close();
-        deleteRecursively(dir);
+        BenchFiles.deleteRecursively(dir);
     }
 
     @Benchmark
@@ -158,17 +157,6 @@ public class SerialDispatchBenchmark {
                 valid++;
             } else if (status != ScanStatus.END_OF_SEGMENT) {
                 return valid;
-            }
-        }
-    }
-
-    static void deleteRecursively(Path path) throws IOException {
-        if (path == null || !Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.sluice.benchmark.index;
 
+import io.sluice.benchmark.BenchFiles;
 import io.sluice.store.QueueType;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;

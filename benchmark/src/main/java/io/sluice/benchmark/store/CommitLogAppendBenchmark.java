@@ -1,5 +1,6 @@
 package io.sluice.benchmark.store;
 
+import io.sluice.benchmark.BenchFiles;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
@@ -17,12 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -102,17 +101,6 @@ public class CommitLogAppendBenchmark {
         return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
-    static void deleteRecursively(Path dir) throws IOException {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
-    }
-
     static byte[] random(int length, long seed) {
         byte[] out = new byte[length];
         new Random(seed).nextBytes(out);
@@ -173,7 +161,7 @@ public class CommitLogAppendBenchmark {
         @TearDown(Level.Trial)
         public void close() throws IOException {
             log.close();
-            deleteRecursively(dir);
+            BenchFiles.deleteRecursively(dir);
             // Deleted segments are unmapped by the GC (see MappedSegment); give their memory back now.
             System.gc();
         }
@@ -208,7 +196,7 @@ public class CommitLogAppendBenchmark {
         @TearDown(Level.Invocation)
         public void close() throws IOException {
             log.close();
-            deleteRecursively(dir);
+            BenchFiles.deleteRecursively(dir);
             System.gc();
         }
     }

@@ -385,14 +385,23 @@ public final class CommitLog implements AutoCloseable {
         MappedSegment next = allocator.take(nextSegmentStart(), settings.segmentAllocationTimeoutMs());
         chain.append(next);
         allocator.prepare(next.endPosition());
-        if (previous != null) {
-            try {
-                previous.closeChannel(); // only the active segment keeps a file descriptor
-            } catch (IOException e) {
-                LOG.warn("could not close the file of {}", previous, e);
-            }
-        }
+        closeFileOf(previous); // only the active segment keeps a file descriptor
         return next;
+    }
+
+    /**
+     * Lock held (or the log closed): closes the file the writer kept open for {@code segment}; a failure to close
+     * loses nothing written, so it is only logged.
+     */
+    private static void closeFileOf(MappedSegment segment) {
+        if (segment == null) {
+            return;
+        }
+        try {
+            segment.closeChannel();
+        } catch (IOException e) {
+            LOG.warn("could not close the file of {}", segment, e);
+        }
     }
 
     private long nextSegmentStart() {
@@ -629,13 +638,7 @@ public final class CommitLog implements AutoCloseable {
             flushAgent.close();
         }
         allocator.close();
-        for (MappedSegment segment : chain.snapshot()) {
-            try {
-                segment.closeChannel();
-            } catch (IOException e) {
-                LOG.warn("could not close the file of {}", segment, e);
-            }
-        }
+        closeFileOf(chain.last()); // the only segment whose file the writer keeps open
         LOG.info("closed CommitLog {} at position {}, flushed {}", settings.commitLogDir(), writtenPosition(),
                 flushedPosition());
     }

@@ -66,7 +66,8 @@ final class LogRecovery {
         long keepBelow = endPosition;
         if (segment != null) {
             int offset = (int) (endPosition - segment.startPosition());
-            int dirtyEnd = segment.zeroNonZeroTail(offset);
+            // Recovery does not know how far a torn tail reaches: every non-zero page to the segment end goes.
+            int dirtyEnd = segment.zeroNonZero(offset, segment.sizeBytes());
             if (dirtyEnd > offset) {
                 LOG.warn("recovery zeroed {} bytes of torn tail after position {} in {}", dirtyEnd - offset,
                         endPosition, segment);

@@ -256,16 +256,6 @@ final class MappedSegment {
     }
 
     /**
-     * Zeros every page from {@code fromOffset} to the end that holds a non-zero byte, reading pages that are
-     * already zero without dirtying them. Used by recovery, which does not know how far a torn tail reaches.
-     *
-     * @return the offset after the last byte changed, or {@code fromOffset} when nothing was
-     */
-    int zeroNonZeroTail(int fromOffset) throws IOException {
-        return zeroNonZero(fromOffset, sizeBytes);
-    }
-
-    /**
      * Zeros, through the file, the bytes of {@code [fromOffset, toOffset)} in every page that holds a non-zero one
      * there, reading the others through the mapping without writing them (holes stay holes). Writers only.
      *

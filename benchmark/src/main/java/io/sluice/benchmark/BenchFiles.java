@@ -1,4 +1,4 @@
-package io.sluice.benchmark.index;
+package io.sluice.benchmark;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,13 +7,14 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Temporary store directories for the index benchmarks. */
-final class BenchFiles {
+/** Temporary store directories for the benchmarks and the load harnesses. */
+public final class BenchFiles {
 
     private BenchFiles() {
     }
 
-    static Path newRoot(String prefix) {
+    /** A new temporary directory named with {@code prefix}. */
+    public static Path newRoot(String prefix) {
         try {
             return Files.createTempDirectory(prefix);
         } catch (IOException e) {
@@ -21,7 +22,8 @@ final class BenchFiles {
         }
     }
 
-    static void deleteRecursively(Path root) {
+    /** Deletes {@code root} and everything under it; nothing when it is null or absent. */
+    public static void deleteRecursively(Path root) {
         if (root == null || !Files.exists(root)) {
             return;
         }
