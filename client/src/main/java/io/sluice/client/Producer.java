@@ -1,6 +1,7 @@
 package io.sluice.client;
 
 import io.sluice.client.internal.Accumulator;
+import io.sluice.client.internal.BatchBody;
 import io.sluice.client.internal.BatchEntryDescriptor;
 import io.sluice.client.internal.BatchMemory;
 import io.sluice.client.internal.BatchOutcome;
@@ -14,7 +15,6 @@ import io.sluice.client.internal.TopicRoute;
 import io.sluice.remoting.protocol.body.HeartbeatData;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import io.sluice.remoting.protocol.body.ProducerData;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -184,9 +184,11 @@ public final class Producer implements AutoCloseable {
         }
         Message first = batch.get(0);
         String tags = first.tags();
-        List<EncodedMessage> encoded = new ArrayList<>(batch.size());
+        int keyChars = runtime.uniqKeys().keyChars();
+        int[] propertiesBytes = new int[batch.size()];
         long bytes = 0;
-        for (Message message : batch) {
+        for (int i = 0; i < propertiesBytes.length; i++) {
+            Message message = batch.get(i);
             validate(message);
             if (!message.topic().equals(first.topic())) {
                 throw new IllegalArgumentException("batch mixes topics " + first.topic() + " and " + message.topic());
@@ -197,17 +199,20 @@ public final class Producer implements AutoCloseable {
             if (!Objects.equals(tags, message.tags())) {
                 tags = null;
             }
-            EncodedMessage entry = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
-            bytes += entry.entryBytes();
-            encoded.add(entry);
+            propertiesBytes[i] = BatchEntryDescriptor.propertiesBytes(message, keyChars);
+            bytes += BatchEntryDescriptor.entryBytes(message, propertiesBytes[i]);
         }
         if (bytes > settings.maxMessageBytes()) {
             throw new IllegalArgumentException("batch of " + batch.size() + " messages encodes to " + bytes
                     + " bytes, more than maxMessageBytes " + settings.maxMessageBytes());
         }
+        BatchBody body = new BatchBody((int) bytes, batch.size(), (int) bytes);
+        for (int i = 0; i < propertiesBytes.length; i++) {
+            body.append(batch.get(i), propertiesBytes[i], runtime.uniqKeys());
+        }
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();
-        sender.send(SendJob.batch(first.topic(), null, encoded, runtime.uniqKeys().next(), tags,
+        sender.send(SendJob.batch(first.topic(), null, body, runtime.uniqKeys().next(), tags,
                 first.waitStoreMsgOk(), outcome(result)));
         return result;
     }
@@ -255,10 +260,13 @@ public final class Producer implements AutoCloseable {
     private CompletableFuture<SendResult> submit(Message message, MessageQueue queue) {
         ensureOpen();
         validate(message);
-        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
-        if (accumulator != null && encoded.entryBytes() <= settings.maxMessageBytes()) {
-            return accumulator.add(encoded, queue);
+        if (accumulator != null) {
+            int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, runtime.uniqKeys().keyChars());
+            if (BatchEntryDescriptor.entryBytes(message, propertiesBytes) <= settings.maxMessageBytes()) {
+                return accumulator.add(message, propertiesBytes, queue);
+            }
         }
+        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();
         sender.send(SendJob.single(encoded, queue, outcome(result)));

@@ -2,6 +2,7 @@ package io.sluice.client.internal;
 
 import io.sluice.client.ClientClosedException;
 import io.sluice.client.ClientException;
+import io.sluice.client.Message;
 import io.sluice.client.SendResult;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import java.util.ArrayList;
@@ -94,56 +95,65 @@ public final class Accumulator implements AutoCloseable {
     }
 
     /**
-     * Adds a message; its entry must not exceed {@code maxBatchBodyBytes}.
+     * Adds a message; its entry must not exceed {@code maxBatchBodyBytes}. The message is written into its batch's
+     * body here, on the calling thread.
      *
-     * @param message the encoded message
+     * @param message the message
+     * @param propertiesBytes what {@link BatchEntryDescriptor#propertiesBytes} gave for the message and this
+     *                        accumulator's UNIQ_KEY generator
      * @param queue the caller's chosen queue, or null
      * @return completes with the message's own result, or with its batch's error
      * @throws io.sluice.client.BatchMemoryFullException when memory is short and cannot be had in time
      * @throws ClientClosedException when the accumulator is closed
      * @throws ClientException when interrupted while waiting for memory (the interrupt flag is set again)
+     * @throws IllegalArgumentException naming the sizes when the entry exceeds {@code maxBatchBodyBytes}
      */
-    public CompletableFuture<SendResult> add(EncodedMessage message, MessageQueue queue) {
+    public CompletableFuture<SendResult> add(Message message, int propertiesBytes, MessageQueue queue) {
         if (closed) {
             throw new ClientClosedException("producer is closed");
         }
-        int bytes = message.entryBytes();
+        int bytes = BatchEntryDescriptor.entryBytes(message, propertiesBytes);
+        if (bytes > maxBatchBodyBytes) {
+            throw new IllegalArgumentException("an entry of " + bytes + " bytes exceeds the batch body limit of "
+                    + maxBatchBodyBytes + " bytes");
+        }
         reserve(bytes);
-        BatchKey key = new BatchKey(message.message().topic(), message.message().tags(),
-                message.message().waitStoreMsgOk(), queue);
+        BatchKey key = new BatchKey(message.topic(), message.tags(), message.waitStoreMsgOk(), queue);
         CompletableFuture<SendResult> future = new CompletableFuture<>();
         while (true) {
             Slot slot = slots.computeIfAbsent(key, Slot::new);
-            AutoBatch before;
+            AutoBatch before = null;
             AutoBatch after = null;
-            synchronized (slot) {
-                if (slot.retired) {
-                    continue;
+            try {
+                synchronized (slot) {
+                    if (slot.retired) {
+                        continue;
+                    }
+                    if (closed) {
+                        throw new ClientClosedException("producer is closed");
+                    }
+                    if (slot.open != null && slot.open.bytes() + bytes > maxBatchBodyBytes) {
+                        before = slot.detach();
+                    }
+                    if (slot.open == null) {
+                        // The clock is read once per batch, not per message (a clock read is a good part of an add).
+                        long nowNs = System.nanoTime();
+                        slot.open = slot.openBatch(nowNs, bytes, maxBatchBodyBytes, memory);
+                        slot.lastOpenedNs = nowNs;
+                    }
+                    slot.open.add(message, propertiesBytes, uniqKeys, future);
+                    if (slot.open.bodyBytes() >= batchMaxBytes) {
+                        after = slot.detach();
+                    }
                 }
-                if (closed) {
-                    memory.release(bytes);
-                    throw new ClientClosedException("producer is closed");
+            } catch (RuntimeException | Error e) {
+                memory.release(bytes);
+                throw e;
+            } finally {
+                if (before != null) {
+                    batchesBySize.increment();
+                    ship(before);
                 }
-                before = null;
-                if (slot.open != null && slot.open.bytes() + bytes > maxBatchBodyBytes) {
-                    before = slot.open;
-                    slot.open = null;
-                }
-                if (slot.open == null) {
-                    // The clock is read once per batch, not per message (a clock read is a good part of an add).
-                    long nowNs = System.nanoTime();
-                    slot.open = new AutoBatch(key, nowNs, memory);
-                    slot.lastOpenedNs = nowNs;
-                }
-                slot.open.add(message, future);
-                if (slot.open.bodyBytes() >= batchMaxBytes) {
-                    after = slot.open;
-                    slot.open = null;
-                }
-            }
-            if (before != null) {
-                batchesBySize.increment();
-                ship(before);
             }
             if (after != null) {
                 batchesBySize.increment();
@@ -159,8 +169,7 @@ public final class Accumulator implements AutoCloseable {
         for (Slot slot : slots.values()) {
             synchronized (slot) {
                 if (slot.open != null) {
-                    due.add(slot.open);
-                    slot.open = null;
+                    due.add(slot.detach());
                 }
             }
         }
@@ -196,7 +205,7 @@ public final class Accumulator implements AutoCloseable {
     private void ship(AutoBatch batch) {
         try {
             BatchKey key = batch.key();
-            shipper.accept(SendJob.batch(key.topic(), key.queue(), batch.messages(), uniqKeys.next(),
+            shipper.accept(SendJob.batch(key.topic(), key.queue(), batch.body(), uniqKeys.next(),
                     key.tags(), key.waitStoreMsgOk(), batch));
         } catch (RuntimeException | Error e) {
             batch.failed(e);
@@ -212,8 +221,7 @@ public final class Accumulator implements AutoCloseable {
                 synchronized (slot) {
                     if (slot.open != null) {
                         if (now - slot.open.createdNs() >= batchMaxDelayNs) {
-                            due.add(slot.open);
-                            slot.open = null;
+                            due.add(slot.detach());
                         }
                     } else if (now - slot.lastOpenedNs > SLOT_IDLE_NS) {
                         slot.retired = true;
@@ -231,14 +239,40 @@ public final class Accumulator implements AutoCloseable {
 
     /** The open batch of one key; guarded by its own monitor. */
     private static final class Slot {
+        /** Room a first batch makes for messages; later ones make room for as many as the one before held. */
+        private static final int FIRST_EXPECTED_COUNT = 4;
+
         final BatchKey key;
         AutoBatch open;
         /** When the slot's latest batch was opened. */
         long lastOpenedNs = System.nanoTime();
         boolean retired;
+        /** Bytes and messages of the slot's latest batch: what the next one allocates room for at first. */
+        int expectedBytes;
+        int expectedCount = FIRST_EXPECTED_COUNT;
 
         Slot(BatchKey key) {
             this.key = key;
+        }
+
+        /**
+         * Opens a batch whose body and future list have room for an eighth more than the latest batch held (a
+         * batch that leaves by size holds about as much as the one before; growing a body copies it).
+         */
+        AutoBatch openBatch(long nowNs, int firstEntryBytes, int maxBatchBodyBytes, BatchMemory memory) {
+            int roomBytes = Math.max(firstEntryBytes, expectedBytes + expectedBytes / 8);
+            int roomCount = expectedCount + expectedCount / 8 + 1;
+            return new AutoBatch(key, nowNs, memory, new BatchBody(roomBytes, roomCount, maxBatchBodyBytes),
+                    roomCount);
+        }
+
+        /** Takes the open batch away, remembering its size for the next one. */
+        AutoBatch detach() {
+            AutoBatch batch = open;
+            open = null;
+            expectedBytes = (int) batch.bytes();
+            expectedCount = batch.count();
+            return batch;
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.client.internal;
 
 import io.sluice.client.ClientException;
+import io.sluice.client.Message;
 import io.sluice.client.SendResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,23 +22,33 @@ final class AutoBatch implements BatchOutcome {
     private final BatchKey key;
     private final long createdNs;
     private final BatchMemory memory;
-    private final List<EncodedMessage> messages = new ArrayList<>();
-    private final List<CompletableFuture<SendResult>> futures = new ArrayList<>();
+    private final BatchBody body;
+    private final List<CompletableFuture<SendResult>> futures;
     private final AtomicBoolean finished = new AtomicBoolean();
-    private long bytes;
     private long bodyBytes;
 
-    AutoBatch(BatchKey key, long createdNs, BatchMemory memory) {
+    /**
+     * @param body where the messages are written
+     * @param expectedMessages room to make for futures at first
+     */
+    AutoBatch(BatchKey key, long createdNs, BatchMemory memory, BatchBody body, int expectedMessages) {
         this.key = key;
         this.createdNs = createdNs;
         this.memory = memory;
+        this.body = body;
+        this.futures = new ArrayList<>(Math.max(1, expectedMessages));
     }
 
-    void add(EncodedMessage message, CompletableFuture<SendResult> future) {
-        messages.add(message);
+    /**
+     * Writes {@code message} into the batch body; its caller learns the outcome through {@code future}.
+     *
+     * @param propertiesBytes what {@link BatchEntryDescriptor#propertiesBytes} gave for the message and {@code keys}
+     * @throws IllegalArgumentException when the entry does not fit the body; the batch is then unchanged
+     */
+    void add(Message message, int propertiesBytes, UniqKeyGenerator keys, CompletableFuture<SendResult> future) {
+        body.append(message, propertiesBytes, keys);
         futures.add(future);
-        bytes += message.entryBytes();
-        bodyBytes += message.message().body().length;
+        bodyBytes += message.body().length;
     }
 
     BatchKey key() {
@@ -50,7 +61,12 @@ final class AutoBatch implements BatchOutcome {
 
     /** Encoded bytes: the batch body's size, and the memory its messages reserved. */
     long bytes() {
-        return bytes;
+        return body.sizeBytes();
+    }
+
+    /** Messages in the batch. */
+    int count() {
+        return body.count();
     }
 
     /** Bytes of the messages' bodies alone (what {@code batchMaxBytes} counts). */
@@ -58,8 +74,8 @@ final class AutoBatch implements BatchOutcome {
         return bodyBytes;
     }
 
-    List<EncodedMessage> messages() {
-        return messages;
+    BatchBody body() {
+        return body;
     }
 
     @Override
@@ -78,7 +94,7 @@ final class AutoBatch implements BatchOutcome {
                 futures.get(i).complete(results.get(i));
             }
         } finally {
-            memory.release(bytes);
+            memory.release(body.sizeBytes());
         }
     }
 
@@ -90,7 +106,7 @@ final class AutoBatch implements BatchOutcome {
         try {
             futures.forEach(future -> future.completeExceptionally(error));
         } finally {
-            memory.release(bytes);
+            memory.release(body.sizeBytes());
         }
     }
 }

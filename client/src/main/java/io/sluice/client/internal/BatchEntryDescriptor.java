@@ -32,6 +32,8 @@ import java.util.Map;
  */
 public final class BatchEntryDescriptor {
     public static final int TOTAL_SIZE_OFFSET = 0;
+    public static final int MAGIC_CODE_OFFSET = 4;
+    public static final int BODY_CRC_OFFSET = 8;
     public static final int FLAG_OFFSET = 12;
     public static final int BODY_LENGTH_OFFSET = 16;
     public static final int BODY_OFFSET = 20;
@@ -60,21 +62,31 @@ public final class BatchEntryDescriptor {
     }
 
     /**
-     * Encodes {@code message} as one entry with a fresh UNIQ_KEY from {@code keys}.
+     * Encodes {@code message} as one entry, in an array of its own, with a fresh UNIQ_KEY from {@code keys}.
      *
      * @throws IllegalArgumentException naming the size when the properties exceed 32767 bytes
      */
     public static EncodedMessage encode(Message message, UniqKeyGenerator keys) {
+        int propertiesBytes = propertiesBytes(message, keys.keyChars());
+        byte[] out = new byte[entryBytes(message, propertiesBytes)];
+        String uniqKey = write(message, propertiesBytes, keys, out, 0);
+        return new EncodedMessage(message, out, uniqKey);
+    }
+
+    /**
+     * Bytes of the properties {@code message} is written with, its UNIQ_KEY of {@code keyChars} included.
+     *
+     * @throws IllegalArgumentException naming the size when they exceed 32767 bytes
+     */
+    public static int propertiesBytes(Message message, int keyChars) {
+        int propertiesBytes = UNIQ_KEY_NAME.length + keyChars + 2;
         String tags = message.tags();
-        String userKeys = message.keys();
-        int tagsBytes = tags == null ? 0 : Utf8.length(tags);
-        int keysBytes = userKeys == null ? 0 : Utf8.length(userKeys);
-        int propertiesBytes = UNIQ_KEY_NAME.length + keys.keyChars() + 2;
         if (tags != null) {
-            propertiesBytes += TAGS_NAME.length + tagsBytes + 2;
+            propertiesBytes += TAGS_NAME.length + Utf8.length(tags) + 2;
         }
+        String userKeys = message.keys();
         if (userKeys != null) {
-            propertiesBytes += KEYS_NAME.length + keysBytes + 2;
+            propertiesBytes += KEYS_NAME.length + Utf8.length(userKeys) + 2;
         }
         if (!message.waitStoreMsgOk()) {
             propertiesBytes += WAIT_FALSE.length;
@@ -89,26 +101,47 @@ public final class BatchEntryDescriptor {
             throw new IllegalArgumentException("message properties of " + propertiesBytes + " bytes exceed "
                     + MAX_PROPERTIES_BYTES);
         }
+        return propertiesBytes;
+    }
+
+    /** Bytes of the entry of {@code message} with {@code propertiesBytes} of properties. */
+    public static int entryBytes(Message message, int propertiesBytes) {
+        return OVERHEAD_BYTES + message.body().length + propertiesBytes;
+    }
+
+    /**
+     * Writes {@code message} as one entry into {@code out} from {@code at}, with a fresh UNIQ_KEY from {@code keys};
+     * the entry takes exactly {@link #entryBytes} bytes.
+     *
+     * @param propertiesBytes what {@link #propertiesBytes} gave for this message and {@code keys}
+     * @return the message's UNIQ_KEY
+     */
+    public static String write(Message message, int propertiesBytes, UniqKeyGenerator keys, byte[] out, int at) {
         byte[] body = message.body();
         int total = OVERHEAD_BYTES + body.length + propertiesBytes;
-        byte[] out = new byte[total];
-        putInt(out, TOTAL_SIZE_OFFSET, total);
-        putInt(out, FLAG_OFFSET, message.flag());
-        putInt(out, BODY_LENGTH_OFFSET, body.length);
-        System.arraycopy(body, 0, out, BODY_OFFSET, body.length);
-        int at = BODY_OFFSET + body.length;
+        int end = at + total;
+        putInt(out, at + TOTAL_SIZE_OFFSET, total);
+        putInt(out, at + MAGIC_CODE_OFFSET, 0);
+        putInt(out, at + BODY_CRC_OFFSET, 0);
+        putInt(out, at + FLAG_OFFSET, message.flag());
+        putInt(out, at + BODY_LENGTH_OFFSET, body.length);
+        System.arraycopy(body, 0, out, at + BODY_OFFSET, body.length);
+        at += BODY_OFFSET + body.length;
         out[at++] = (byte) (propertiesBytes >>> 8);
         out[at++] = (byte) propertiesBytes;
         at = name(UNIQ_KEY_NAME, out, at);
         int keyStart = at;
         at = keys.write(out, at);
-        int keyLength = at - keyStart;
+        // Made here, while the bytes are in cache; the I/O thread that completes the send only hands it over.
+        String uniqKey = new String(out, keyStart, at - keyStart, StandardCharsets.ISO_8859_1);
         out[at++] = PropertyCodec.PAIR_SEPARATOR;
+        String tags = message.tags();
         if (tags != null) {
             at = name(TAGS_NAME, out, at);
             at = Utf8.write(tags, out, at);
             out[at++] = PropertyCodec.PAIR_SEPARATOR;
         }
+        String userKeys = message.keys();
         if (userKeys != null) {
             at = name(KEYS_NAME, out, at);
             at = Utf8.write(userKeys, out, at);
@@ -118,14 +151,17 @@ public final class BatchEntryDescriptor {
             System.arraycopy(WAIT_FALSE, 0, out, at, WAIT_FALSE.length);
             at += WAIT_FALSE.length;
         }
-        for (Map.Entry<String, String> pair : user.entrySet()) {
+        for (Map.Entry<String, String> pair : message.properties().entrySet()) {
             at = Utf8.write(pair.getKey(), out, at);
             out[at++] = PropertyCodec.NAME_VALUE_SEPARATOR;
             at = Utf8.write(pair.getValue(), out, at);
             out[at++] = PropertyCodec.PAIR_SEPARATOR;
         }
-        assert at == total : "entry size " + at + " != " + total;
-        return new EncodedMessage(message, out, keyStart, keyLength);
+        if (at != end) {
+            throw new IllegalStateException("entry of " + (total - (end - at)) + " bytes written, " + total
+                    + " measured: propertiesBytes " + propertiesBytes + " is not this message's");
+        }
+        return uniqKey;
     }
 
     /**

@@ -1,24 +1,21 @@
 package io.sluice.client.internal;
 
 import io.sluice.client.Message;
-import java.nio.charset.StandardCharsets;
 
 /**
- * A message encoded as one batch entry ({@link BatchEntryDescriptor}) with its UNIQ_KEY written into it. The key's
- * {@code String} is made only when asked for (on the I/O thread that completes the send, not on the sending
- * thread). Immutable once built; the entry array is never changed after encoding; thread-safe.
+ * A message encoded as one batch entry ({@link BatchEntryDescriptor}) in an array of its own, with its UNIQ_KEY
+ * written into it. Used for sends that are not auto-batched (auto-batches write their entries straight into the
+ * batch's {@link BatchBody}). Immutable once built; the entry array is never changed after encoding; thread-safe.
  */
 public final class EncodedMessage {
     private final Message message;
     private final byte[] entry;
-    private final int keyIndex;
-    private final int keyLength;
+    private final String uniqKey;
 
-    EncodedMessage(Message message, byte[] entry, int keyIndex, int keyLength) {
+    EncodedMessage(Message message, byte[] entry, String uniqKey) {
         this.message = message;
         this.entry = entry;
-        this.keyIndex = keyIndex;
-        this.keyLength = keyLength;
+        this.uniqKey = uniqKey;
     }
 
     /** The message. */
@@ -38,6 +35,6 @@ public final class EncodedMessage {
 
     /** The message's UNIQ_KEY (its client message id). */
     public String uniqKey() {
-        return new String(entry, keyIndex, keyLength, StandardCharsets.US_ASCII);
+        return uniqKey;
     }
 }

@@ -124,7 +124,7 @@ public final class SendAgent {
                         + job.topic() + ") failed", unwrap(error));
             } else if (SendResponses.storedStatus(response.code()) != null) {
                 failed.succeeded(broker);
-                List<SendResult> results = SendResponses.split(response, broker, job.topic(), job.messages());
+                List<SendResult> results = SendResponses.split(response, broker, job.topic(), job.uniqKeys());
                 job.outcome().succeeded(results);
                 return;
             } else {

@@ -15,19 +15,26 @@ import java.util.Objects;
 public final class SendJob {
     private final String topic;
     private final MessageQueue fixedQueue;
-    private final List<EncodedMessage> messages;
     private final boolean batch;
+    private final byte[] body;
+    private final int bodyOffset;
+    private final int bodyLength;
+    private final List<String> uniqKeys;
     private final String properties;
     private final String propertiesWithoutUniqKey;
     private final int userFlag;
     private final BatchOutcome outcome;
 
-    private SendJob(String topic, MessageQueue fixedQueue, List<EncodedMessage> messages, boolean batch,
-                    String properties, String propertiesWithoutUniqKey, int userFlag, BatchOutcome outcome) {
+    private SendJob(String topic, MessageQueue fixedQueue, boolean batch, byte[] body, int bodyOffset,
+                    int bodyLength, List<String> uniqKeys, String properties, String propertiesWithoutUniqKey,
+                    int userFlag, BatchOutcome outcome) {
         this.topic = topic;
         this.fixedQueue = fixedQueue;
-        this.messages = messages;
         this.batch = batch;
+        this.body = body;
+        this.bodyOffset = bodyOffset;
+        this.bodyLength = bodyLength;
+        this.uniqKeys = uniqKeys;
         this.properties = properties;
         this.propertiesWithoutUniqKey = propertiesWithoutUniqKey;
         this.userFlag = userFlag;
@@ -37,24 +44,27 @@ public final class SendJob {
     /** A single-message send; its properties travel in the header, its body as the request body. */
     public static SendJob single(EncodedMessage message, MessageQueue fixedQueue, BatchOutcome outcome) {
         byte[] entry = message.entry();
-        int bodyLength = bodyLength(entry);
+        int bodyLength = ByteBuffer.wrap(entry).getInt(BatchEntryDescriptor.BODY_LENGTH_OFFSET);
         int propertiesIndex = BatchEntryDescriptor.BODY_OFFSET + bodyLength + Short.BYTES;
         String properties = new String(entry, propertiesIndex, entry.length - propertiesIndex, StandardCharsets.UTF_8);
-        return new SendJob(message.message().topic(), fixedQueue, List.of(message), false, properties, properties,
-                message.message().flag(), outcome);
+        return new SendJob(message.message().topic(), fixedQueue, false, entry, BatchEntryDescriptor.BODY_OFFSET,
+                bodyLength, List.of(message.uniqKey()), properties, properties, message.message().flag(), outcome);
     }
 
     /**
-     * A batch send.
+     * A batch send of the entries in {@code body}, which nobody may write afterwards.
      *
      * @param topic the topic shared by every message
-     * @param messages the messages in batch order; not empty
+     * @param body the messages in batch order; not empty
      * @param uniqKey the batch's own UNIQ_KEY
      * @param tags the tag shared by every message, or null
      * @param waitStoreMsgOk the WAIT value shared by every message
      */
-    public static SendJob batch(String topic, MessageQueue fixedQueue, List<EncodedMessage> messages, String uniqKey,
-                                String tags, boolean waitStoreMsgOk, BatchOutcome outcome) {
+    public static SendJob batch(String topic, MessageQueue fixedQueue, BatchBody body, String uniqKey, String tags,
+                                boolean waitStoreMsgOk, BatchOutcome outcome) {
+        if (body.count() == 0) {
+            throw new IllegalArgumentException("a batch of topic " + topic + " without messages");
+        }
         StringBuilder shared = new StringBuilder(64);
         PropertyCodec.append(shared, PropertyKeys.WAIT, Boolean.toString(waitStoreMsgOk));
         if (tags != null) {
@@ -62,7 +72,14 @@ public final class SendJob {
         }
         StringBuilder withKey = PropertyCodec.append(new StringBuilder(96), PropertyKeys.UNIQ_KEY, uniqKey)
                 .append(shared);
-        return new SendJob(topic, fixedQueue, messages, true, withKey.toString(), shared.toString(), 0, outcome);
+        return new SendJob(topic, fixedQueue, true, body.array(), 0, body.sizeBytes(), body.uniqKeys(),
+                withKey.toString(), shared.toString(), 0, outcome);
+    }
+
+    /** The same send, telling {@code other} its outcome. */
+    public SendJob withOutcome(BatchOutcome other) {
+        return new SendJob(topic, fixedQueue, batch, body, bodyOffset, bodyLength, uniqKeys, properties,
+                propertiesWithoutUniqKey, userFlag, other);
     }
 
     public String topic() {
@@ -74,8 +91,9 @@ public final class SendJob {
         return fixedQueue;
     }
 
-    public List<EncodedMessage> messages() {
-        return messages;
+    /** The UNIQ_KEY of every message, in batch order. */
+    public List<String> uniqKeys() {
+        return uniqKeys;
     }
 
     public boolean isBatch() {
@@ -105,37 +123,18 @@ public final class SendJob {
         return userFlag;
     }
 
-    /** Fresh views of the request body, one per call (each attempt needs its own positions). */
-    public ByteBuffer[] body() {
-        if (!batch) {
-            byte[] entry = messages.get(0).entry();
-            return new ByteBuffer[] {ByteBuffer.wrap(entry, BatchEntryDescriptor.BODY_OFFSET, bodyLength(entry))};
-        }
-        ByteBuffer[] parts = new ByteBuffer[messages.size()];
-        for (int i = 0; i < parts.length; i++) {
-            parts[i] = ByteBuffer.wrap(messages.get(i).entry());
-        }
-        return parts;
+    /** A fresh view of the request body, one per call (each attempt needs its own positions). */
+    public ByteBuffer body() {
+        return ByteBuffer.wrap(body, bodyOffset, bodyLength);
     }
 
     /** Bytes of the request body. */
-    public long bodyBytes() {
-        if (!batch) {
-            return bodyLength(messages.get(0).entry());
-        }
-        long total = 0;
-        for (EncodedMessage message : messages) {
-            total += message.entryBytes();
-        }
-        return total;
+    public int bodyBytes() {
+        return bodyLength;
     }
 
     /** Who is told the outcome. */
     public BatchOutcome outcome() {
         return outcome;
-    }
-
-    private static int bodyLength(byte[] entry) {
-        return ByteBuffer.wrap(entry).getInt(BatchEntryDescriptor.BODY_LENGTH_OFFSET);
     }
 }

@@ -51,12 +51,12 @@ public final class SendResponses {
      * @param response the response; its code must be one of the stored codes
      * @param brokerName the broker the request went to
      * @param topic the topic sent to
-     * @param messages the messages of the request, in order
+     * @param uniqKeys the UNIQ_KEYs of the request's messages, in order
      * @throws ClientException naming the problem when the response lacks a field or its ids do not match the
      *     message count
      */
     public static List<SendResult> split(RemotingCommand response, String brokerName, String topic,
-                                         List<EncodedMessage> messages) {
+                                         List<String> uniqKeys) {
         SendStatus status = storedStatus(response.code());
         String msgIds = response.extField("msgId");
         String queueIdText = response.extField("queueId");
@@ -76,11 +76,11 @@ public final class SendResponses {
         }
         MessageQueue queue = new MessageQueue(topic, brokerName, queueId);
         String batchUniqId = response.extField("batchUniqId");
-        int count = messages.size();
+        int count = uniqKeys.size();
         List<SendResult> results = new ArrayList<>(count);
         if (batchUniqId != null) {
             for (int i = 0; i < count; i++) {
-                results.add(new SendResult(status, messages.get(i).uniqKey(), msgIds, queue, base + i, batchUniqId));
+                results.add(new SendResult(status, uniqKeys.get(i), msgIds, queue, base + i, batchUniqId));
             }
             return results;
         }
@@ -90,7 +90,7 @@ public final class SendResponses {
                     + " message ids for a batch of " + count);
         }
         for (int i = 0; i < count; i++) {
-            results.add(new SendResult(status, messages.get(i).uniqKey(), ids[i], queue, base + i, null));
+            results.add(new SendResult(status, uniqKeys.get(i), ids[i], queue, base + i, null));
         }
         return results;
     }

@@ -14,8 +14,10 @@ import java.nio.ByteBuffer;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -62,24 +64,28 @@ class AccumulatorPropertyTest {
         Accumulator accumulator = new Accumulator(batchMaxBytes, batchMaxBytes * 2, delayMs, failWhenFull, 200,
                 memory, keys, agent::send, "test-linger");
         List<CompletableFuture<SendResult>> futures = new ArrayList<>();
-        List<EncodedMessage> sent = new ArrayList<>();
+        List<Long> sent = new ArrayList<>();
         AtomicInteger refused = new AtomicInteger();
         int messages = 20 + random.nextInt(60);
         CompletableFuture<?>[] senders = new CompletableFuture<?>[2];
         for (int s = 0; s < senders.length; s++) {
             long senderSeed = random.nextLong();
+            long sender = s;
             senders[s] = CompletableFuture.runAsync(() -> {
                 Random own = new Random(senderSeed);
                 for (int i = 0; i < messages; i++) {
-                    byte[] body = new byte[1 + own.nextInt(Math.min(batchMaxBytes, 400))];
+                    // Each body starts with its own id, by which the invoker learns the UNIQ_KEY it travelled with.
+                    byte[] body = new byte[Long.BYTES + own.nextInt(Math.min(batchMaxBytes, 400))];
+                    long id = sender << 32 | i;
+                    ByteBuffer.wrap(body).putLong(id);
                     String tag = own.nextBoolean() ? "a" : null;
-                    EncodedMessage encoded = BatchEntryDescriptor.encode(
-                            Message.builder("T", body).tags(tag).build(), keys);
+                    Message message = Message.builder("T", body).tags(tag).build();
                     try {
-                        CompletableFuture<SendResult> future = accumulator.add(encoded, null);
+                        CompletableFuture<SendResult> future = accumulator.add(message,
+                                BatchEntryDescriptor.propertiesBytes(message, keys.keyChars()), null);
                         synchronized (futures) {
                             futures.add(future);
-                            sent.add(encoded);
+                            sent.add(id);
                         }
                     } catch (BatchMemoryFullException e) {
                         refused.incrementAndGet();
@@ -95,7 +101,7 @@ class AccumulatorPropertyTest {
             CompletableFuture<SendResult> future = futures.get(i);
             if (!future.isCompletedExceptionally()) {
                 SendResult result = future.join();
-                assertEquals(sent.get(i).uniqKey(), result.msgId(), "each message keeps its own id");
+                assertEquals(invoker.uniqKeys.get(sent.get(i)), result.msgId(), "each message keeps its own id");
                 assertTrue(result.queueOffset() >= 0);
             }
         }
@@ -106,6 +112,8 @@ class AccumulatorPropertyTest {
     private static final class RandomInvoker implements Invoker {
         private final Random random;
         private final AtomicInteger offsets = new AtomicInteger();
+        /** The UNIQ_KEY each message (by the id its body starts with) was sent with. */
+        final Map<Long, String> uniqKeys = new ConcurrentHashMap<>();
 
         RandomInvoker(Random random) {
             this.random = random;
@@ -121,6 +129,14 @@ class AccumulatorPropertyTest {
             }
             if (choice == 0) {
                 throw new IllegalStateException("transport exploded");
+            }
+            for (BatchEntryDescriptor.Entry entry : BatchEntryDescriptor.decode(ByteBuffer.wrap(request.body()))) {
+                String uniqKey = PropertyCodec.parse(entry.properties()).get(PropertyKeys.UNIQ_KEY);
+                String before = uniqKeys.putIfAbsent(ByteBuffer.wrap(entry.body()).getLong(), uniqKey);
+                if (before != null && !before.equals(uniqKey)) {
+                    throw new AssertionError("a message was sent again with another UNIQ_KEY: " + before + ", "
+                            + uniqKey);
+                }
             }
             CompletableFuture<RemotingCommand> answer = new CompletableFuture<>();
             Runnable complete = () -> {

@@ -83,10 +83,10 @@ class SendAgentTest {
     @Test
     void shouldSplitAnUnpackedBatchIntoOneResultPerMessage() throws Exception {
         SendAgent agent = agent((address, request) -> stored("A,B,C", 10, null), new FailedBrokers(0, System::nanoTime));
-        List<EncodedMessage> batch = List.of(encoded("1"), encoded("2"), encoded("3"));
+        BatchBody batch = body("1", "2", "3");
         List<SendResult> results = send(agent, SendJob.batch("T", null, batch, KEYS.next(), null, true, NO_OUTCOME));
         for (int i = 0; i < 3; i++) {
-            assertEquals(batch.get(i).uniqKey(), results.get(i).msgId());
+            assertEquals(batch.uniqKeys().get(i), results.get(i).msgId());
             assertEquals(String.valueOf((char) ('A' + i)), results.get(i).offsetMsgId());
             assertEquals(10 + i, results.get(i).queueOffset());
             assertNull(results.get(i).batchUniqId());
@@ -102,8 +102,8 @@ class SendAgentTest {
     void shouldGiveInnerBatchMessagesTheBaseOffsetPlusTheirIndex() throws Exception {
         batchCq = true;
         SendAgent agent = agent((address, request) -> stored("R", 40, "BATCH-ID"), new FailedBrokers(0, System::nanoTime));
-        List<EncodedMessage> batch = List.of(encoded("1"), encoded("2"));
-        List<SendResult> results = send(agent, SendJob.batch("T", null, batch, "BATCH-ID", "tag", true, NO_OUTCOME));
+        List<SendResult> results = send(agent, SendJob.batch("T", null, body("1", "2"), "BATCH-ID", "tag", true,
+                NO_OUTCOME));
         assertEquals(40, results.get(0).queueOffset());
         assertEquals(41, results.get(1).queueOffset());
         assertEquals("R", results.get(1).offsetMsgId());
@@ -115,7 +115,7 @@ class SendAgentTest {
     @Test
     void shouldFailEveryMessageWhenTheIdCountDoesNotMatch() {
         SendAgent agent = agent((address, request) -> stored("A,B", 0, null), new FailedBrokers(0, System::nanoTime));
-        Throwable error = failure(agent, SendJob.batch("T", null, List.of(encoded("1"), encoded("2"), encoded("3")),
+        Throwable error = failure(agent, SendJob.batch("T", null, body("1", "2", "3"),
                 KEYS.next(), null, true, NO_OUTCOME));
         assertTrue(error.getMessage().endsWith("2 message ids for a batch of 3"), error.getMessage());
     }
@@ -155,6 +155,15 @@ class SendAgentTest {
         return BatchEntryDescriptor.encode(Message.of("T", body.getBytes()), KEYS);
     }
 
+    private static BatchBody body(String... bodies) {
+        BatchBody batch = new BatchBody(64, 1, 1 << 20);
+        for (String body : bodies) {
+            Message message = Message.of("T", body.getBytes());
+            batch.append(message, BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars()), KEYS);
+        }
+        return batch;
+    }
+
     private static SendJob single(String body) {
         return SendJob.single(encoded(body), null, NO_OUTCOME);
     }
@@ -179,7 +188,7 @@ class SendAgentTest {
     }
 
     private static SendJob withOutcome(SendJob template, CompletableFuture<List<SendResult>> result) {
-        BatchOutcome outcome = new BatchOutcome() {
+        return template.withOutcome(new BatchOutcome() {
             @Override
             public void succeeded(List<SendResult> results) {
                 result.complete(results);
@@ -189,13 +198,6 @@ class SendAgentTest {
             public void failed(Throwable error) {
                 result.completeExceptionally(error);
             }
-        };
-        if (!template.isBatch()) {
-            return SendJob.single(template.messages().get(0), template.fixedQueue(), outcome);
-        }
-        String properties = template.properties();
-        return SendJob.batch(template.topic(), template.fixedQueue(), template.messages(),
-                PropertyCodec.parse(properties).get("UNIQ_KEY"), PropertyCodec.parse(properties).get("TAGS"), true,
-                outcome);
+        });
     }
 }

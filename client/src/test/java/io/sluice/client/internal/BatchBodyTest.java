@@ -1,0 +1,101 @@
+package io.sluice.client.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.client.Message;
+import java.nio.ByteBuffer;
+import java.time.ZoneId;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** A batch body built in place decodes to the messages written into it, whatever room it started with. */
+class BatchBodyTest {
+    private static final UniqKeyGenerator KEYS = new UniqKeyGenerator(new byte[] {10, 1, 2, 3}, 77, 5,
+            () -> 1_700_000_000_000L, ZoneId.of("UTC"));
+
+    @Property(tries = 200)
+    void shouldDecodeToTheMessagesAppendedWhateverTheStartingRoom(
+            @ForAll("messages") @Size(min = 1, max = 40) List<Message> messages,
+            @ForAll @IntRange(min = 1, max = 4096) int capacityBytes,
+            @ForAll @IntRange(min = 1, max = 50) int capacityMessages) {
+        BatchBody body = new BatchBody(capacityBytes, capacityMessages, 1 << 20);
+        int expectedBytes = 0;
+        for (Message message : messages) {
+            int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars());
+            body.append(message, propertiesBytes, KEYS);
+            expectedBytes += BatchEntryDescriptor.entryBytes(message, propertiesBytes);
+        }
+        assertEquals(expectedBytes, body.sizeBytes());
+        assertEquals(messages.size(), body.count());
+        List<BatchEntryDescriptor.Entry> entries =
+                BatchEntryDescriptor.decode(ByteBuffer.wrap(body.array(), 0, body.sizeBytes()));
+        assertEquals(messages.size(), entries.size());
+        for (int i = 0; i < messages.size(); i++) {
+            Message message = messages.get(i);
+            BatchEntryDescriptor.Entry entry = entries.get(i);
+            assertArrayEquals(message.body(), entry.body());
+            assertEquals(message.flag(), entry.flag());
+            Map<String, String> properties = PropertyCodec.parse(entry.properties());
+            assertEquals(body.uniqKeys().get(i), properties.get(PropertyKeys.UNIQ_KEY));
+            assertEquals(message.tags(), properties.get(PropertyKeys.TAGS));
+        }
+        assertEquals(messages.size(), new HashSet<>(body.uniqKeys()).size(), "every message has its own key");
+    }
+
+    @Test
+    @Timeout(10)
+    void shouldRefuseAnEntryPastTheLimitAndStayAsItWas() {
+        Message small = Message.of("T", new byte[10]);
+        int smallProperties = BatchEntryDescriptor.propertiesBytes(small, KEYS.keyChars());
+        int smallBytes = BatchEntryDescriptor.entryBytes(small, smallProperties);
+        BatchBody body = new BatchBody(8, 1, smallBytes + 100);
+        body.append(small, smallProperties, KEYS);
+        byte[] before = Arrays.copyOf(body.array(), body.sizeBytes());
+        Message big = Message.of("T", new byte[101]);
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> body.append(big, BatchEntryDescriptor.propertiesBytes(big, KEYS.keyChars()), KEYS));
+        assertTrue(error.getMessage().contains("(at most " + (smallBytes + 100) + ")"), error.getMessage());
+        assertEquals(smallBytes, body.sizeBytes());
+        assertEquals(1, body.count());
+        assertArrayEquals(before, Arrays.copyOf(body.array(), body.sizeBytes()));
+        assertTrue(body.array().length <= smallBytes + 100, "the array never grows past the limit");
+    }
+
+    @Test
+    @Timeout(10)
+    void shouldRefuseAWrongPropertiesSizeWithoutCountingTheMessage() {
+        Message message = Message.builder("T", new byte[] {1, 2, 3}).tags("a-tag").build();
+        int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars());
+        BatchBody body = new BatchBody(1024, 4, 1 << 20);
+        IllegalStateException error = assertThrows(IllegalStateException.class,
+                () -> body.append(message, propertiesBytes + 1, KEYS));
+        assertTrue(error.getMessage().contains("propertiesBytes " + (propertiesBytes + 1)), error.getMessage());
+        assertEquals(0, body.count());
+        assertEquals(0, body.sizeBytes());
+    }
+
+    @Provide
+    Arbitrary<List<Message>> messages() {
+        Arbitrary<byte[]> bodies = Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(600);
+        Arbitrary<String> tags = Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(12).injectNull(0.4);
+        Arbitrary<Integer> flags = Arbitraries.integers();
+        return Combinators.combine(bodies, tags, flags)
+                .as((body, tag, flag) -> Message.builder("T", body).tags(tag).flag(flag).build())
+                .list();
+    }
+}
