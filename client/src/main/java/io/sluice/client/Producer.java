@@ -207,6 +207,7 @@ public final class Producer implements AutoCloseable {
                     + " bytes, more than maxMessageBytes " + settings.maxMessageBytes());
         }
         BatchBody body = new BatchBody((int) bytes, batch.size(), (int) bytes);
+        runtime.uniqKeys().readClock();
         for (int i = 0; i < propertiesBytes.length; i++) {
             body.append(batch.get(i), propertiesBytes[i], runtime.uniqKeys());
         }

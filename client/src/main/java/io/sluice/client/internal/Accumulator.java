@@ -46,6 +46,11 @@ public final class Accumulator implements AutoCloseable {
     private final UniqKeyGenerator uniqKeys;
     private final Consumer<SendJob> shipper;
     private final ConcurrentHashMap<BatchKey, Slot> slots = new ConcurrentHashMap<>();
+    /**
+     * The slot of the latest add whose message did not match the slot before: a hint any adder may overwrite,
+     * checked against each message before use (most streams send to one key; no key is made or hashed then).
+     */
+    private volatile Slot latestSlot;
     private final LongAdder batchesBySize = new LongAdder();
     private final LongAdder batchesByTime = new LongAdder();
     private final Thread linger;
@@ -118,15 +123,20 @@ public final class Accumulator implements AutoCloseable {
                     + maxBatchBodyBytes + " bytes");
         }
         reserve(bytes);
-        BatchKey key = new BatchKey(message.topic(), message.tags(), message.waitStoreMsgOk(), queue);
         CompletableFuture<SendResult> future = new CompletableFuture<>();
+        Slot slot = latestSlot;
         while (true) {
-            Slot slot = slots.computeIfAbsent(key, Slot::new);
+            if (slot == null || !slot.key.matches(message, queue)) {
+                slot = slots.computeIfAbsent(new BatchKey(message.topic(), message.tags(), message.waitStoreMsgOk(),
+                        queue), Slot::new);
+                latestSlot = slot;
+            }
             AutoBatch before = null;
             AutoBatch after = null;
             try {
                 synchronized (slot) {
                     if (slot.retired) {
+                        slot = null;
                         continue;
                     }
                     if (closed) {
@@ -136,8 +146,9 @@ public final class Accumulator implements AutoCloseable {
                         before = slot.detach();
                     }
                     if (slot.open == null) {
-                        // The clock is read once per batch, not per message (a clock read is a good part of an add).
+                        // The clocks are read once per batch, not per message (a clock read is a good part of an add).
                         long nowNs = System.nanoTime();
+                        uniqKeys.readClock(); // the keys of this batch's messages carry its opening time or later
                         slot.open = slot.openBatch(nowNs, bytes, maxBatchBodyBytes, memory);
                         slot.lastOpenedNs = nowNs;
                     }

@@ -62,11 +62,13 @@ public final class BatchEntryDescriptor {
     }
 
     /**
-     * Encodes {@code message} as one entry, in an array of its own, with a fresh UNIQ_KEY from {@code keys}.
+     * Encodes {@code message} as one entry, in an array of its own, with a fresh UNIQ_KEY from {@code keys} (whose
+     * clock it reads first).
      *
      * @throws IllegalArgumentException naming the size when the properties exceed 32767 bytes
      */
     public static EncodedMessage encode(Message message, UniqKeyGenerator keys) {
+        keys.readClock();
         int propertiesBytes = propertiesBytes(message, keys.keyChars());
         byte[] out = new byte[entryBytes(message, propertiesBytes)];
         String uniqKey = write(message, propertiesBytes, keys, out, 0);
@@ -110,8 +112,8 @@ public final class BatchEntryDescriptor {
     }
 
     /**
-     * Writes {@code message} as one entry into {@code out} from {@code at}, with a fresh UNIQ_KEY from {@code keys};
-     * the entry takes exactly {@link #entryBytes} bytes.
+     * Writes {@code message} as one entry into {@code out} from {@code at}, with a fresh UNIQ_KEY from {@code keys}
+     * (see {@link UniqKeyGenerator#write} for its time); the entry takes exactly {@link #entryBytes} bytes.
      *
      * @param propertiesBytes what {@link #propertiesBytes} gave for this message and {@code keys}
      * @return the message's UNIQ_KEY

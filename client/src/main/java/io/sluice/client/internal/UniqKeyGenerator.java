@@ -5,11 +5,19 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
  * Generates UNIQ_KEYs ({@link MessageIdDescriptor}): a fixed hex prefix (client IP, pid, class-loader hash)
  * computed once, then the milliseconds since the start of the current month and a 16-bit counter.
+ *
+ * <p>The clock is read for every {@link #KEYS_PER_CLOCK_READ}-th key and on {@link #readClock()}; the keys in
+ * between carry the latest reading (a clock read was a sixth of an auto-batched send's cost on the sending
+ * thread). Callers that write keys in bulk read the clock when a burst starts ({@link Accumulator} when it opens
+ * a batch); {@link #next()} and single-message encoding read it for each key. Two keys repeat only when the
+ * 16-bit counter wraps while the latest reading stays on one millisecond, which takes 65,536 keys within one
+ * millisecond, as with a clock read per key.
  *
  * <p>Thread-safe and lock-free on the common path; the month start is recomputed under this object's monitor
  * when the month rolls over.
@@ -18,7 +26,12 @@ public final class UniqKeyGenerator {
     private final byte[] prefixHex;
     private final LongSupplier clockMs;
     private final ZoneId zone;
+    /** Keys written with one clock reading at most (a power of two). */
+    static final int KEYS_PER_CLOCK_READ = 16;
+
     private final AtomicInteger counter = new AtomicInteger();
+    /** The latest clock reading; only ever raised. */
+    private final AtomicLong latestMs = new AtomicLong();
     /** Written under this object's monitor, read by every caller. */
     private volatile long monthStartMs;
     private volatile long nextMonthStartMs;
@@ -45,7 +58,7 @@ public final class UniqKeyGenerator {
         this.clockMs = clockMs;
         this.zone = zone;
         this.counter.set((int) (System.nanoTime() & 0x7FFF));
-        rollMonth(clockMs.getAsLong());
+        readClock();
     }
 
     /** A generator for this process: its pid, the class loader of this class, the system clock and zone. */
@@ -60,23 +73,38 @@ public final class UniqKeyGenerator {
         return prefixHex.length + MessageIdDescriptor.UNIQ_KEY_VARYING_BYTES * 2;
     }
 
-    /** A new key. */
+    /** A new key, with the time read now. */
     public String next() {
+        readClock();
         byte[] out = new byte[keyChars()];
         write(out, 0);
         return new String(out, StandardCharsets.US_ASCII);
     }
 
-    /** Writes a new key as ASCII hex into {@code out} from {@code at}; returns the index after it. */
-    public int write(byte[] out, int at) {
+    /** Reads the clock: the keys written next carry this time (or a later one). */
+    public void readClock() {
         long now = clockMs.getAsLong();
         if (now >= nextMonthStartMs) {
             rollMonth(now);
         }
+        latestMs.accumulateAndGet(now, Math::max);
+    }
+
+    /**
+     * Writes a new key as ASCII hex into {@code out} from {@code at}; returns the index after it. Its time is the
+     * latest clock reading; every {@link #KEYS_PER_CLOCK_READ}-th key reads the clock first.
+     */
+    public int write(byte[] out, int at) {
+        int count = counter.getAndIncrement();
+        if ((count & (KEYS_PER_CLOCK_READ - 1)) == 0) {
+            readClock();
+        }
+        // A reading from before a month roll-over may still be the latest another thread saw: never below zero.
+        long sinceMonthStartMs = Math.max(0, latestMs.get() - monthStartMs);
         System.arraycopy(prefixHex, 0, out, at, prefixHex.length);
         at += prefixHex.length;
-        at = MessageIdDescriptor.writeHex(now - monthStartMs, 4, out, at);
-        return MessageIdDescriptor.writeHex(counter.getAndIncrement(), 2, out, at);
+        at = MessageIdDescriptor.writeHex(sinceMonthStartMs, 4, out, at);
+        return MessageIdDescriptor.writeHex(count, 2, out, at);
     }
 
     private synchronized void rollMonth(long now) {
