@@ -45,6 +45,9 @@ import java.util.concurrent.locks.LockSupport;
  * delivered on a client I/O thread, so callbacks and dependent stages must not block.
  */
 public final class Producer implements AutoCloseable {
+    /** What {@link #batchedPropertiesBytes} gives for a message that is not auto-batched. */
+    private static final int NOT_BATCHED = -1;
+
     private final ProducerSettings settings;
     private final ClientRuntime runtime;
     private final SendAgent sender;
@@ -136,7 +139,15 @@ public final class Producer implements AutoCloseable {
     /** Sends asynchronously and tells {@code callback} the outcome. */
     public void sendAsync(Message message, SendCallback callback) {
         Objects.requireNonNull(callback, "callback");
-        sendAsync(message).whenComplete((result, error) -> {
+        ensureOpen();
+        validate(message);
+        int propertiesBytes = batchedPropertiesBytes(message);
+        if (propertiesBytes != NOT_BATCHED) {
+            // Told straight from the batch's outcome: no future and no dependent stage per message.
+            accumulator.add(message, propertiesBytes, null, callback);
+            return;
+        }
+        direct(message, null).whenComplete((result, error) -> {
             if (error != null) {
                 callback.onException(Rpc.unwrap(error));
             } else {
@@ -261,12 +272,28 @@ public final class Producer implements AutoCloseable {
     private CompletableFuture<SendResult> submit(Message message, MessageQueue queue) {
         ensureOpen();
         validate(message);
-        if (accumulator != null) {
-            int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, runtime.uniqKeys().keyChars());
-            if (BatchEntryDescriptor.entryBytes(message, propertiesBytes) <= settings.maxMessageBytes()) {
-                return accumulator.add(message, propertiesBytes, queue);
-            }
+        int propertiesBytes = batchedPropertiesBytes(message);
+        if (propertiesBytes != NOT_BATCHED) {
+            return accumulator.add(message, propertiesBytes, queue);
         }
+        return direct(message, queue);
+    }
+
+    /**
+     * The properties size of {@code message} when it goes through auto-batching; {@link #NOT_BATCHED} without
+     * auto-batching, or when its entry is too large for a batch (it is then sent on its own).
+     */
+    private int batchedPropertiesBytes(Message message) {
+        if (accumulator == null) {
+            return NOT_BATCHED;
+        }
+        int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, runtime.uniqKeys().keyChars());
+        return BatchEntryDescriptor.entryBytes(message, propertiesBytes) <= settings.maxMessageBytes()
+                ? propertiesBytes : NOT_BATCHED;
+    }
+
+    /** Sends {@code message} on its own, not auto-batched. */
+    private CompletableFuture<SendResult> direct(Message message, MessageQueue queue) {
         EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();

@@ -159,6 +159,8 @@ public final class ProducerComparison {
         AtomicLong acked = new AtomicLong();
         AtomicLong failed = new AtomicLong();
         byte[] body = new byte[bodyBytes];
+        // The same callback API as the Apache producer's loop below.
+        Outcomes callback = new Outcomes(permits, acked, failed);
         try (Producer producer = Producer.start(settings)) {
             CpuSplit cpu = new CpuSplit();
             cpu.start();
@@ -166,10 +168,12 @@ public final class ProducerComparison {
             long start = System.nanoTime();
             while (System.nanoTime() - end < 0) {
                 permits.acquireUninterruptibly();
-                producer.sendAsync(Message.of(topic, body)).whenComplete((result, error) -> {
-                    (error == null ? acked : failed).incrementAndGet();
+                try {
+                    producer.sendAsync(Message.of(topic, body), callback);
+                } catch (RuntimeException e) {
+                    failed.incrementAndGet();
                     permits.release();
-                });
+                }
             }
             permits.acquireUninterruptibly(inFlight);
             return rate(label, acked.get(), failed.get(), start, cpu.stop());
@@ -187,19 +191,7 @@ public final class ProducerComparison {
         AtomicLong acked = new AtomicLong();
         AtomicLong failed = new AtomicLong();
         byte[] body = new byte[bodyBytes];
-        SendCallback callback = new SendCallback() {
-            @Override
-            public void onSuccess(SendResult result) {
-                acked.incrementAndGet();
-                permits.release();
-            }
-
-            @Override
-            public void onException(Throwable error) {
-                failed.incrementAndGet();
-                permits.release();
-            }
-        };
+        Outcomes callback = new Outcomes(permits, acked, failed);
         try {
             CpuSplit cpu = new CpuSplit();
             cpu.start();
@@ -218,6 +210,28 @@ public final class ProducerComparison {
             return rate(label, acked.get(), failed.get(), start, cpu.stop());
         } finally {
             producer.shutdown();
+        }
+    }
+
+    /** Counts each send's outcome and gives its permit back; a callback for both producers. */
+    private record Outcomes(Semaphore permits, AtomicLong acked, AtomicLong failed)
+            implements io.sluice.client.SendCallback, SendCallback {
+        @Override
+        public void onSuccess(io.sluice.client.SendResult result) {
+            acked.incrementAndGet();
+            permits.release();
+        }
+
+        @Override
+        public void onSuccess(SendResult result) {
+            acked.incrementAndGet();
+            permits.release();
+        }
+
+        @Override
+        public void onException(Throwable error) {
+            failed.incrementAndGet();
+            permits.release();
         }
     }
 

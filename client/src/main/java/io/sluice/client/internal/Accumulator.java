@@ -3,13 +3,16 @@ package io.sluice.client.internal;
 import io.sluice.client.ClientClosedException;
 import io.sluice.client.ClientException;
 import io.sluice.client.Message;
+import io.sluice.client.SendCallback;
 import io.sluice.client.SendResult;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -53,6 +56,7 @@ public final class Accumulator implements AutoCloseable {
     private volatile Slot latestSlot;
     private final LongAdder batchesBySize = new LongAdder();
     private final LongAdder batchesByTime = new LongAdder();
+    private final AtomicLong callbackFailures = new AtomicLong();
     private final Thread linger;
     private volatile boolean closed;
 
@@ -114,6 +118,21 @@ public final class Accumulator implements AutoCloseable {
      * @throws IllegalArgumentException naming the sizes when the entry exceeds {@code maxBatchBodyBytes}
      */
     public CompletableFuture<SendResult> add(Message message, int propertiesBytes, MessageQueue queue) {
+        CompletableFuture<SendResult> future = new CompletableFuture<>();
+        join(message, propertiesBytes, queue, future);
+        return future;
+    }
+
+    /**
+     * Adds a message whose outcome goes to {@code callback} (on the thread that learns it, or this one when the
+     * batch fails while shipping); see {@link #add(Message, int, MessageQueue)} for the rest.
+     */
+    public void add(Message message, int propertiesBytes, MessageQueue queue, SendCallback callback) {
+        join(message, propertiesBytes, queue, Objects.requireNonNull(callback, "callback"));
+    }
+
+    /** Adds a message told its outcome through {@code waiter}: a future or a callback. */
+    private void join(Message message, int propertiesBytes, MessageQueue queue, Object waiter) {
         if (closed) {
             throw new ClientClosedException("producer is closed");
         }
@@ -123,7 +142,6 @@ public final class Accumulator implements AutoCloseable {
                     + maxBatchBodyBytes + " bytes");
         }
         reserve(bytes);
-        CompletableFuture<SendResult> future = new CompletableFuture<>();
         Slot slot = latestSlot;
         while (true) {
             if (slot == null || !slot.key.matches(message, queue)) {
@@ -149,10 +167,10 @@ public final class Accumulator implements AutoCloseable {
                         // The clocks are read once per batch, not per message (a clock read is a good part of an add).
                         long nowNs = System.nanoTime();
                         uniqKeys.readClock(); // the keys of this batch's messages carry its opening time or later
-                        slot.open = slot.openBatch(nowNs, bytes, maxBatchBodyBytes, memory);
+                        slot.open = slot.openBatch(nowNs, bytes, maxBatchBodyBytes, memory, callbackFailures);
                         slot.lastOpenedNs = nowNs;
                     }
-                    slot.open.add(message, propertiesBytes, uniqKeys, future);
+                    slot.open.add(message, propertiesBytes, uniqKeys, waiter);
                     if (slot.open.bodyBytes() >= batchMaxBytes) {
                         after = slot.detach();
                     }
@@ -170,8 +188,13 @@ public final class Accumulator implements AutoCloseable {
                 batchesBySize.increment();
                 ship(after);
             }
-            return future;
+            return;
         }
+    }
+
+    /** Send callbacks that threw (each is logged at the 1st, 2nd, 4th, 8th... time). */
+    public long callbackFailures() {
+        return callbackFailures.get();
     }
 
     /** Ships every open batch now. */
@@ -270,11 +293,12 @@ public final class Accumulator implements AutoCloseable {
          * Opens a batch whose body and future list have room for an eighth more than the latest batch held (a
          * batch that leaves by size holds about as much as the one before; growing a body copies it).
          */
-        AutoBatch openBatch(long nowNs, int firstEntryBytes, int maxBatchBodyBytes, BatchMemory memory) {
+        AutoBatch openBatch(long nowNs, int firstEntryBytes, int maxBatchBodyBytes, BatchMemory memory,
+                            AtomicLong callbackFailures) {
             int roomBytes = Math.max(firstEntryBytes, expectedBytes + expectedBytes / 8);
             int roomCount = expectedCount + expectedCount / 8 + 1;
             return new AutoBatch(key, nowNs, memory, new BatchBody(roomBytes, roomCount, maxBatchBodyBytes),
-                    roomCount);
+                    roomCount, callbackFailures);
         }
 
         /** Takes the open batch away, remembering its size for the next one. */

@@ -2,14 +2,19 @@ package io.sluice.client.internal;
 
 import io.sluice.client.ClientException;
 import io.sluice.client.Message;
+import io.sluice.client.SendCallback;
 import io.sluice.client.SendResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One auto-batch: the messages that joined it, their callers' futures, and the memory they reserved.
+ * One auto-batch: the messages that joined it, who waits for each (its caller's future or {@link SendCallback}),
+ * and the memory they reserved.
  *
  * <p>While open it belongs to its slot in {@link Accumulator} and is changed only under that slot's monitor. Once
  * shipped nobody changes its lists; its outcome methods may then run on any thread and act once: every future
@@ -19,35 +24,43 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * wait for batch memory itself (it runs on a client I/O thread, where nothing may block anyway).
  */
 final class AutoBatch implements BatchOutcome {
+    private static final Logger LOG = LoggerFactory.getLogger(AutoBatch.class);
+
     private final BatchKey key;
     private final long createdNs;
     private final BatchMemory memory;
     private final BatchBody body;
-    private final List<CompletableFuture<SendResult>> futures;
+    /** Per message: the {@code CompletableFuture<SendResult>} or the {@link SendCallback} to tell. */
+    private final List<Object> waiters;
     private final AtomicBoolean finished = new AtomicBoolean();
+    private final AtomicLong callbackFailures;
     private long bodyBytes;
 
     /**
      * @param body where the messages are written
-     * @param expectedMessages room to make for futures at first
+     * @param expectedMessages room to make for waiters at first
+     * @param callbackFailures counts the callbacks that threw
      */
-    AutoBatch(BatchKey key, long createdNs, BatchMemory memory, BatchBody body, int expectedMessages) {
+    AutoBatch(BatchKey key, long createdNs, BatchMemory memory, BatchBody body, int expectedMessages,
+              AtomicLong callbackFailures) {
+        this.callbackFailures = callbackFailures;
         this.key = key;
         this.createdNs = createdNs;
         this.memory = memory;
         this.body = body;
-        this.futures = new ArrayList<>(Math.max(1, expectedMessages));
+        this.waiters = new ArrayList<>(Math.max(1, expectedMessages));
     }
 
     /**
-     * Writes {@code message} into the batch body; its caller learns the outcome through {@code future}.
+     * Writes {@code message} into the batch body; its caller learns the outcome through {@code waiter}.
      *
      * @param propertiesBytes what {@link BatchEntryDescriptor#propertiesBytes} gave for the message and {@code keys}
+     * @param waiter a {@code CompletableFuture<SendResult>} or a {@link SendCallback}
      * @throws IllegalArgumentException when the entry does not fit the body; the batch is then unchanged
      */
-    void add(Message message, int propertiesBytes, UniqKeyGenerator keys, CompletableFuture<SendResult> future) {
+    void add(Message message, int propertiesBytes, UniqKeyGenerator keys, Object waiter) {
         body.append(message, propertiesBytes, keys);
-        futures.add(future);
+        waiters.add(waiter);
         bodyBytes += message.body().length;
     }
 
@@ -84,14 +97,14 @@ final class AutoBatch implements BatchOutcome {
             return;
         }
         try {
-            if (results.size() != futures.size()) {
-                ClientException error = new ClientException("send of a batch of " + futures.size() + " gave "
+            if (results.size() != waiters.size()) {
+                ClientException error = new ClientException("send of a batch of " + waiters.size() + " gave "
                         + results.size() + " results");
-                futures.forEach(future -> future.completeExceptionally(error));
+                waiters.forEach(waiter -> tell(waiter, null, error));
                 return;
             }
-            for (int i = 0; i < futures.size(); i++) {
-                futures.get(i).complete(results.get(i));
+            for (int i = 0; i < waiters.size(); i++) {
+                tell(waiters.get(i), results.get(i), null);
             }
         } finally {
             memory.release(body.sizeBytes());
@@ -104,9 +117,41 @@ final class AutoBatch implements BatchOutcome {
             return;
         }
         try {
-            futures.forEach(future -> future.completeExceptionally(error));
+            waiters.forEach(waiter -> tell(waiter, null, error));
         } finally {
             memory.release(body.sizeBytes());
+        }
+    }
+
+    /** Tells one waiter its message's result, or (when {@code error} is not null) its batch's error. */
+    @SuppressWarnings("unchecked")
+    private void tell(Object waiter, SendResult result, Throwable error) {
+        if (waiter instanceof SendCallback callback) {
+            try {
+                if (error == null) {
+                    callback.onSuccess(result);
+                } else {
+                    callback.onException(error);
+                }
+            } catch (RuntimeException e) {
+                callbackFailed(e);
+            }
+        } else if (error == null) {
+            ((CompletableFuture<SendResult>) waiter).complete(result);
+        } else {
+            ((CompletableFuture<?>) waiter).completeExceptionally(error);
+        }
+    }
+
+    /**
+     * A callback that throws costs nobody else their outcome. It is counted, and logged at the 1st, 2nd, 4th, 8th...
+     * time (a bug of the caller's, which may repeat for every message).
+     */
+    private void callbackFailed(RuntimeException e) {
+        long failures = callbackFailures.incrementAndGet();
+        if (Long.bitCount(failures) == 1) {
+            LOG.warn("a send callback threw ({} so far); the other messages of its batch are told anyway",
+                    failures, e);
         }
     }
 }

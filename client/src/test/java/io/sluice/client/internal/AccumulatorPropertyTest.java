@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.client.BatchMemoryFullException;
 import io.sluice.client.ClientException;
 import io.sluice.client.Message;
+import io.sluice.client.SendCallback;
 import io.sluice.client.SendResult;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
@@ -30,7 +31,8 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
  * Auto-batching end to end through the real {@link SendAgent} over a transport that fails at random: every
- * message's future completes (with its own result or its batch's error) and every reserved byte is given back.
+ * message's future or callback is told once (its own result or its batch's error), also when other callbacks of
+ * its batch throw, and every reserved byte is given back.
  */
 class AccumulatorPropertyTest {
     private static ExecutorService async;
@@ -66,6 +68,8 @@ class AccumulatorPropertyTest {
         List<CompletableFuture<SendResult>> futures = new ArrayList<>();
         List<Long> sent = new ArrayList<>();
         AtomicInteger refused = new AtomicInteger();
+        AtomicInteger toldTwice = new AtomicInteger();
+        AtomicInteger throwing = new AtomicInteger();
         int messages = 20 + random.nextInt(60);
         CompletableFuture<?>[] senders = new CompletableFuture<?>[2];
         for (int s = 0; s < senders.length; s++) {
@@ -80,9 +84,20 @@ class AccumulatorPropertyTest {
                     ByteBuffer.wrap(body).putLong(id);
                     String tag = own.nextBoolean() ? "a" : null;
                     Message message = Message.builder("T", body).tags(tag).build();
+                    int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, keys.keyChars());
+                    int style = own.nextInt(3); // 0: a future; 1: a callback; 2: a callback that throws
                     try {
-                        CompletableFuture<SendResult> future = accumulator.add(message,
-                                BatchEntryDescriptor.propertiesBytes(message, keys.keyChars()), null);
+                        CompletableFuture<SendResult> future;
+                        if (style == 0) {
+                            future = accumulator.add(message, propertiesBytes, null);
+                        } else {
+                            future = new CompletableFuture<>();
+                            accumulator.add(message, propertiesBytes, null, new RecordingCallback(future,
+                                    style == 2, toldTwice));
+                            if (style == 2) {
+                                throwing.incrementAndGet(); // added: it will be told, and throw
+                            }
+                        }
                         synchronized (futures) {
                             futures.add(future);
                             sent.add(id);
@@ -106,6 +121,31 @@ class AccumulatorPropertyTest {
             }
         }
         assertEquals(2 * messages, futures.size() + refused.get());
+        assertEquals(0, toldTwice.get(), "no callback is told twice");
+        assertEquals(throwing.get(), accumulator.callbackFailures(), "every callback that threw is counted");
+    }
+
+    /** Hands the outcome to a future; may throw afterwards, as a buggy caller's callback would. */
+    private record RecordingCallback(CompletableFuture<SendResult> outcome, boolean throwAfter,
+                                     AtomicInteger toldTwice) implements SendCallback {
+        @Override
+        public void onSuccess(SendResult result) {
+            told(outcome.complete(result));
+        }
+
+        @Override
+        public void onException(Throwable error) {
+            told(outcome.completeExceptionally(error));
+        }
+
+        private void told(boolean first) {
+            if (!first) {
+                toldTwice.incrementAndGet();
+            }
+            if (throwAfter) {
+                throw new IllegalStateException("callback bug");
+            }
+        }
     }
 
     /** Answers send requests with a random mix of successes, error codes, malformed answers and failures. */
