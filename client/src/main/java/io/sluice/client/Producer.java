@@ -22,6 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends messages: synchronously, asynchronously (future or callback) and oneway; single messages, explicit
@@ -47,6 +49,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class Producer implements AutoCloseable {
     /** What {@link #batchedPropertiesBytes} gives for a message that is not auto-batched. */
     private static final int NOT_BATCHED = -1;
+    private static final Logger LOG = LoggerFactory.getLogger(Producer.class);
 
     private final ProducerSettings settings;
     private final ClientRuntime runtime;
@@ -136,7 +139,12 @@ public final class Producer implements AutoCloseable {
         return submit(message, chosen);
     }
 
-    /** Sends asynchronously and tells {@code callback} the outcome. */
+    /**
+     * Sends asynchronously and tells {@code callback} the outcome. With auto-batching the callback is told straight
+     * from its batch's outcome, without a future per message (the cheapest way to send). A callback that throws
+     * does not keep the other messages of its batch from being told; it is logged (auto-batching logs the 1st, 2nd,
+     * 4th... such failure and counts them all).
+     */
     public void sendAsync(Message message, SendCallback callback) {
         Objects.requireNonNull(callback, "callback");
         ensureOpen();
@@ -148,10 +156,14 @@ public final class Producer implements AutoCloseable {
             return;
         }
         direct(message, null).whenComplete((result, error) -> {
-            if (error != null) {
-                callback.onException(Rpc.unwrap(error));
-            } else {
-                callback.onSuccess(result);
+            try {
+                if (error != null) {
+                    callback.onException(Rpc.unwrap(error));
+                } else {
+                    callback.onSuccess(result);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("a send callback threw", e);
             }
         });
     }

@@ -103,6 +103,40 @@ class ProducerTest {
     }
 
     @Test
+    void shouldTellEveryAutoBatchedCallbackFromItsBatchEvenWhenOneThrows() throws Exception {
+        // Held until close() ships it: one batch whose third callback throws.
+        Producer producer = producer(builder().autoBatch(true).batchMaxDelayMs(30_000));
+        List<CompletableFuture<SendResult>> told = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            CompletableFuture<SendResult> outcome = new CompletableFuture<>();
+            boolean throwing = i == 2;
+            producer.sendAsync(Message.of("Simple", ("c" + i).getBytes()), new SendCallback() {
+                @Override
+                public void onSuccess(SendResult result) {
+                    outcome.complete(result);
+                    if (throwing) {
+                        throw new IllegalStateException("a caller's bug");
+                    }
+                }
+
+                @Override
+                public void onException(Throwable error) {
+                    outcome.completeExceptionally(error);
+                }
+            });
+            told.add(outcome);
+        }
+        producer.close();
+        List<SendResult> results = join(told);
+        assertEquals(1, allSendRequests().size(), "one batch request");
+        for (int i = 0; i < 5; i++) {
+            assertEquals(results.get(0).queueOffset() + i, results.get(i).queueOffset());
+        }
+        assertEquals(5, results.stream().map(SendResult::msgId).distinct().count());
+        Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+    }
+
+    @Test
     void shouldGiveInnerBatchMessagesTheBaseOffsetPlusTheirIndexOnABatchCqTopic() throws Exception {
         Producer producer = producer(builder().autoBatch(true).batchMaxDelayMs(30_000));
         List<CompletableFuture<SendResult>> futures = new ArrayList<>();
