@@ -5,6 +5,7 @@ import io.sluice.client.internal.BatchBody;
 import io.sluice.client.internal.BatchEntryDescriptor;
 import io.sluice.client.internal.BatchMemory;
 import io.sluice.client.internal.BatchOutcome;
+import io.sluice.client.internal.CallbackTeller;
 import io.sluice.client.internal.ClientRuntime;
 import io.sluice.client.internal.EncodedMessage;
 import io.sluice.client.internal.FailedBrokers;
@@ -22,8 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Sends messages: synchronously, asynchronously (future or callback) and oneway; single messages, explicit
@@ -49,12 +48,12 @@ import org.slf4j.LoggerFactory;
 public final class Producer implements AutoCloseable {
     /** What {@link #batchedPropertiesBytes} gives for a message that is not auto-batched. */
     private static final int NOT_BATCHED = -1;
-    private static final Logger LOG = LoggerFactory.getLogger(Producer.class);
 
     private final ProducerSettings settings;
     private final ClientRuntime runtime;
     private final SendAgent sender;
     private final Accumulator accumulator;
+    private final CallbackTeller callbacks = new CallbackTeller();
     private final AtomicInteger directJobs = new AtomicInteger();
     private volatile boolean closed;
     /** The last topic that passed validation; a racy cache (any thread may overwrite it with a valid topic). */
@@ -70,7 +69,7 @@ public final class Producer implements AutoCloseable {
         this.accumulator = settings.autoBatch()
                 ? new Accumulator(settings.batchMaxBytes(), settings.maxMessageBytes(), settings.batchMaxDelayMs(),
                         settings.failWhenBatchMemoryFull(), settings.sendTimeoutMs(),
-                        new BatchMemory(settings.totalBatchMaxBytes()), runtime.uniqKeys(), sender::send,
+                        new BatchMemory(settings.totalBatchMaxBytes()), runtime.uniqKeys(), callbacks, sender::send,
                         "sluice-batch-linger-" + settings.connection().instanceName())
                 : null;
         HeartbeatData heartbeat = new HeartbeatData(runtime.clientId(),
@@ -142,8 +141,8 @@ public final class Producer implements AutoCloseable {
     /**
      * Sends asynchronously and tells {@code callback} the outcome. With auto-batching the callback is told straight
      * from its batch's outcome, without a future per message (the cheapest way to send). A callback that throws
-     * does not keep the other messages of its batch from being told; it is logged (auto-batching logs the 1st, 2nd,
-     * 4th... such failure and counts them all).
+     * does not keep the other messages of its batch from being told; such throws are counted and logged at the 1st,
+     * 2nd, 4th... time.
      */
     public void sendAsync(Message message, SendCallback callback) {
         Objects.requireNonNull(callback, "callback");
@@ -155,17 +154,8 @@ public final class Producer implements AutoCloseable {
             accumulator.add(message, propertiesBytes, null, callback);
             return;
         }
-        direct(message, null).whenComplete((result, error) -> {
-            try {
-                if (error != null) {
-                    callback.onException(Rpc.unwrap(error));
-                } else {
-                    callback.onSuccess(result);
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("a send callback threw", e);
-            }
-        });
+        direct(message, null).whenComplete((result, error) ->
+                callbacks.tell(callback, result, error == null ? null : Rpc.unwrap(error)));
     }
 
     /**

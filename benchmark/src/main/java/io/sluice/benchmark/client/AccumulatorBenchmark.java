@@ -6,6 +6,7 @@ import io.sluice.client.SendStatus;
 import io.sluice.client.internal.Accumulator;
 import io.sluice.client.internal.BatchEntryDescriptor;
 import io.sluice.client.internal.BatchMemory;
+import io.sluice.client.internal.CallbackTeller;
 import io.sluice.client.internal.SendJob;
 import io.sluice.client.internal.UniqKeyGenerator;
 import io.sluice.remoting.protocol.body.MessageQueue;
@@ -52,7 +53,8 @@ public class AccumulatorBenchmark {
     public void setUp() {
         keys = UniqKeyGenerator.forProcess(new byte[] {127, 0, 0, 1});
         accumulator = new Accumulator(32 * 1024, 4 * 1024 * 1024, 10, false, 3000,
-                new BatchMemory(32L * 1024 * 1024), keys, AccumulatorBenchmark::completeAtOnce, "bench-linger");
+                new BatchMemory(32L * 1024 * 1024), keys, new CallbackTeller(), AccumulatorBenchmark::completeAtOnce,
+                "bench-linger");
         message = Message.of("BenchTopic", new byte[bodyBytes]);
     }
 

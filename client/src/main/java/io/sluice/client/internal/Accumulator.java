@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -56,7 +55,7 @@ public final class Accumulator implements AutoCloseable {
     private volatile Slot latestSlot;
     private final LongAdder batchesBySize = new LongAdder();
     private final LongAdder batchesByTime = new LongAdder();
-    private final AtomicLong callbackFailures = new AtomicLong();
+    private final CallbackTeller callbacks;
     private final Thread linger;
     private volatile boolean closed;
 
@@ -68,12 +67,13 @@ public final class Accumulator implements AutoCloseable {
      * @param reserveTimeoutMs how long an adder waits for memory
      * @param memory the memory bound
      * @param uniqKeys source of batch UNIQ_KEYs
+     * @param callbacks tells the callbacks of auto-batched sends
      * @param shipper sends a ready batch; must not block; may fail the job but not throw
      * @param threadName name of the linger thread
      */
     public Accumulator(int batchMaxBytes, int maxBatchBodyBytes, long batchMaxDelayMs, boolean failWhenFull,
                        long reserveTimeoutMs, BatchMemory memory, UniqKeyGenerator uniqKeys,
-                       Consumer<SendJob> shipper, String threadName) {
+                       CallbackTeller callbacks, Consumer<SendJob> shipper, String threadName) {
         this.batchMaxBytes = batchMaxBytes;
         this.maxBatchBodyBytes = maxBatchBodyBytes;
         this.batchMaxDelayNs = TimeUnit.MILLISECONDS.toNanos(batchMaxDelayMs);
@@ -82,6 +82,7 @@ public final class Accumulator implements AutoCloseable {
         this.reserveTimeoutNs = TimeUnit.MILLISECONDS.toNanos(reserveTimeoutMs);
         this.memory = memory;
         this.uniqKeys = uniqKeys;
+        this.callbacks = callbacks;
         this.shipper = shipper;
         this.linger = new Thread(this::lingerLoop, threadName);
         this.linger.setDaemon(true);
@@ -167,7 +168,7 @@ public final class Accumulator implements AutoCloseable {
                         // The clocks are read once per batch, not per message (a clock read is a good part of an add).
                         long nowNs = System.nanoTime();
                         uniqKeys.readClock(); // the keys of this batch's messages carry its opening time or later
-                        slot.open = slot.openBatch(nowNs, bytes, maxBatchBodyBytes, memory, callbackFailures);
+                        slot.open = slot.openBatch(nowNs, bytes, maxBatchBodyBytes, memory, callbacks);
                         slot.lastOpenedNs = nowNs;
                     }
                     slot.open.add(message, propertiesBytes, uniqKeys, waiter);
@@ -192,9 +193,9 @@ public final class Accumulator implements AutoCloseable {
         }
     }
 
-    /** Send callbacks that threw (each is logged at the 1st, 2nd, 4th, 8th... time). */
+    /** Send callbacks that threw ({@link CallbackTeller}). */
     public long callbackFailures() {
-        return callbackFailures.get();
+        return callbacks.failures();
     }
 
     /** Ships every open batch now. */
@@ -294,11 +295,11 @@ public final class Accumulator implements AutoCloseable {
          * batch that leaves by size holds about as much as the one before; growing a body copies it).
          */
         AutoBatch openBatch(long nowNs, int firstEntryBytes, int maxBatchBodyBytes, BatchMemory memory,
-                            AtomicLong callbackFailures) {
+                            CallbackTeller callbacks) {
             int roomBytes = Math.max(firstEntryBytes, expectedBytes + expectedBytes / 8);
             int roomCount = expectedCount + expectedCount / 8 + 1;
             return new AutoBatch(key, nowNs, memory, new BatchBody(roomBytes, roomCount, maxBatchBodyBytes),
-                    roomCount, callbackFailures);
+                    roomCount, callbacks);
         }
 
         /** Takes the open batch away, remembering its size for the next one. */

@@ -8,9 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One auto-batch: the messages that joined it, who waits for each (its caller's future or {@link SendCallback}),
@@ -24,8 +21,6 @@ import org.slf4j.LoggerFactory;
  * wait for batch memory itself (it runs on a client I/O thread, where nothing may block anyway).
  */
 final class AutoBatch implements BatchOutcome {
-    private static final Logger LOG = LoggerFactory.getLogger(AutoBatch.class);
-
     private final BatchKey key;
     private final long createdNs;
     private final BatchMemory memory;
@@ -33,17 +28,17 @@ final class AutoBatch implements BatchOutcome {
     /** Per message: the {@code CompletableFuture<SendResult>} or the {@link SendCallback} to tell. */
     private final List<Object> waiters;
     private final AtomicBoolean finished = new AtomicBoolean();
-    private final AtomicLong callbackFailures;
+    private final CallbackTeller callbacks;
     private long bodyBytes;
 
     /**
      * @param body where the messages are written
      * @param expectedMessages room to make for waiters at first
-     * @param callbackFailures counts the callbacks that threw
+     * @param callbacks tells the callbacks among the waiters
      */
     AutoBatch(BatchKey key, long createdNs, BatchMemory memory, BatchBody body, int expectedMessages,
-              AtomicLong callbackFailures) {
-        this.callbackFailures = callbackFailures;
+              CallbackTeller callbacks) {
+        this.callbacks = callbacks;
         this.key = key;
         this.createdNs = createdNs;
         this.memory = memory;
@@ -127,31 +122,11 @@ final class AutoBatch implements BatchOutcome {
     @SuppressWarnings("unchecked")
     private void tell(Object waiter, SendResult result, Throwable error) {
         if (waiter instanceof SendCallback callback) {
-            try {
-                if (error == null) {
-                    callback.onSuccess(result);
-                } else {
-                    callback.onException(error);
-                }
-            } catch (RuntimeException e) {
-                callbackFailed(e);
-            }
+            callbacks.tell(callback, result, error);
         } else if (error == null) {
             ((CompletableFuture<SendResult>) waiter).complete(result);
         } else {
             ((CompletableFuture<?>) waiter).completeExceptionally(error);
-        }
-    }
-
-    /**
-     * A callback that throws costs nobody else their outcome. It is counted, and logged at the 1st, 2nd, 4th, 8th...
-     * time (a bug of the caller's, which may repeat for every message).
-     */
-    private void callbackFailed(RuntimeException e) {
-        long failures = callbackFailures.incrementAndGet();
-        if (Long.bitCount(failures) == 1) {
-            LOG.warn("a send callback threw ({} so far); the other messages of its batch are told anyway",
-                    failures, e);
         }
     }
 }

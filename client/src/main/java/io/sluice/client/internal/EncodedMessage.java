@@ -28,11 +28,6 @@ public final class EncodedMessage {
         return entry;
     }
 
-    /** Bytes of the entry. */
-    public int entryBytes() {
-        return entry.length;
-    }
-
     /** The message's UNIQ_KEY (its client message id). */
     public String uniqKey() {
         return uniqKey;

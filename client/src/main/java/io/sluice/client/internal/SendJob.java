@@ -128,11 +128,6 @@ public final class SendJob {
         return ByteBuffer.wrap(body, bodyOffset, bodyLength);
     }
 
-    /** Bytes of the request body. */
-    public int bodyBytes() {
-        return bodyLength;
-    }
-
     /** Who is told the outcome. */
     public BatchOutcome outcome() {
         return outcome;

@@ -64,7 +64,7 @@ class AccumulatorPropertyTest {
         UniqKeyGenerator keys = new UniqKeyGenerator(new byte[] {10, 0, 0, 9}, 1, 1, System::currentTimeMillis,
                 ZoneId.of("UTC"));
         Accumulator accumulator = new Accumulator(batchMaxBytes, batchMaxBytes * 2, delayMs, failWhenFull, 200,
-                memory, keys, agent::send, "test-linger");
+                memory, keys, new CallbackTeller(), agent::send, "test-linger");
         List<CompletableFuture<SendResult>> futures = new ArrayList<>();
         List<Long> sent = new ArrayList<>();
         AtomicInteger refused = new AtomicInteger();
