@@ -15,6 +15,12 @@ import org.slf4j.LoggerFactory;
  * Cuts the inbound byte stream into frames and decodes them into {@link InboundCommand}s. A frame that cannot
  * be decoded closes the connection (one log line, two counters); later bytes are discarded.
  *
+ * <p>Received bytes are gathered in a composite cumulation: a read that ends inside a frame keeps its buffer, and
+ * the next read's buffer is added beside it rather than copied onto it. With the default merging cumulation, an
+ * auto-batch frame (about 33 KiB) that straddled two reads was copied once into the cumulation, often after the
+ * cumulation had been reallocated to make room, before {@link FrameCodec#decode} copied its body again; the
+ * composite leaves only that second copy.
+ *
  * <p>While the connection's reading is paused (in-flight water marks), already received frames stay in the
  * cumulation buffer undecoded, so no handler sees more than the high mark; {@link Connection} re-feeds the
  * decoder when it resumes. One instance per channel, used only on the channel's I/O thread.
@@ -31,6 +37,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
         this.codec = codec;
         this.connection = connection;
         this.counters = counters;
+        setCumulator(COMPOSITE_CUMULATOR);
     }
 
     @Override
