@@ -12,15 +12,18 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 
-/** Test helpers: frame bytes of our codec, generators of commands and field-by-field comparison. */
-final class Commands {
-    static final FrameCodec CODEC = new FrameCodec(FrameDescriptor.DEFAULT_MAX_FRAME_BYTES);
+/**
+ * Test helpers: frame bytes of our codec, generators of commands and field-by-field comparison. Public for the
+ * transport tests, which feed such frames to the decoder.
+ */
+public final class Commands {
+    public static final FrameCodec CODEC = new FrameCodec(FrameDescriptor.DEFAULT_MAX_FRAME_BYTES);
 
     private Commands() {
     }
 
     /** The complete frame of {@code command}, length field included. */
-    static byte[] frameBytes(RemotingCommand command) throws FrameException {
+    public static byte[] frameBytes(RemotingCommand command) throws FrameException {
         ByteBuf frame = CODEC.encode(command, ByteBufAllocator.DEFAULT);
         try {
             return ByteBufUtil.getBytes(frame);
@@ -37,7 +40,7 @@ final class Commands {
         return CODEC.decode(buf);
     }
 
-    static void assertSameCommand(RemotingCommand expected, RemotingCommand actual) {
+    public static void assertSameCommand(RemotingCommand expected, RemotingCommand actual) {
         assertEquals(expected.code(), actual.code(), "code");
         assertEquals(expected.language(), actual.language(), "language");
         assertEquals(expected.version(), actual.version(), "version");
@@ -63,7 +66,7 @@ final class Commands {
     }
 
     /** Commands that both serialize types can carry: int16 codes/versions, non-empty remark, keys and values. */
-    static Arbitrary<RemotingCommand> commands(SerializeType type) {
+    public static Arbitrary<RemotingCommand> commands(SerializeType type) {
         Arbitrary<Integer> codes = type == SerializeType.ROCKETMQ
                 ? Arbitraries.integers().between(Short.MIN_VALUE, Short.MAX_VALUE)
                 : Arbitraries.integers();
