@@ -428,6 +428,7 @@ public final class Broker implements AutoCloseable {
                 .flushIntervalMs(settings.flushIntervalCommitLogMs())
                 .syncFlushTimeoutMs((int) Math.min(Integer.MAX_VALUE, settings.syncFlushTimeoutMs()))
                 .preallocateSegments(settings.warmMappedFile())
+                .zeroFillAheadBytes(settings.commitLogZeroFillAheadBytes())
                 .build();
         IndexSettings index = IndexSettings.defaults(settings.storePathRootDir())
                 .withSimpleCqSlotsPerFile(settings.consumeQueueFileBytes() / SIMPLE_CQ_SLOT_BYTES)

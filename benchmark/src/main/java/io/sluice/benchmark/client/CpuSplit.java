@@ -82,7 +82,7 @@ final class CpuSplit {
      * steal), which includes kernel threads such as page-cache writeback that run on the same cores; 0 where
      * unreadable.
      */
-    private static long machineBusyNs() {
+    static long machineBusyNs() {
         try {
             String[] fields = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim()
                     .split("\\s+");

@@ -41,7 +41,8 @@ import org.apache.rocketmq.client.producer.SendResult;
  * (same settings, same JVM, so the compiled code stays) on a fresh store under {@code storeDir}, deleted
  * afterwards: a store holds one run's messages only (at 1 KiB, 300k msg/s fill 4 GB in 12 s; a whole sweep on
  * one store once reached the broker's disk-full threshold and every later send was refused), and no run pays for
- * the writeback of another's pages. Rounds alternate which producer goes first.
+ * the writeback of another's pages; after the deletion the next run waits for the machine to go quiet (the unmapping
+ * of the old store's segments). Rounds alternate which producer goes first.
  *
  * <pre>
  *   java -cp benchmark/target/benchmarks.jar io.sluice.benchmark.client.ProducerComparison \
@@ -55,6 +56,9 @@ public final class ProducerComparison {
     private static final int QUEUES = 16;
     private static final int DEFAULT_WARMUP_SECONDS = 30;
     private static final int WARMUP_IN_FLIGHT = 8192;
+    /** Between runs: the window in which the machine must be busy for less than a tenth of one core. */
+    private static final long QUIET_WINDOW_MS = 500;
+    private static final long QUIET_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
     private ProducerComparison() {
     }
@@ -147,7 +151,28 @@ public final class ProducerComparison {
             // when the GC collects the mapping. Without this the deleted stores of earlier runs kept their
             // blocks, and a sweep reached the next broker's disk-full threshold.
             System.gc();
+            awaitQuietMachine();
         }
+    }
+
+    /**
+     * Waits (at most {@link #QUIET_TIMEOUT_NS}) until the machine is nearly idle over a {@link #QUIET_WINDOW_MS}
+     * window. After a run the JVM's reference handler unmaps the deleted store's segments (the GC found them
+     * unreachable) and the kernel frees their pages: seconds of CPU that otherwise landed in the next run's
+     * first measurement (up to 1.1 µs per message of "Reference Handler" CPU in a settle run).
+     */
+    private static void awaitQuietMachine() {
+        long deadline = System.nanoTime() + QUIET_TIMEOUT_NS;
+        while (System.nanoTime() - deadline < 0) {
+            long busyBefore = CpuSplit.machineBusyNs();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(QUIET_WINDOW_MS));
+            long busyNs = CpuSplit.machineBusyNs() - busyBefore;
+            if (busyNs <= TimeUnit.MILLISECONDS.toNanos(QUIET_WINDOW_MS) / 10) {
+                return;
+            }
+        }
+        System.out.println("  (machine still busy after " + TimeUnit.NANOSECONDS.toSeconds(QUIET_TIMEOUT_NS)
+                + " s of waiting for quiet)");
     }
 
     private static double runSluice(String namesrv, String topic, int bodyBytes, int inFlight, int seconds,

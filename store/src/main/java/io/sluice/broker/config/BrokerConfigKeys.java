@@ -135,6 +135,12 @@ public final class BrokerConfigKeys {
             "Write zeros through each new CommitLog file before use, so that all its disk blocks exist up front."
                     + " Off (the default, as in Apache): files are sparse and take blocks as records are written;"
                     + " records are written through the file, so a full disk refuses the send (DISK_FULL) either way.");
+    /** Zero fill ahead of the CommitLog writer (Sluice only). */
+    public static final ConfigKey<Integer> COMMIT_LOG_ZERO_FILL_AHEAD_BYTES = ConfigKey.ofInt(
+            "commitLogZeroFillAheadBytes", 32 * MIB, 0, 1024 * MIB, "bytes",
+            "How far ahead of the writer a background thread writes zeros into the sparse active CommitLog file, so"
+                    + " that appends overwrite allocated pages instead of filling holes (measured: half the write"
+                    + " time). 0 turns it off; not used with warmMapedFileEnable. Sluice only.");
     /** Async flush period. */
     public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = ConfigKey.ofInt("flushIntervalCommitLog", 500, 1,
             60_000, "ms", "Period of the background CommitLog flush under ASYNC_FLUSH.");
@@ -256,7 +262,7 @@ public final class BrokerConfigKeys {
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
             MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, WARM_MAPED_FILE_ENABLE,
-            FLUSH_INTERVAL_COMMIT_LOG,
+            COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, FLUSH_INTERVAL_COMMIT_LOG,
             FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
             DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,
             DISPATCH_APPENDER_ASSIST, DELETE_WHEN, FILE_RESERVED_TIME,

@@ -196,6 +196,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.WARM_MAPED_FILE_ENABLE);
     }
 
+    /** {@code commitLogZeroFillAheadBytes}. */
+    public int commitLogZeroFillAheadBytes() {
+        return get(BrokerConfigKeys.COMMIT_LOG_ZERO_FILL_AHEAD_BYTES);
+    }
+
     /** {@code flushIntervalCommitLog}. */
     public int flushIntervalCommitLogMs() {
         return get(BrokerConfigKeys.FLUSH_INTERVAL_COMMIT_LOG);

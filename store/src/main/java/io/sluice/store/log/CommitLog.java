@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * record here" (see {@link PreparedAppend}). Writing through the file rather than storing into the mapping makes
  * a full disk an IOException at the append (answered DISK_FULL, retried by later appends) instead of a fault
  * that the JVM reports later, and it keeps the flush cheap (see {@link MappedSegment}); segments may therefore
- * be sparse. The extra copy into the staging buffer costs less than the page faults it replaces.
+ * be sparse. The extra copy into the staging buffer costs less than the page faults it replaces. Writing into a
+ * hole costs the appender page and block allocation, under the lock; {@link ZeroFillAhead} pays that on its own
+ * thread a bounded distance ahead (every write here first claims its range from it).
  *
  * <p><b>Memory ordering.</b> The appender publishes {@link #writtenPosition()} with a release store after the
  * writes have returned; readers load it with acquire and may read any byte below it through the mapping (the same
@@ -95,6 +97,8 @@ public final class CommitLog implements AutoCloseable {
     private final RecordBoundaryIndex boundaries;
     private final LogFlushTarget flushTarget;
     private final FlushAgent flushAgent;
+    /** Keeps zeros written ahead of the appender in the sparse active segment; {@link #writeStaged} claims. */
+    private final ZeroFillAhead zeroFill;
     /** Where the append lock holder encodes records before writing them; grown on demand. Lock holder only. */
     private ByteBuffer staging = ByteBuffer.allocateDirect(INITIAL_STAGING_BYTES);
     /** {@link #staging} for encoding. Lock holder only. */
@@ -117,6 +121,8 @@ public final class CommitLog implements AutoCloseable {
         this.syncFlushTimeoutNs = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMs());
         this.flushTarget = new LogFlushTarget(chain, written, env.forceHook());
         this.flushAgent = FlushAgent.create(settings.flushSettings(), flushTarget, failureHandler, env.nanoClock());
+        this.zeroFill = new ZeroFillAhead(chain, settings.preallocateSegments() ? 0 : settings.zeroFillAheadBytes(),
+                WriteHook.NONE);
     }
 
     /** Opens with system clocks, a fresh failure handler and no fsync hook. */
@@ -187,6 +193,7 @@ public final class CommitLog implements AutoCloseable {
             flushTarget.reset(end);
             state = State.RUNNING;
             flushAgent.start();
+            zeroFill.start(end);
             allocator.prepare(nextSegmentStart());
             return end;
         } finally {
@@ -323,6 +330,7 @@ public final class CommitLog implements AutoCloseable {
     private void writeStaged(MappedSegment segment, int offset, int bytes) throws IOException {
         int afterSize = RecordDescriptor.TOTAL_SIZE_OFFSET + Integer.BYTES;
         long position = segment.startPosition() + offset;
+        zeroFill.beforeWrite(position + bytes);
         try {
             env.writeHook().beforeWrite(position + afterSize, bytes - afterSize);
             segment.write(staging.limit(bytes).position(afterSize), offset + afterSize);
@@ -597,6 +605,11 @@ public final class CommitLog implements AutoCloseable {
         return allocator.readyCount();
     }
 
+    /** What the zero fill ahead of the appender has done so far. */
+    ZeroFillAhead.Stats zeroFillStats() {
+        return zeroFill.stats();
+    }
+
     /** The queue offset table (next offset per queue). */
     public QueueOffsetTable queueOffsets() {
         return queueOffsets;
@@ -637,6 +650,7 @@ public final class CommitLog implements AutoCloseable {
         if (previous == State.RUNNING) {
             flushAgent.close();
         }
+        zeroFill.close();
         allocator.close();
         closeFileOf(chain.last()); // the only segment whose file the writer keeps open
         LOG.info("closed CommitLog {} at position {}, flushed {}", settings.commitLogDir(), writtenPosition(),

@@ -39,6 +39,10 @@ import java.util.Objects;
  *                                  power of two in [{@value #MIN_BOUNDARY_GRANULE_BYTES},
  *                                  {@value #MAX_BOUNDARY_GRANULE_BYTES}] (128 KiB); the hints cover the newest
  *                                  32,768 granules of the log
+ * @param zeroFillAheadBytes        how far ahead of the writer a background thread keeps the sparse active segment
+ *                                  written with zeros, so that appends overwrite allocated pages instead of
+ *                                  filling holes ({@link ZeroFillAhead}); 0 turns it off; not used with
+ *                                  {@code preallocateSegments}, whose segments have no holes (32 MiB)
  */
 public record LogSettings(
         Path commitLogDir,
@@ -54,7 +58,8 @@ public record LogSettings(
         boolean preallocateSegments,
         int segmentAllocationTimeoutMs,
         int segmentsPreparedAhead,
-        int boundaryGranuleBytes) {
+        int boundaryGranuleBytes,
+        int zeroFillAheadBytes) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1 << 30;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -69,6 +74,7 @@ public record LogSettings(
     public static final int DEFAULT_BOUNDARY_GRANULE_BYTES = 128 * 1024;
     public static final int MIN_BOUNDARY_GRANULE_BYTES = 256;
     public static final int MAX_BOUNDARY_GRANULE_BYTES = 1 << 30;
+    public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = 32 << 20;
     /** Smallest segment accepted (one page). */
     public static final int MIN_SEGMENT_BYTES = 4096;
 
@@ -106,13 +112,16 @@ public record LogSettings(
                     + MIN_BOUNDARY_GRANULE_BYTES + ", " + MAX_BOUNDARY_GRANULE_BYTES + "], was "
                     + boundaryGranuleBytes);
         }
+        if (zeroFillAheadBytes < 0) {
+            throw new IllegalArgumentException("zeroFillAheadBytes must be >= 0, was " + zeroFillAheadBytes);
+        }
         // Validates the flush slice with its own messages.
         new FlushSettings(flushMode, flushIntervalMs, flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs);
     }
 
     /**
-     * The settings without {@code segmentsPreparedAhead} and {@code boundaryGranuleBytes} (then their defaults), as
-     * before they existed.
+     * The settings without {@code segmentsPreparedAhead}, {@code boundaryGranuleBytes} and
+     * {@code zeroFillAheadBytes} (then their defaults), as before they existed.
      */
     public LogSettings(Path commitLogDir, int segmentBytes, int maxMessageBytes, FlushMode flushMode,
                        int flushIntervalMs, int flushMinPages, int flushThoroughIntervalMs, int syncFlushTimeoutMs,
@@ -120,7 +129,8 @@ public record LogSettings(
                        int segmentAllocationTimeoutMs) {
         this(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs, flushMinPages,
                 flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover, preallocateSegments,
-                segmentAllocationTimeoutMs, DEFAULT_SEGMENTS_PREPARED_AHEAD, DEFAULT_BOUNDARY_GRANULE_BYTES);
+                segmentAllocationTimeoutMs, DEFAULT_SEGMENTS_PREPARED_AHEAD, DEFAULT_BOUNDARY_GRANULE_BYTES,
+                DEFAULT_ZERO_FILL_AHEAD_BYTES);
     }
 
     /** The flush agent's slice. */
@@ -150,6 +160,7 @@ public record LogSettings(
         private int segmentAllocationTimeoutMs = DEFAULT_SEGMENT_ALLOCATION_TIMEOUT_MS;
         private int segmentsPreparedAhead = DEFAULT_SEGMENTS_PREPARED_AHEAD;
         private int boundaryGranuleBytes = DEFAULT_BOUNDARY_GRANULE_BYTES;
+        private int zeroFillAheadBytes = DEFAULT_ZERO_FILL_AHEAD_BYTES;
 
         private Builder(Path commitLogDir, InetSocketAddress storeHost) {
             this.commitLogDir = commitLogDir;
@@ -216,10 +227,16 @@ public record LogSettings(
             return this;
         }
 
+        public Builder zeroFillAheadBytes(int value) {
+            this.zeroFillAheadBytes = value;
+            return this;
+        }
+
         public LogSettings build() {
             return new LogSettings(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs,
                     flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover,
-                    preallocateSegments, segmentAllocationTimeoutMs, segmentsPreparedAhead, boundaryGranuleBytes);
+                    preallocateSegments, segmentAllocationTimeoutMs, segmentsPreparedAhead, boundaryGranuleBytes,
+                    zeroFillAheadBytes);
         }
     }
 }
