@@ -137,10 +137,11 @@ public final class BrokerConfigKeys {
                     + " records are written through the file, so a full disk refuses the send (DISK_FULL) either way.");
     /** Zero fill ahead of the CommitLog writer (Sluice only). */
     public static final ConfigKey<Integer> COMMIT_LOG_ZERO_FILL_AHEAD_BYTES = ConfigKey.ofInt(
-            "commitLogZeroFillAheadBytes", 32 * MIB, 0, 1024 * MIB, "bytes",
-            "How far ahead of the writer a background thread writes zeros into the sparse active CommitLog file, so"
-                    + " that appends overwrite allocated pages instead of filling holes (measured: half the write"
-                    + " time). 0 turns it off; not used with warmMapedFileEnable. Sluice only.");
+            "commitLogZeroFillAheadBytes", 512 * MIB, 0, 1024 * MIB, "bytes",
+            "When the writer comes within this many bytes of the end of the active CommitLog file, a background"
+                    + " thread writes zeros through the next (sparse) file, so that appends there overwrite allocated"
+                    + " pages instead of filling holes (measured: half the write time). 0 turns it off; not used with"
+                    + " warmMapedFileEnable. Sluice only.");
     /** Async flush period. */
     public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = ConfigKey.ofInt("flushIntervalCommitLog", 500, 1,
             60_000, "ms", "Period of the background CommitLog flush under ASYNC_FLUSH.");

@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * that the JVM reports later, and it keeps the flush cheap (see {@link MappedSegment}); segments may therefore
  * be sparse. The extra copy into the staging buffer costs less than the page faults it replaces. Writing into a
  * hole costs the appender page and block allocation, under the lock; {@link ZeroFillAhead} pays that on its own
- * thread a bounded distance ahead (every write here first claims its range from it).
+ * thread for the next segment as the appender approaches it (every write here first claims its range from it).
  *
  * <p><b>Memory ordering.</b> The appender publishes {@link #writtenPosition()} with a release store after the
  * writes have returned; readers load it with acquire and may read any byte below it through the mapping (the same
@@ -97,7 +97,7 @@ public final class CommitLog implements AutoCloseable {
     private final RecordBoundaryIndex boundaries;
     private final LogFlushTarget flushTarget;
     private final FlushAgent flushAgent;
-    /** Keeps zeros written ahead of the appender in the sparse active segment; {@link #writeStaged} claims. */
+    /** Writes zeros through the next segment as the appender approaches it; {@link #writeStaged} claims. */
     private final ZeroFillAhead zeroFill;
     /** Where the append lock holder encodes records before writing them; grown on demand. Lock holder only. */
     private ByteBuffer staging = ByteBuffer.allocateDirect(INITIAL_STAGING_BYTES);
@@ -121,8 +121,9 @@ public final class CommitLog implements AutoCloseable {
         this.syncFlushTimeoutNs = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMs());
         this.flushTarget = new LogFlushTarget(chain, written, env.forceHook());
         this.flushAgent = FlushAgent.create(settings.flushSettings(), flushTarget, failureHandler, env.nanoClock());
-        this.zeroFill = new ZeroFillAhead(chain, settings.preallocateSegments() ? 0 : settings.zeroFillAheadBytes(),
-                WriteHook.NONE);
+        this.zeroFill = new ZeroFillAhead(chain, allocator::ready,
+                settings.preallocateSegments() ? 0 : settings.zeroFillAheadBytes(),
+                () -> env.diskSpace().usableBytes(settings.commitLogDir()), FULL_DISK_USABLE_BYTES, WriteHook.NONE);
     }
 
     /** Opens with system clocks, a fresh failure handler and no fsync hook. */

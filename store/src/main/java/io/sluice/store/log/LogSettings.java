@@ -39,10 +39,11 @@ import java.util.Objects;
  *                                  power of two in [{@value #MIN_BOUNDARY_GRANULE_BYTES},
  *                                  {@value #MAX_BOUNDARY_GRANULE_BYTES}] (128 KiB); the hints cover the newest
  *                                  32,768 granules of the log
- * @param zeroFillAheadBytes        how far ahead of the writer a background thread keeps the sparse active segment
- *                                  written with zeros, so that appends overwrite allocated pages instead of
- *                                  filling holes ({@link ZeroFillAhead}); 0 turns it off; not used with
- *                                  {@code preallocateSegments}, whose segments have no holes (32 MiB)
+ * @param zeroFillAheadBytes        when the writer comes within this many bytes of the end of the active segment,
+ *                                  a background thread writes zeros through the next (sparse) segment, so that
+ *                                  appends there overwrite allocated pages instead of filling holes
+ *                                  ({@link ZeroFillAhead}); 0 turns it off; not used with
+ *                                  {@code preallocateSegments}, whose segments have no holes (512 MiB)
  */
 public record LogSettings(
         Path commitLogDir,
@@ -74,7 +75,7 @@ public record LogSettings(
     public static final int DEFAULT_BOUNDARY_GRANULE_BYTES = 128 * 1024;
     public static final int MIN_BOUNDARY_GRANULE_BYTES = 256;
     public static final int MAX_BOUNDARY_GRANULE_BYTES = 1 << 30;
-    public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = 32 << 20;
+    public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = 512 << 20;
     /** Smallest segment accepted (one page). */
     public static final int MIN_SEGMENT_BYTES = 4096;
 

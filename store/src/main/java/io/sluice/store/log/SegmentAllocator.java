@@ -3,6 +3,7 @@ package io.sluice.store.log;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -24,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * that waits at the roll, up to {@code segmentAllocationTimeoutMs}. A sparse segment is ready at once.
  *
  * <p>Thread-safety: {@link #prepare(long)} and {@link #take(long, long)} are called by the append lock holder
- * only (one at a time); {@link #readyCount()} by any thread. The work itself runs on the allocator's own thread
- * ({@code sluice-segment-allocator}).
+ * only (one at a time); {@link #readyCount()} and {@link #ready(long)} by any thread. The work itself runs on the
+ * allocator's own thread ({@code sluice-segment-allocator}).
  */
 final class SegmentAllocator implements AutoCloseable {
 
@@ -133,6 +134,17 @@ final class SegmentAllocator implements AutoCloseable {
             ready++;
         }
         return ready;
+    }
+
+    /** The segment at {@code startPosition} if its preparation has finished successfully. Any thread. */
+    Optional<MappedSegment> ready(long startPosition) {
+        for (Preparation p : published) {
+            if (p.startPosition() == startPosition) {
+                CompletableFuture<MappedSegment> f = p.segment();
+                return f.isDone() && !f.isCompletedExceptionally() ? Optional.of(f.join()) : Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     private void publish() {

@@ -3,26 +3,35 @@ package io.sluice.store.log;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes zeros into the active CommitLog segment a bounded distance ahead of the appender, on its own thread
- * ({@code sluice-zero-fill}), so that appends overwrite pages the file system has already allocated instead of
- * filling holes of the sparse segment.
+ * Writes zeros through the next CommitLog segment (prepared sparse, not yet written) once the appender is within
+ * {@code aheadBytes} of the end of the active one, on its own thread ({@code sluice-zero-fill}), so that appends
+ * there overwrite pages the file system has already allocated instead of filling holes.
  *
  * <p><b>Why.</b> The first write into a hole costs the writer a new page-cache page and the file system's block
- * reservation (ext4 delayed allocation): writing 2 GB in 32 KiB pieces into a sparse file spent 1.07-1.19 s in
- * {@code pwrite}, into the same file already written with zeros 0.52-0.72 s. The appender writes under the
- * CommitLog's append lock, so that cost serializes every producer; here it is paid on another core. Unlike
- * whole-segment pre-allocation ({@link LogSettings#preallocateSegments()}) the zeros reach at most
- * {@code aheadBytes} past the written position, so a new segment costs nothing up front and an idle log writes
- * nothing; zero pages are normally overwritten long before writeback would take them to disk.
+ * reservation (ext4 delayed allocation): writing 2 GB in 32 KiB pieces spent 1.07-1.19 s in {@code pwrite} into a
+ * sparse file, 0.52-0.72 s into the same file already written with zeros. The appender writes under the
+ * CommitLog's append lock, so that cost serializes every producer; here it is paid on another core.
  *
- * <p><b>Never over the appender's bytes</b> (Dekker's protocol on two volatiles):
+ * <p><b>Why the next segment and not just ahead in the active one.</b> A buffered write holds the file's inode lock
+ * (ext4 takes it exclusively), so zeros written into the active file while the appender writes it made the
+ * appender wait for the lock, spinning: 18% of its samples in {@code rwsem_spin_on_owner}. The next segment is
+ * another file. Unlike whole-segment pre-allocation when a segment is prepared
+ * ({@link LogSettings#preallocateSegments()}), nothing is written until the appender approaches the end of the
+ * active segment, so a log that writes little (or has just started) writes no zeros; and zero pages are normally
+ * overwritten soon after, before writeback would take them to disk. With a lead shorter than a segment the fill
+ * may not finish before the appender arrives; the rest of that segment then stays sparse.
+ *
+ * <p><b>Never over the appender's bytes</b> (Dekker's protocol on two volatiles), for the appender that reaches
+ * a segment while it is being filled:
  * <ul>
  *   <li>the appender, before writing {@code [p, e)}: stores {@code claimedEnd = e}, then waits while
  *       {@code fillFrom < e} ({@link #beforeWrite});</li>
@@ -31,9 +40,12 @@ import org.slf4j.LoggerFactory;
  *       clears {@code fillFrom}.</li>
  * </ul>
  * Both are sequentially consistent, so at least one side sees the other: either the appender waits for the fill
- * (at most one {@value #CHUNK_BYTES}-byte write) or the fill does not happen. A fill starts above a claim it has
- * seen, hence above the written position, so zeros land only where the appender has not written and is not
- * writing. A truncation may lower the claim; bytes above it are unwritten log, which zeros do not change.
+ * (at most one {@value #CHUNK_BYTES}-byte write) or the fill does not happen. Fills only start in a segment the
+ * appender's claim has not reached, so zeros land only where the appender has not written and is not writing. A
+ * truncation may lower the claim; bytes above it are unwritten log, which zeros do not change.
+ *
+ * <p>Disk space: a segment is left sparse when the file system has less than the segment's size plus the
+ * appender's full-disk margin left, so that zeros never take the room appends need.
  *
  * <p>Failures: a failed zero write is counted and logged (the first, then one in
  * {@value #LOG_EVERY_FAILURES}) and the thread tries again after {@value #RETRY_AFTER_FAILURE_MS} ms; it is never a
@@ -44,21 +56,33 @@ import org.slf4j.LoggerFactory;
  */
 final class ZeroFillAhead implements AutoCloseable {
 
+    /** Where the filling thread finds the next segment: prepared and ready, or empty. Any thread. */
+    @FunctionalInterface
+    interface PreparedSegments {
+        Optional<MappedSegment> ready(long startPosition);
+    }
+
+    /** Usable bytes on the log's file system. */
+    @FunctionalInterface
+    interface FreeSpace {
+        long usableBytes() throws IOException;
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(ZeroFillAhead.class);
 
-    /** Largest zero write; bounds how long an appender can wait for a fill. */
-    static final int CHUNK_BYTES = 1 << 20;
-    /** Distance left between the appender's claim and a fill that starts from it (the fill must not chase it). */
-    static final int GAP_BYTES = 64 * 1024;
+    /** Largest zero write; bounds how long an appender that reached a segment being filled waits. */
+    static final int CHUNK_BYTES = 256 * 1024;
     static final long RETRY_AFTER_FAILURE_MS = 1_000;
     /** A failure that lasts (a full disk) is logged once a minute. */
     private static final long LOG_EVERY_FAILURES = 60;
-    /** Wake-up when nothing has woken the thread; covers a roll after a quiet spell. */
+    /** Wake-up when nothing has woken the thread: a segment still being prepared, a truncation. */
     private static final long IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final int PAGE_BYTES = 4096;
     private static final long NONE = Long.MAX_VALUE;
 
     private final SegmentChain chain;
+    private final PreparedSegments prepared;
+    private final FreeSpace freeSpace;
+    private final long minUsableBytes;
     private final int aheadBytes;
     private final WriteHook beforeFill;
     private final Thread thread;
@@ -72,37 +96,48 @@ final class ZeroFillAhead implements AutoCloseable {
     private volatile long wakeAt;
     private volatile boolean running;
 
-    /** Counters: written by their owner (noted), read by anyone. */
+    /** Counters, written by their owner (noted), read by anyone. This thread: */
     private volatile long filledBytes;
+    private volatile long filledTo;
     private volatile long withdrawals;
     private volatile long failures;
-    /** Appender only. */
+    private volatile long skippedSegments;
+    /** The appender: */
     private volatile long appenderWaits;
 
-    /** End of the last fill. This thread writes, any reads. */
-    private volatile long filledTo;
-    /** This thread only. */
+    /** This thread only: the segment being filled and how much of it is done; the segment its channel is on. */
+    private MappedSegment filling;
+    private int filledOffset;
     private MappedSegment openSegment;
     private FileChannel channel;
 
     /**
-     * @param aheadBytes how far past the appender's claim to keep zeros written; 0 disables the agent (no thread,
-     *                   {@link #beforeWrite} does nothing)
+     * @param chain      the log's segments; the last is the active one
+     * @param prepared   where the segment after the active one is found
+     * @param aheadBytes how close to the end of the active segment the appender's claim must come for the next
+     *                   segment to be filled; 0 disables the agent (no thread, {@link #beforeWrite} does nothing)
+     * @param freeSpace  read before a segment is filled: one is skipped (left sparse) when the file system has
+     *                   less than {@code minUsableBytes} plus the segment's size left, so that zeros never take
+     *                   the room the appender needs
      * @param beforeFill called before every zero write, with its log position and length (tests block or fail
      *                   it here)
      */
-    ZeroFillAhead(SegmentChain chain, int aheadBytes, WriteHook beforeFill) {
+    ZeroFillAhead(SegmentChain chain, PreparedSegments prepared, int aheadBytes, FreeSpace freeSpace,
+                  long minUsableBytes, WriteHook beforeFill) {
         if (aheadBytes < 0) {
             throw new IllegalArgumentException("aheadBytes must be >= 0, was " + aheadBytes);
         }
         this.chain = chain;
+        this.prepared = prepared;
+        this.freeSpace = freeSpace;
+        this.minUsableBytes = minUsableBytes;
         this.aheadBytes = aheadBytes;
         this.beforeFill = beforeFill;
         this.thread = aheadBytes == 0 ? null : new Thread(this::run, "sluice-zero-fill");
-        this.zeros = aheadBytes == 0 ? null : ByteBuffer.allocateDirect(Math.min(CHUNK_BYTES, 256 * 1024));
+        this.zeros = aheadBytes == 0 ? null : ByteBuffer.allocateDirect(CHUNK_BYTES);
     }
 
-    /** Starts filling from {@code position}, the end of the log. Once. */
+    /** Starts watching the appender from {@code position}, the end of the log. Once. */
     void start(long position) {
         if (thread == null) {
             return;
@@ -140,14 +175,19 @@ final class ZeroFillAhead implements AutoCloseable {
 
     private void run() {
         while (running) {
+            Thread.interrupted(); // nothing here is interruptible work; a stray interrupt must not make park spin
             try {
                 if (!fillOnce()) {
                     LockSupport.parkNanos(this, IDLE_PARK_NS);
                 }
-            } catch (IOException e) {
+            } catch (NoSuchFileException e) {
+                // The segment was discarded (a truncation) before this thread opened it: start over, no failure.
+                closeChannel();
+                filling = null;
+            } catch (IOException | RuntimeException e) {
                 long failed = ++failures;
                 if (failed == 1 || failed % LOG_EVERY_FAILURES == 0) {
-                    LOG.warn("zero-filling ahead of the CommitLog writer failed ({} failures so far, logged every {});"
+                    LOG.warn("zero-filling the next CommitLog segment failed ({} failures so far, logged every {});"
                             + " retrying every {} ms", failed, LOG_EVERY_FAILURES, RETRY_AFTER_FAILURE_MS, e);
                 }
                 closeChannel();
@@ -158,25 +198,43 @@ final class ZeroFillAhead implements AutoCloseable {
     }
 
     /**
-     * Writes one chunk of zeros if the appender's lead allows one.
+     * Writes one chunk of zeros into the next segment if the appender is close enough to it.
      *
-     * @return false when there is nothing to fill until the appender moves on
+     * @return false when there is nothing to fill until the appender moves on (or the segment is ready)
      */
     private boolean fillOnce() throws IOException {
         long claimed = claimedEnd;
-        MappedSegment segment = chain.last();
-        if (segment == null || claimed < segment.startPosition() || claimed >= segment.endPosition()) {
-            return idleUntil(claimed + 1);
+        MappedSegment active = chain.last();
+        if (active == null || claimed < active.startPosition() || claimed >= active.endPosition()) {
+            return idleUntil(claimed + 1); // before the first segment, at a roll, or after a truncation
         }
-        long from = filledTo;
-        if (from < claimed + GAP_BYTES) {
-            from = alignUp(claimed + GAP_BYTES);
+        long nextStart = active.endPosition();
+        if (claimed < nextStart - aheadBytes) {
+            return idleUntil(nextStart - aheadBytes);
         }
-        long limit = Math.min(segment.endPosition(), claimed + aheadBytes);
-        if (from >= limit) {
-            return idleUntil(claimed + aheadBytes / 2);
+        Optional<MappedSegment> ready = prepared.ready(nextStart);
+        if (ready.isEmpty()) {
+            wakeAt = NONE; // being prepared: look again after the idle park, not on every append
+            return false;
         }
-        long to = Math.min(limit, from + CHUNK_BYTES);
+        MappedSegment next = ready.get();
+        if (next != filling) { // a new segment, or the same position prepared again after a truncation
+            filling = next;
+            filledOffset = 0;
+            if (freeSpace.usableBytes() < minUsableBytes + next.sizeBytes()) {
+                filledOffset = next.sizeBytes(); // left sparse: the appender needs the room more
+                skippedSegments++;
+            }
+        }
+        if (filledOffset >= next.sizeBytes()) {
+            return idleUntil(nextStart); // filled; the segment after it waits until this one is the active one
+        }
+        long from = nextStart + filledOffset;
+        long to = Math.min(next.endPosition(), from + CHUNK_BYTES);
+        if (chain.last() != active) {
+            withdrawals++; // the appender rolled meanwhile: the segment is the active one now, not ours to fill
+            return true;
+        }
         wakeAt = NONE;
         fillFrom = from;
         if (claimedEnd > from) {
@@ -186,12 +244,17 @@ final class ZeroFillAhead implements AutoCloseable {
         }
         try {
             beforeFill.beforeWrite(from, (int) (to - from));
-            writeZeros(segment, (int) (from - segment.startPosition()), (int) (to - from));
+            writeZeros(next, (int) (from - next.startPosition()), (int) (to - from));
         } finally {
             fillFrom = NONE;
         }
         filledBytes += to - from;
-        filledTo = to;
+        filledOffset = (int) (to - nextStart);
+        if (filledOffset >= next.sizeBytes()) {
+            closeChannel(); // no descriptor kept on a file a truncation may delete
+        }
+        filledTo = to; // published last: a reader that sees it sees the channel closed
+
         return true;
     }
 
@@ -211,10 +274,9 @@ final class ZeroFillAhead implements AutoCloseable {
             channel = FileChannel.open(segment.file(), StandardOpenOption.WRITE);
             openSegment = segment;
         }
+        zeros.clear().limit(bytes);
         long at = offset;
-        long end = (long) offset + bytes;
-        while (at < end) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), end - at));
+        while (zeros.hasRemaining()) {
             at += channel.write(zeros, at);
         }
     }
@@ -232,23 +294,21 @@ final class ZeroFillAhead implements AutoCloseable {
         }
     }
 
-    private static long alignUp(long position) {
-        return (position + PAGE_BYTES - 1) & -PAGE_BYTES;
-    }
-
     /** What the agent has done so far. Any thread. */
     Stats stats() {
-        return new Stats(filledBytes, filledTo, withdrawals, appenderWaits, failures);
+        return new Stats(filledBytes, filledTo, withdrawals, appenderWaits, failures, skippedSegments);
     }
 
     /**
      * @param filledBytes   zeros written
      * @param filledTo      log position where the last fill ended
-     * @param withdrawals   fills given up because the appender had claimed their start
+     * @param withdrawals   fills given up because the appender had reached their segment
      * @param appenderWaits appends that waited for a fill
      * @param failures      zero writes that failed
+     * @param skippedSegments segments left sparse because the file system was nearly full
      */
-    record Stats(long filledBytes, long filledTo, long withdrawals, long appenderWaits, long failures) {
+    record Stats(long filledBytes, long filledTo, long withdrawals, long appenderWaits, long failures,
+                 long skippedSegments) {
     }
 
     /** Stops the thread and waits for it (a zero write in progress finishes first). Idempotent. */

@@ -203,6 +203,9 @@ class CommitLogWriteFailureTest {
                 LogFixture.appendOk(log, LogFixture.draft("F", 0, body, ""));
             }
             assertTrue(log.writtenPosition() > 3L * LogFixture.SEGMENT_BYTES, "wrote across several segments");
+            // The zero fill holds the next segment's file open while it writes it (ZeroFillAhead); wait it out.
+            long nextEnd = (log.writtenPosition() / LogFixture.SEGMENT_BYTES + 2) * LogFixture.SEGMENT_BYTES;
+            Await.until("the next segment zero-filled", () -> log.zeroFillStats().filledTo() == nextEnd);
             assertEquals(1, openFilesUnder(logDir), "only the active segment's file is open");
         }
         assertEquals(0, openFilesUnder(logDir), "closing the log closes it");

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,21 +23,23 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link ZeroFillAhead}: zeros go ahead of the appender, inside the active segment, never over a byte it wrote or is
- * writing; an append whose range a fill is writing waits for it; a failed fill is counted and retried.
+ * {@link ZeroFillAhead}: once the appender is within the lead of the end of the active segment, zeros go through the
+ * whole next segment and nowhere else, never over a byte the appender wrote or is writing; an append that reaches a
+ * range being filled waits for it; a failed fill is counted and retried.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ZeroFillAheadTest {
 
     private static final int SEGMENT_BYTES = 4 << 20;
     private static final int AHEAD_BYTES = 2 << 20;
+    private static final ZeroFillAhead.FreeSpace PLENTY = () -> Long.MAX_VALUE;
 
     /** A zero write the fill thread made. */
     private record Fill(long position, int bytes) {
     }
 
     @Test
-    void recordsWrittenBehindTheFillsReadBackIntactAndRecover(@TempDir Path dir) throws IOException {
+    void recordsWrittenOverTheZerosReadBackIntactAndRecover(@TempDir Path dir) throws IOException {
         LogSettings settings = LogFixture.settings(dir).segmentBytes(SEGMENT_BYTES).zeroFillAheadBytes(AHEAD_BYTES)
                 .build();
         List<AppendResult> results = new ArrayList<>();
@@ -45,24 +48,23 @@ class ZeroFillAheadTest {
         CommitLog log = CommitLog.open(settings, LogEnvironment.system());
         log.recover(0, true, e -> { });
         try {
-            // Over three segments, so that the fill follows two rolls; appends pause now and then so that the
-            // fill gets ahead (and the appender then writes over its zeros) as well as being caught up with.
-            while (log.writtenPosition() < 3L * SEGMENT_BYTES) {
+            // Over four segments; once in every segment's last half the appends pause until the next segment is
+            // filled, so that the appender writes over zeros from the second segment on.
+            long waitedFor = 0;
+            while (log.writtenPosition() < 4L * SEGMENT_BYTES) {
                 byte[] body = LogFixture.filled(1 + random.nextInt(LogFixture.MAX_MESSAGE_BYTES), bodies.size());
                 bodies.add(body);
                 results.add(LogFixture.appendOk(log, LogFixture.draft("ZeroFill", bodies.size() % 4, body, "")));
-                if (bodies.size() % 64 == 0) {
-                    long written = log.writtenPosition();
-                    long segmentEnd = (written / SEGMENT_BYTES + 1) * SEGMENT_BYTES;
-                    long lead = Math.min(segmentEnd, written + AHEAD_BYTES / 2);
-                    if (segmentEnd - written > ZeroFillAhead.GAP_BYTES + 4096) {
-                        Await.until("the fill " + AHEAD_BYTES / 2 + " bytes ahead of " + written,
-                                () -> log.zeroFillStats().filledTo() >= lead);
-                    }
+                long written = log.writtenPosition();
+                long nextStart = (written / SEGMENT_BYTES + 1) * SEGMENT_BYTES;
+                if (written >= nextStart - AHEAD_BYTES + 64 * 1024 && nextStart > waitedFor) {
+                    waitedFor = nextStart;
+                    Await.until("the segment at " + nextStart + " filled",
+                            () -> log.zeroFillStats().filledTo() == nextStart + SEGMENT_BYTES);
                 }
             }
             ZeroFillAhead.Stats stats = log.zeroFillStats();
-            assertTrue(stats.filledBytes() > SEGMENT_BYTES, "zeros written ahead: " + stats);
+            assertTrue(stats.filledBytes() >= 4L * SEGMENT_BYTES, "zeros written ahead: " + stats);
             assertEquals(0, stats.failures(), stats.toString());
             for (int i = 0; i < bodies.size(); i++) {
                 assertBody(log, results.get(i), bodies.get(i), i);
@@ -87,82 +89,128 @@ class ZeroFillAheadTest {
     }
 
     @Test
-    void fillsStayInsideTheActiveSegmentAndAheadOfTheClaim(@TempDir Path dir) throws IOException {
-        SegmentChain chain = oneSparseSegment(dir);
+    void theNextSegmentIsFilledWholeOnceTheClaimIsWithinTheLead(@TempDir Path dir) throws IOException {
+        Segments segments = Segments.create(dir);
+        SegmentChain chain = segments.chain();
+        MappedSegment next = segments.next();
         List<Fill> fills = new CopyOnWriteArrayList<>();
-        ZeroFillAhead fill = new ZeroFillAhead(chain, AHEAD_BYTES, (position, bytes) ->
-                fills.add(new Fill(position, bytes)));
+        ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0,
+                (position, bytes) -> fills.add(new Fill(position, bytes)));
         try {
             fill.start(1000);
-            Await.until("the first lead filled", () -> coveredEnd(fills) >= 1000 + AHEAD_BYTES);
-            assertTrue(fills.get(0).position() >= 1000 + ZeroFillAhead.GAP_BYTES, fills.toString());
-            assertEquals(0, fills.get(0).position() % 4096, "fills start on a page");
-
-            // A claim past everything filled: the next fill starts after it, never behind it.
-            long claim = SEGMENT_BYTES - 100_000;
-            int before = fills.size();
-            fill.beforeWrite(claim);
-            Await.until("a fill after the claim", () -> coveredEnd(fills) == SEGMENT_BYTES);
-            for (Fill f : fills.subList(before, fills.size())) {
-                assertTrue(f.position() >= claim + ZeroFillAhead.GAP_BYTES, f + " starts behind claim " + claim);
-                assertTrue(f.position() + f.bytes() <= SEGMENT_BYTES, f + " crosses the segment end");
+            fill.beforeWrite(SEGMENT_BYTES - AHEAD_BYTES - 1);
+            assertTrue(fills.isEmpty(), "filled before the appender came within the lead: " + fills);
+            fill.beforeWrite(SEGMENT_BYTES - AHEAD_BYTES);
+            Await.until("the next segment filled", () -> fill.stats().filledTo() == 2L * SEGMENT_BYTES);
+            long expected = SEGMENT_BYTES;
+            for (Fill f : fills) {
+                assertEquals(expected, f.position(), "fills go through the next segment in order: " + fills);
+                expected += f.bytes();
             }
-            assertEquals(0, fill.stats().failures());
+            assertEquals(2L * SEGMENT_BYTES, expected);
+            assertEquals(new ZeroFillAhead.Stats(SEGMENT_BYTES, 2L * SEGMENT_BYTES, 0, 0, 0, 0), fill.stats());
         } finally {
-            fill.close();
-            chain.last().delete();
+            segments.close(fill);
         }
     }
 
     @Test
     void anAppendWaitsForAFillWritingItsRange(@TempDir Path dir) throws Exception {
-        SegmentChain chain = oneSparseSegment(dir);
-        CountDownLatch fillEntered = new CountDownLatch(1);
-        CountDownLatch releaseFill = new CountDownLatch(1);
-        ZeroFillAhead fill = new ZeroFillAhead(chain, AHEAD_BYTES, (position, bytes) -> {
-            fillEntered.countDown();
-            try {
-                releaseFill.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        Segments segments = Segments.create(dir);
+        SegmentChain chain = segments.chain();
+        MappedSegment next = segments.next();
+        Gate fillGate = new Gate();
+        ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0,
+                (position, bytes) -> fillGate.pass());
         try {
-            fill.start(0);
-            assertTrue(fillEntered.await(10, TimeUnit.SECONDS), "the first fill started");
-            // The fill covers [GAP, GAP + CHUNK); an append claiming up to inside it must wait.
-            CompletableFuture<Void> append = CompletableFuture.runAsync(
-                    () -> fill.beforeWrite(ZeroFillAhead.GAP_BYTES + 1));
+            fill.start(SEGMENT_BYTES - 1000);
+            fillGate.awaitArrival("the first fill");
+            // An append up to the end of the active segment does not wait ...
+            fill.beforeWrite(SEGMENT_BYTES);
+            assertEquals(0, fill.stats().appenderWaits());
+            // ... one that rolled onto the next and claims into the chunk being filled does.
+            chain.append(next);
+            CompletableFuture<Void> append = CompletableFuture.runAsync(() -> fill.beforeWrite(SEGMENT_BYTES + 1));
             Await.until("the append waiting", () -> fill.stats().appenderWaits() == 1);
             assertFalse(append.isDone(), "the append went on while the fill wrote its range");
-            releaseFill.countDown();
+            fillGate.open();
             append.get(10, TimeUnit.SECONDS);
-            // An append below every fill does not wait.
-            fill.beforeWrite(ZeroFillAhead.GAP_BYTES + 1);
-            assertEquals(1, fill.stats().appenderWaits());
+            // The fill saw the claim in its segment and stopped there.
+            Await.until("the fill thread idle",
+                    () -> fill.stats().filledTo() == SEGMENT_BYTES + ZeroFillAhead.CHUNK_BYTES);
+            assertEquals(ZeroFillAhead.CHUNK_BYTES, fill.stats().filledBytes());
         } finally {
-            releaseFill.countDown();
-            fill.close();
-            chain.last().delete();
+            fillGate.open();
+            segments.close(fill);
         }
     }
 
     @Test
     void aFailedFillIsCountedAndRetried(@TempDir Path dir) throws IOException {
-        SegmentChain chain = oneSparseSegment(dir);
+        Segments segments = Segments.create(dir);
+        SegmentChain chain = segments.chain();
+        MappedSegment next = segments.next();
         AtomicInteger calls = new AtomicInteger();
-        ZeroFillAhead fill = new ZeroFillAhead(chain, AHEAD_BYTES, (position, bytes) -> {
+        ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0, (position, bytes) -> {
             if (calls.getAndIncrement() == 0) {
                 throw new IOException("injected: no space left on device");
             }
         });
         try {
-            fill.start(0);
-            Await.until("the retry after the failure", () -> fill.stats().filledBytes() > 0);
+            fill.start(SEGMENT_BYTES - 1000);
+            Await.until("the retry after the failure", () -> fill.stats().filledTo() == 2L * SEGMENT_BYTES);
             assertEquals(1, fill.stats().failures());
+            assertEquals(SEGMENT_BYTES, fill.stats().filledBytes());
         } finally {
-            fill.close();
-            chain.last().delete();
+            segments.close(fill);
+        }
+    }
+
+    @Test
+    void bytesTheAppenderWroteAfterARollAreNeverZeroed(@TempDir Path dir) throws Exception {
+        Segments segments = Segments.create(dir);
+        SegmentChain chain = segments.chain();
+        MappedSegment next = segments.next();
+        Gate lookupGate = new Gate();
+        ZeroFillAhead.PreparedSegments slowLookup = start -> {
+            lookupGate.pass();
+            return nextOnly(next).ready(start);
+        };
+        ZeroFillAhead fill = new ZeroFillAhead(chain, slowLookup, AHEAD_BYTES, PLENTY, 0, WriteHook.NONE);
+        try {
+            fill.start(SEGMENT_BYTES - 1000);
+            lookupGate.awaitArrival("the fill thread's lookup of the next segment");
+            // While it holds the segment it decided to fill, the appender rolls onto it and writes there.
+            chain.append(next);
+            byte[] record = LogFixture.filled(100_000, 7);
+            fill.beforeWrite(SEGMENT_BYTES + record.length);
+            next.write(ByteBuffer.wrap(record), 0);
+            lookupGate.open();
+            Await.until("the fill given up", () -> fill.stats().withdrawals() == 1);
+            byte[] stored = new byte[record.length];
+            next.view(0, record.length).get(stored);
+            assertArrayEquals(record, stored, "the appender's bytes after the fill thread's lookup");
+            assertEquals(0, fill.stats().filledBytes(), "nothing filled in a segment the appender is in");
+        } finally {
+            lookupGate.open();
+            segments.close(fill);
+        }
+    }
+
+    @Test
+    void aSegmentIsLeftSparseWhenTheDiskIsNearlyFull(@TempDir Path dir) throws IOException {
+        Segments segments = Segments.create(dir);
+        SegmentChain chain = segments.chain();
+        MappedSegment next = segments.next();
+        long minUsableBytes = 64L << 20;
+        ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES,
+                () -> minUsableBytes + SEGMENT_BYTES - 1, minUsableBytes, WriteHook.NONE);
+        try {
+            fill.start(SEGMENT_BYTES - 1000);
+            Await.until("the segment skipped", () -> fill.stats().skippedSegments() == 1);
+            assertEquals(0, fill.stats().filledBytes());
+        } finally {
+            segments.close(fill);
         }
     }
 
@@ -181,25 +229,55 @@ class ZeroFillAheadTest {
             CommitLog log = LogFixture.openRecovered(settings, LogEnvironment.system());
             try {
                 LogFixture.appendOk(log, LogFixture.draft("ZeroFill", 0, "body"));
-                assertEquals(new ZeroFillAhead.Stats(0, 0, 0, 0, 0), log.zeroFillStats());
+                assertEquals(new ZeroFillAhead.Stats(0, 0, 0, 0, 0, 0), log.zeroFillStats());
             } finally {
                 log.close();
             }
         }
     }
 
-    private static SegmentChain oneSparseSegment(Path dir) throws IOException {
-        SegmentChain chain = new SegmentChain(SEGMENT_BYTES);
-        chain.append(MappedSegment.create(dir, 0, SEGMENT_BYTES, false));
-        return chain;
+    private static ZeroFillAhead.PreparedSegments nextOnly(MappedSegment next) {
+        return start -> start == next.startPosition() ? Optional.of(next) : Optional.empty();
     }
 
-    private static long coveredEnd(List<Fill> fills) {
-        long end = 0;
-        for (Fill f : fills) {
-            end = Math.max(end, f.position() + f.bytes());
+    /** Holds the fill thread at a point until the test opens it. */
+    private static final class Gate {
+        private final CountDownLatch arrived = new CountDownLatch(1);
+        private final CountDownLatch opened = new CountDownLatch(1);
+
+        /** Fill thread: arrives and waits for the test. */
+        void pass() {
+            arrived.countDown();
+            try {
+                opened.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
-        return end;
+
+        void awaitArrival(String what) throws InterruptedException {
+            assertTrue(arrived.await(10, TimeUnit.SECONDS), what + " did not happen");
+        }
+
+        void open() {
+            opened.countDown();
+        }
+    }
+
+    /** The active segment {@code [0, S)} in a chain, and the next one {@code [S, 2S)}, prepared (sparse). */
+    private record Segments(SegmentChain chain, MappedSegment next) {
+        static Segments create(Path dir) throws IOException {
+            SegmentChain chain = new SegmentChain(SEGMENT_BYTES);
+            chain.append(MappedSegment.create(dir, 0, SEGMENT_BYTES, false));
+            return new Segments(chain, MappedSegment.create(dir, SEGMENT_BYTES, SEGMENT_BYTES, false));
+        }
+
+        /** Stops the fill thread, then deletes both files. */
+        void close(ZeroFillAhead fill) throws IOException {
+            fill.close();
+            chain.snapshot()[0].delete();
+            next.delete();
+        }
     }
 
     private static void assertBody(CommitLog log, AppendResult result, byte[] body, int index) {
