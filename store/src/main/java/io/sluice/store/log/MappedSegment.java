@@ -108,7 +108,7 @@ final class MappedSegment {
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             if (preallocate) {
-                writeZeros(channel, sizeBytes);
+                writeZeros(channel, ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK_BYTES, sizeBytes)), 0, sizeBytes);
             } else {
                 channel.write(ByteBuffer.allocate(1), sizeBytes - 1L); // full length, sparse
             }
@@ -122,11 +122,14 @@ final class MappedSegment {
         return new MappedSegment(file, startPosition, sizeBytes, mapped);
     }
 
-    private static void writeZeros(FileChannel channel, int sizeBytes) throws IOException {
-        ByteBuffer zeros = ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK_BYTES, sizeBytes));
-        long at = 0;
-        while (at < sizeBytes) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), sizeBytes - at));
+    /**
+     * Writes zeros through {@code [from, to)} of {@code channel}, a {@code zeros} buffer (direct, all zeros) at a
+     * time. For pre-allocation here and for {@link ZeroFillAhead}, each with its own channel.
+     */
+    static void writeZeros(FileChannel channel, ByteBuffer zeros, long from, long to) throws IOException {
+        long at = from;
+        while (at < to) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), to - at));
             at += channel.write(zeros, at);
         }
     }

@@ -274,11 +274,7 @@ final class ZeroFillAhead implements AutoCloseable {
             channel = FileChannel.open(segment.file(), StandardOpenOption.WRITE);
             openSegment = segment;
         }
-        zeros.clear().limit(bytes);
-        long at = offset;
-        while (zeros.hasRemaining()) {
-            at += channel.write(zeros, at);
-        }
+        MappedSegment.writeZeros(channel, zeros, offset, (long) offset + bytes);
     }
 
     private void closeChannel() {

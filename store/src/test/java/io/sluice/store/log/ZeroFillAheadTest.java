@@ -91,11 +91,8 @@ class ZeroFillAheadTest {
     @Test
     void theNextSegmentIsFilledWholeOnceTheClaimIsWithinTheLead(@TempDir Path dir) throws IOException {
         Segments segments = Segments.create(dir);
-        SegmentChain chain = segments.chain();
-        MappedSegment next = segments.next();
         List<Fill> fills = new CopyOnWriteArrayList<>();
-        ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0,
-                (position, bytes) -> fills.add(new Fill(position, bytes)));
+        ZeroFillAhead fill = segments.fill((position, bytes) -> fills.add(new Fill(position, bytes)));
         try {
             fill.start(1000);
             fill.beforeWrite(SEGMENT_BYTES - AHEAD_BYTES - 1);
@@ -117,11 +114,8 @@ class ZeroFillAheadTest {
     @Test
     void anAppendWaitsForAFillWritingItsRange(@TempDir Path dir) throws Exception {
         Segments segments = Segments.create(dir);
-        SegmentChain chain = segments.chain();
-        MappedSegment next = segments.next();
         Gate fillGate = new Gate();
-        ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0,
-                (position, bytes) -> fillGate.pass());
+        ZeroFillAhead fill = segments.fill((position, bytes) -> fillGate.pass());
         try {
             fill.start(SEGMENT_BYTES - 1000);
             fillGate.awaitArrival("the first fill");
@@ -129,7 +123,7 @@ class ZeroFillAheadTest {
             fill.beforeWrite(SEGMENT_BYTES);
             assertEquals(0, fill.stats().appenderWaits());
             // ... one that rolled onto the next and claims into the chunk being filled does.
-            chain.append(next);
+            segments.chain().append(segments.next());
             CompletableFuture<Void> append = CompletableFuture.runAsync(() -> fill.beforeWrite(SEGMENT_BYTES + 1));
             Await.until("the append waiting", () -> fill.stats().appenderWaits() == 1);
             assertFalse(append.isDone(), "the append went on while the fill wrote its range");
@@ -148,10 +142,8 @@ class ZeroFillAheadTest {
     @Test
     void aFailedFillIsCountedAndRetried(@TempDir Path dir) throws IOException {
         Segments segments = Segments.create(dir);
-        SegmentChain chain = segments.chain();
-        MappedSegment next = segments.next();
         AtomicInteger calls = new AtomicInteger();
-        ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0, (position, bytes) -> {
+        ZeroFillAhead fill = segments.fill((position, bytes) -> {
             if (calls.getAndIncrement() == 0) {
                 throw new IOException("injected: no space left on device");
             }
@@ -270,6 +262,11 @@ class ZeroFillAheadTest {
             SegmentChain chain = new SegmentChain(SEGMENT_BYTES);
             chain.append(MappedSegment.create(dir, 0, SEGMENT_BYTES, false));
             return new Segments(chain, MappedSegment.create(dir, SEGMENT_BYTES, SEGMENT_BYTES, false));
+        }
+
+        /** A fill over these segments with a lead of {@link #AHEAD_BYTES}, all the disk space it wants, and a hook. */
+        ZeroFillAhead fill(WriteHook beforeFill) {
+            return new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0, beforeFill);
         }
 
         /** Stops the fill thread, then deletes both files. */
