@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.sluice.client.internal.Accumulator;
 import io.sluice.client.internal.BatchBody;
 import io.sluice.client.internal.BatchEntryDescriptor;
@@ -219,10 +220,15 @@ public final class Producer implements AutoCloseable {
             throw new IllegalArgumentException("batch of " + batch.size() + " messages encodes to " + bytes
                     + " bytes, more than maxMessageBytes " + settings.maxMessageBytes());
         }
-        BatchBody body = new BatchBody((int) bytes, batch.size(), (int) bytes);
-        runtime.uniqKeys().readClock();
-        for (int i = 0; i < propertiesBytes.length; i++) {
-            body.append(batch.get(i), propertiesBytes[i], runtime.uniqKeys());
+        BatchBody body = BatchBody.allocate(ByteBufAllocator.DEFAULT, (int) bytes, batch.size(), (int) bytes);
+        try {
+            runtime.uniqKeys().readClock();
+            for (int i = 0; i < propertiesBytes.length; i++) {
+                body.append(batch.get(i), propertiesBytes[i], runtime.uniqKeys());
+            }
+        } catch (RuntimeException | Error e) {
+            body.release();
+            throw e;
         }
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();

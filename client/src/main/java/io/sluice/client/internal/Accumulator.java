@@ -45,6 +45,7 @@ public final class Accumulator implements AutoCloseable {
     private final boolean failWhenFull;
     private final long reserveTimeoutNs;
     private final BatchMemory memory;
+    private final BatchBuffers buffers;
     private final UniqKeyGenerator uniqKeys;
     private final Consumer<SendJob> shipper;
     private final ConcurrentHashMap<BatchKey, Slot> slots = new ConcurrentHashMap<>();
@@ -81,6 +82,9 @@ public final class Accumulator implements AutoCloseable {
         this.failWhenFull = failWhenFull;
         this.reserveTimeoutNs = TimeUnit.MILLISECONDS.toNanos(reserveTimeoutMs);
         this.memory = memory;
+        // Every open or in-flight batch holds its bytes in memory, so no more than its limit is ever in use at once:
+        // the free list may keep that much.
+        this.buffers = new BatchBuffers(maxBatchBodyBytes, memory.limitBytes());
         this.uniqKeys = uniqKeys;
         this.callbacks = callbacks;
         this.shipper = shipper;
@@ -168,7 +172,7 @@ public final class Accumulator implements AutoCloseable {
                         // The clocks are read once per batch, not per message (a clock read is a good part of an add).
                         long nowNs = System.nanoTime();
                         uniqKeys.readClock(); // the keys of this batch's messages carry its opening time or later
-                        slot.open = slot.openBatch(nowNs, bytes, maxBatchBodyBytes, memory, callbacks);
+                        slot.open = slot.openBatch(nowNs, bytes, memory, buffers, callbacks);
                         slot.lastOpenedNs = nowNs;
                     }
                     slot.open.add(message, propertiesBytes, uniqKeys, waiter);
@@ -193,6 +197,11 @@ public final class Accumulator implements AutoCloseable {
         }
     }
 
+    /** Batch body buffers taken and not yet released. */
+    public int bodyBuffersInUse() {
+        return buffers.inUse();
+    }
+
     /** Send callbacks that threw ({@link CallbackTeller}). */
     public long callbackFailures() {
         return callbacks.failures();
@@ -211,7 +220,10 @@ public final class Accumulator implements AutoCloseable {
         due.forEach(this::ship);
     }
 
-    /** Refuses new messages, ships every open batch and stops the linger thread. Idempotent. */
+    /**
+     * Refuses new messages, ships every open batch, stops the linger thread and frees the spare body buffers
+     * (those of batches still in flight are freed as they complete). Idempotent.
+     */
     @Override
     public void close() {
         closed = true;
@@ -222,6 +234,7 @@ public final class Accumulator implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        buffers.close();
     }
 
     private void reserve(int bytes) {
@@ -238,12 +251,20 @@ public final class Accumulator implements AutoCloseable {
     }
 
     private void ship(AutoBatch batch) {
+        SendJob job;
         try {
             BatchKey key = batch.key();
-            shipper.accept(SendJob.batch(key.topic(), key.queue(), batch.body(), uniqKeys.next(),
-                    key.tags(), key.waitStoreMsgOk(), batch));
+            job = SendJob.batch(key.topic(), key.queue(), batch.body(), uniqKeys.next(), key.tags(),
+                    key.waitStoreMsgOk(), batch);
         } catch (RuntimeException | Error e) {
+            batch.body().release();
             batch.failed(e);
+            return;
+        }
+        try {
+            shipper.accept(job);
+        } catch (RuntimeException | Error e) {
+            job.failed(e);
         }
     }
 
@@ -294,11 +315,11 @@ public final class Accumulator implements AutoCloseable {
          * Opens a batch whose body and future list have room for an eighth more than the latest batch held (a
          * batch that leaves by size holds about as much as the one before; growing a body copies it).
          */
-        AutoBatch openBatch(long nowNs, int firstEntryBytes, int maxBatchBodyBytes, BatchMemory memory,
+        AutoBatch openBatch(long nowNs, int firstEntryBytes, BatchMemory memory, BatchBuffers buffers,
                             CallbackTeller callbacks) {
             int roomBytes = Math.max(firstEntryBytes, expectedBytes + expectedBytes / 8);
             int roomCount = expectedCount + expectedCount / 8 + 1;
-            return new AutoBatch(key, nowNs, memory, new BatchBody(roomBytes, roomCount, maxBatchBodyBytes),
+            return new AutoBatch(key, nowNs, memory, new BatchBody(buffers.take(roomBytes), roomCount),
                     roomCount, callbacks);
         }
 

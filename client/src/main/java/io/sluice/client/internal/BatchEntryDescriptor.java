@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.netty.buffer.ByteBuf;
 import io.sluice.client.Message;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -121,14 +122,46 @@ public final class BatchEntryDescriptor {
     public static String write(Message message, int propertiesBytes, UniqKeyGenerator keys, byte[] out, int at) {
         byte[] body = message.body();
         int total = OVERHEAD_BYTES + body.length + propertiesBytes;
-        int end = at + total;
         putInt(out, at + TOTAL_SIZE_OFFSET, total);
         putInt(out, at + MAGIC_CODE_OFFSET, 0);
         putInt(out, at + BODY_CRC_OFFSET, 0);
         putInt(out, at + FLAG_OFFSET, message.flag());
         putInt(out, at + BODY_LENGTH_OFFSET, body.length);
         System.arraycopy(body, 0, out, at + BODY_OFFSET, body.length);
-        at += BODY_OFFSET + body.length;
+        return writeProperties(message, propertiesBytes, keys, out, at + BODY_OFFSET + body.length);
+    }
+
+    /**
+     * Writes {@code message} as one entry at the writer index of {@code out}, like {@link #write(Message, int,
+     * UniqKeyGenerator, byte[], int)}. The fields around the body are composed in {@code scratch} first, which must
+     * hold at least {@code OVERHEAD_BYTES + propertiesBytes} bytes, so the entry goes out in three bulk writes. The
+     * caller makes sure {@code out} has room for the entry.
+     *
+     * @return the message's UNIQ_KEY
+     */
+    public static String write(Message message, int propertiesBytes, UniqKeyGenerator keys, ByteBuf out,
+                               byte[] scratch) {
+        byte[] body = message.body();
+        putInt(scratch, TOTAL_SIZE_OFFSET, OVERHEAD_BYTES + body.length + propertiesBytes);
+        putInt(scratch, MAGIC_CODE_OFFSET, 0);
+        putInt(scratch, BODY_CRC_OFFSET, 0);
+        putInt(scratch, FLAG_OFFSET, message.flag());
+        putInt(scratch, BODY_LENGTH_OFFSET, body.length);
+        String uniqKey = writeProperties(message, propertiesBytes, keys, scratch, BODY_OFFSET);
+        out.writeBytes(scratch, 0, BODY_OFFSET).writeBytes(body)
+                .writeBytes(scratch, BODY_OFFSET, Short.BYTES + propertiesBytes);
+        return uniqKey;
+    }
+
+    /**
+     * Writes the properties part of an entry, PROPLENGTH included, into {@code out} from {@code at}: exactly
+     * {@code 2 + propertiesBytes} bytes.
+     *
+     * @return the message's UNIQ_KEY
+     */
+    private static String writeProperties(Message message, int propertiesBytes, UniqKeyGenerator keys, byte[] out,
+                                          int at) {
+        int end = at + Short.BYTES + propertiesBytes;
         out[at++] = (byte) (propertiesBytes >>> 8);
         out[at++] = (byte) propertiesBytes;
         at = name(UNIQ_KEY_NAME, out, at);
@@ -160,8 +193,8 @@ public final class BatchEntryDescriptor {
             out[at++] = PropertyCodec.PAIR_SEPARATOR;
         }
         if (at != end) {
-            throw new IllegalStateException("entry of " + (total - (end - at)) + " bytes written, " + total
-                    + " measured: propertiesBytes " + propertiesBytes + " is not this message's");
+            throw new IllegalStateException("properties of " + (propertiesBytes - (end - at)) + " bytes written: "
+                    + "propertiesBytes " + propertiesBytes + " is not this message's");
         }
         return uniqKey;
     }

@@ -4,6 +4,7 @@ import io.sluice.client.BrokerErrorException;
 import io.sluice.client.ClientException;
 import io.sluice.client.SendResult;
 import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.SerializeType;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -75,14 +76,14 @@ public final class SendAgent {
     private void attempt(SendJob job, int attempt, long deadlineNs, String previousBroker, Throwable previousError) {
         long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
         if (leftMs <= 0) {
-            job.outcome().failed(finalError(job, attempt - 1, previousError, true));
+            job.failed(finalError(job, attempt - 1, previousError, true));
             return;
         }
         CompletableFuture<TopicRoute> route;
         try {
             route = routes.publishRoute(job.topic());
         } catch (RuntimeException e) {
-            job.outcome().failed(e);
+            job.failed(e);
             return;
         }
         route.whenComplete((found, routeError) -> {
@@ -92,7 +93,7 @@ public final class SendAgent {
                 if (transport && attempt < maxAttempts && deadlineNs - System.nanoTime() > 0) {
                     attempt(job, attempt + 1, deadlineNs, previousBroker, cause);
                 } else {
-                    job.outcome().failed(cause);
+                    job.failed(cause);
                 }
                 return;
             }
@@ -101,17 +102,27 @@ public final class SendAgent {
                 String address = addressOf(found, queue);
                 CompletableFuture<Boolean> batchCq = job.isBatch() && !found.fromDefaultTopic()
                         ? kinds.isBatchCq(job.topic(), address) : CompletableFuture.completedFuture(true);
-                batchCq.thenAccept(withUniqKey -> invoker.invoke(address, request(job, queue, withUniqKey), leftMs)
+                batchCq.thenAccept(withUniqKey -> invoke(address, request(job, queue, withUniqKey), leftMs)
                         .whenComplete((response, error) ->
                                 onAnswer(job, attempt, deadlineNs, queue, address, response, error)))
                         .exceptionally(error -> {
-                            job.outcome().failed(unwrap(error));
+                            job.failed(unwrap(error));
                             return null;
                         });
             } catch (RuntimeException e) {
-                job.outcome().failed(e);
+                job.failed(e);
             }
         });
+    }
+
+    /** Hands {@code request} to the transport, which releases its body; also when the transport throws. */
+    private CompletableFuture<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
+        try {
+            return invoker.invoke(address, request, timeoutMs);
+        } catch (RuntimeException | Error e) {
+            request.releaseBody();
+            throw e;
+        }
     }
 
     private void onAnswer(SendJob job, int attempt, long deadlineNs, MessageQueue queue, String address,
@@ -125,12 +136,12 @@ public final class SendAgent {
             } else if (SendResponses.storedStatus(response.code()) != null) {
                 failed.succeeded(broker);
                 List<SendResult> results = SendResponses.split(response, broker, job.topic(), job.uniqKeys());
-                job.outcome().succeeded(results);
+                job.succeeded(results);
                 return;
             } else {
                 failure = new BrokerErrorException(response.code(), response.remark(), address);
                 if (!SendResponses.isRetryable(response.code())) {
-                    job.outcome().failed(failure);
+                    job.failed(failure);
                     return;
                 }
             }
@@ -138,10 +149,10 @@ public final class SendAgent {
             if (attempt < maxAttempts && deadlineNs - System.nanoTime() > 0) {
                 attempt(job, attempt + 1, deadlineNs, broker, failure);
             } else {
-                job.outcome().failed(finalError(job, attempt, failure, false));
+                job.failed(finalError(job, attempt, failure, false));
             }
         } catch (RuntimeException e) {
-            job.outcome().failed(e);
+            job.failed(e);
         }
     }
 
@@ -165,7 +176,9 @@ public final class SendAgent {
     }
 
     private RemotingCommand request(SendJob job, MessageQueue queue, boolean withUniqKey) {
-        return RemotingCommand.request(job.requestCode())
+        // Binary header fields (ROCKETMQ), which every broker accepts and answers in kind: they encode and decode
+        // in about half the time of JSON, on both sides, for every send.
+        RemotingCommand request = RemotingCommand.request(job.requestCode()).setSerializeType(SerializeType.ROCKETMQ)
                 .putExtField("a", producerGroup)
                 .putExtField("b", job.topic())
                 .putExtField("c", DEFAULT_TOPIC)
@@ -178,8 +191,8 @@ public final class SendAgent {
                 .putExtField("j", "0")
                 .putExtField("k", "false")
                 .putExtField("m", job.isBatch())
-                .putExtField("n", queue.brokerName())
-                .setBody(job.body());
+                .putExtField("n", queue.brokerName());
+        return job.attachBody(request);
     }
 
     private static Throwable finalError(SendJob job, int attempts, Throwable last, boolean timedOut) {

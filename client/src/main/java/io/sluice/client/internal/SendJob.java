@@ -1,22 +1,32 @@
 package io.sluice.client.internal;
 
+import io.sluice.client.SendResult;
+import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One send request to make: a single message (SEND_MESSAGE_V2) or a batch (SEND_BATCH_MESSAGE), its target queue
  * if the caller fixed one, and who to tell the outcome. Immutable apart from the outcome, which it reports to once;
  * thread-safe.
+ *
+ * <p>A batch job owns its {@link BatchBody}: every attempt's request carries a reference of its own, and the job
+ * gives up the body's own reference when it tells its outcome ({@link #succeeded}, {@link #failed}).
  */
 public final class SendJob {
     private final String topic;
     private final MessageQueue fixedQueue;
     private final boolean batch;
+    /** The body of a single message (from {@code bodyOffset}); null for a batch. */
     private final byte[] body;
+    /** The body of a batch; null for a single message. */
+    private final BatchBody batchBody;
+    private final AtomicBoolean told;
     private final int bodyOffset;
     private final int bodyLength;
     private final List<String> uniqKeys;
@@ -25,13 +35,15 @@ public final class SendJob {
     private final int userFlag;
     private final BatchOutcome outcome;
 
-    private SendJob(String topic, MessageQueue fixedQueue, boolean batch, byte[] body, int bodyOffset,
-                    int bodyLength, List<String> uniqKeys, String properties, String propertiesWithoutUniqKey,
-                    int userFlag, BatchOutcome outcome) {
+    private SendJob(String topic, MessageQueue fixedQueue, boolean batch, byte[] body, BatchBody batchBody,
+                    int bodyOffset, int bodyLength, List<String> uniqKeys, String properties,
+                    String propertiesWithoutUniqKey, int userFlag, BatchOutcome outcome) {
         this.topic = topic;
         this.fixedQueue = fixedQueue;
         this.batch = batch;
         this.body = body;
+        this.batchBody = batchBody;
+        this.told = new AtomicBoolean();
         this.bodyOffset = bodyOffset;
         this.bodyLength = bodyLength;
         this.uniqKeys = uniqKeys;
@@ -47,12 +59,13 @@ public final class SendJob {
         int bodyLength = ByteBuffer.wrap(entry).getInt(BatchEntryDescriptor.BODY_LENGTH_OFFSET);
         int propertiesIndex = BatchEntryDescriptor.BODY_OFFSET + bodyLength + Short.BYTES;
         String properties = new String(entry, propertiesIndex, entry.length - propertiesIndex, StandardCharsets.UTF_8);
-        return new SendJob(message.message().topic(), fixedQueue, false, entry, BatchEntryDescriptor.BODY_OFFSET,
+        return new SendJob(message.message().topic(), fixedQueue, false, entry, null, BatchEntryDescriptor.BODY_OFFSET,
                 bodyLength, List.of(message.uniqKey()), properties, properties, message.message().flag(), outcome);
     }
 
     /**
-     * A batch send of the entries in {@code body}, which nobody may write afterwards.
+     * A batch send of the entries in {@code body}, which nobody may write afterwards: the job takes it over (also
+     * when this throws) and releases it once its outcome is told.
      *
      * @param topic the topic shared by every message
      * @param body the messages in batch order; not empty
@@ -63,6 +76,7 @@ public final class SendJob {
     public static SendJob batch(String topic, MessageQueue fixedQueue, BatchBody body, String uniqKey, String tags,
                                 boolean waitStoreMsgOk, BatchOutcome outcome) {
         if (body.count() == 0) {
+            body.release();
             throw new IllegalArgumentException("a batch of topic " + topic + " without messages");
         }
         StringBuilder shared = new StringBuilder(64);
@@ -72,13 +86,16 @@ public final class SendJob {
         }
         StringBuilder withKey = PropertyCodec.append(new StringBuilder(96), PropertyKeys.UNIQ_KEY, uniqKey)
                 .append(shared);
-        return new SendJob(topic, fixedQueue, true, body.array(), 0, body.sizeBytes(), body.uniqKeys(),
+        return new SendJob(topic, fixedQueue, true, null, body, 0, body.sizeBytes(), body.uniqKeys(),
                 withKey.toString(), shared.toString(), 0, outcome);
     }
 
-    /** The same send, telling {@code other} its outcome. */
+    /**
+     * The same send, telling {@code other} its outcome. A batch job's body goes to the new job: this one must
+     * then be neither sent nor told an outcome.
+     */
     public SendJob withOutcome(BatchOutcome other) {
-        return new SendJob(topic, fixedQueue, batch, body, bodyOffset, bodyLength, uniqKeys, properties,
+        return new SendJob(topic, fixedQueue, batch, body, batchBody, bodyOffset, bodyLength, uniqKeys, properties,
                 propertiesWithoutUniqKey, userFlag, other);
     }
 
@@ -123,13 +140,38 @@ public final class SendJob {
         return userFlag;
     }
 
-    /** A fresh view of the request body, one per call (each attempt needs its own positions). */
-    public ByteBuffer body() {
-        return ByteBuffer.wrap(body, bodyOffset, bodyLength);
+    /**
+     * Sets the body of one attempt's {@code request}: a view of a single message's bytes, or a fresh reference to
+     * a batch's, which the request then holds (the transport releases it).
+     */
+    public RemotingCommand attachBody(RemotingCommand request) {
+        if (batchBody != null) {
+            return request.setBody(batchBody.retainedBytes());
+        }
+        return request.setBody(ByteBuffer.wrap(body, bodyOffset, bodyLength));
     }
 
-    /** Who is told the outcome. */
-    public BatchOutcome outcome() {
-        return outcome;
+    /** Tells the outcome: every message was stored, with {@code results} in job order. */
+    public void succeeded(List<SendResult> results) {
+        try {
+            outcome.succeeded(results);
+        } finally {
+            releaseBody();
+        }
+    }
+
+    /** Tells the outcome: the job failed with {@code error}. */
+    public void failed(Throwable error) {
+        try {
+            outcome.failed(error);
+        } finally {
+            releaseBody();
+        }
+    }
+
+    private void releaseBody() {
+        if (batchBody != null && told.compareAndSet(false, true)) {
+            batchBody.release();
+        }
     }
 }

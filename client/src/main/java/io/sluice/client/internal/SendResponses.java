@@ -6,8 +6,9 @@ import io.sluice.client.SendStatus;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.body.MessageQueue;
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * Turns a "stored" send response into one {@link SendResult} per message (wire-protocol §4.2.4, §6.3):
@@ -77,21 +78,51 @@ public final class SendResponses {
         MessageQueue queue = new MessageQueue(topic, brokerName, queueId);
         String batchUniqId = response.extField("batchUniqId");
         int count = uniqKeys.size();
-        List<SendResult> results = new ArrayList<>(count);
         if (batchUniqId != null) {
-            for (int i = 0; i < count; i++) {
-                results.add(new SendResult(status, uniqKeys.get(i), msgIds, queue, base + i, batchUniqId));
-            }
-            return results;
+            return new Results(status, uniqKeys, null, msgIds, queue, base, batchUniqId);
         }
         String[] ids = count == 1 ? new String[] {msgIds} : msgIds.split(",");
         if (ids.length != count) {
             throw new ClientException("illegal send response from " + brokerName + ": " + ids.length
                     + " message ids for a batch of " + count);
         }
-        for (int i = 0; i < count; i++) {
-            results.add(new SendResult(status, uniqKeys.get(i), ids[i], queue, base + i, null));
+        return new Results(status, uniqKeys, ids, null, queue, base, null);
+    }
+
+    /**
+     * The results of one response, each made when it is asked for: a batch's caller is told each message's result
+     * once, so the list is read once and a list of made results would be one more array per batch.
+     */
+    private static final class Results extends AbstractList<SendResult> implements RandomAccess {
+        private final SendStatus status;
+        private final List<String> uniqKeys;
+        /** One offset id per message, or null when every message shares {@code sharedId}. */
+        private final String[] ids;
+        private final String sharedId;
+        private final MessageQueue queue;
+        private final long baseOffset;
+        private final String batchUniqId;
+
+        Results(SendStatus status, List<String> uniqKeys, String[] ids, String sharedId, MessageQueue queue,
+                long baseOffset, String batchUniqId) {
+            this.status = status;
+            this.uniqKeys = uniqKeys;
+            this.ids = ids;
+            this.sharedId = sharedId;
+            this.queue = queue;
+            this.baseOffset = baseOffset;
+            this.batchUniqId = batchUniqId;
         }
-        return results;
+
+        @Override
+        public SendResult get(int index) {
+            return new SendResult(status, uniqKeys.get(index), ids == null ? sharedId : ids[index], queue,
+                    baseOffset + index, batchUniqId);
+        }
+
+        @Override
+        public int size() {
+            return uniqKeys.size();
+        }
     }
 }

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.client.Message;
 import java.nio.ByteBuffer;
 import java.time.ZoneId;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,12 +30,15 @@ class BatchBodyTest {
     private static final UniqKeyGenerator KEYS = new UniqKeyGenerator(new byte[] {10, 1, 2, 3}, 77, 5,
             () -> 1_700_000_000_000L, ZoneId.of("UTC"));
 
+    /** Counts the direct memory its buffers hold, so a test can see them freed; one per test. */
+    private final UnpooledByteBufAllocator allocator = new UnpooledByteBufAllocator(true);
+
     @Property(tries = 200)
     void shouldDecodeToTheMessagesAppendedWhateverTheStartingRoom(
             @ForAll("messages") @Size(min = 1, max = 40) List<Message> messages,
             @ForAll @IntRange(min = 1, max = 4096) int capacityBytes,
             @ForAll @IntRange(min = 1, max = 50) int capacityMessages) {
-        BatchBody body = new BatchBody(capacityBytes, capacityMessages, 1 << 20);
+        BatchBody body = BatchBody.allocate(allocator, capacityBytes, capacityMessages, 1 << 20);
         int expectedBytes = 0;
         for (Message message : messages) {
             int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars());
@@ -43,7 +48,7 @@ class BatchBodyTest {
         assertEquals(expectedBytes, body.sizeBytes());
         assertEquals(messages.size(), body.count());
         List<BatchEntryDescriptor.Entry> entries =
-                BatchEntryDescriptor.decode(ByteBuffer.wrap(body.array(), 0, body.sizeBytes()));
+                BatchEntryDescriptor.decode(ByteBuffer.wrap(bytesOf(body)));
         assertEquals(messages.size(), entries.size());
         for (int i = 0; i < messages.size(); i++) {
             Message message = messages.get(i);
@@ -55,6 +60,7 @@ class BatchBodyTest {
             assertEquals(message.tags(), properties.get(PropertyKeys.TAGS));
         }
         assertEquals(messages.size(), new HashSet<>(body.uniqKeys()).size(), "every message has its own key");
+        body.release();
     }
 
     @Test
@@ -63,17 +69,33 @@ class BatchBodyTest {
         Message small = Message.of("T", new byte[10]);
         int smallProperties = BatchEntryDescriptor.propertiesBytes(small, KEYS.keyChars());
         int smallBytes = BatchEntryDescriptor.entryBytes(small, smallProperties);
-        BatchBody body = new BatchBody(8, 1, smallBytes + 100);
+        BatchBody body = BatchBody.allocate(allocator, 8, 1, smallBytes + 100);
         body.append(small, smallProperties, KEYS);
-        byte[] before = Arrays.copyOf(body.array(), body.sizeBytes());
+        byte[] before = bytesOf(body);
         Message big = Message.of("T", new byte[101]);
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
                 () -> body.append(big, BatchEntryDescriptor.propertiesBytes(big, KEYS.keyChars()), KEYS));
         assertTrue(error.getMessage().contains("(at most " + (smallBytes + 100) + ")"), error.getMessage());
         assertEquals(smallBytes, body.sizeBytes());
         assertEquals(1, body.count());
-        assertArrayEquals(before, Arrays.copyOf(body.array(), body.sizeBytes()));
-        assertTrue(body.array().length <= smallBytes + 100, "the array never grows past the limit");
+        assertArrayEquals(before, bytesOf(body));
+        body.release();
+        assertEquals(0, allocator.metric().usedDirectMemory());
+    }
+
+    @Test
+    @Timeout(10)
+    void shouldKeepItsBytesForARequestThatHoldsThemAfterTheBodyIsReleased() {
+        Message message = Message.of("T", new byte[] {7, 8, 9});
+        BatchBody body = BatchBody.allocate(allocator, 64, 1, 1 << 20);
+        body.append(message, BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars()), KEYS);
+        byte[] written = bytesOf(body);
+        ByteBuf held = body.retainedBytes();
+        body.release();
+        assertEquals(1, held.refCnt(), "the request's own reference");
+        assertArrayEquals(written, ByteBufUtil.getBytes(held));
+        held.release();
+        assertEquals(0, allocator.metric().usedDirectMemory(), "freed once the last holder lets go");
     }
 
     @Test
@@ -81,12 +103,23 @@ class BatchBodyTest {
     void shouldRefuseAWrongPropertiesSizeWithoutCountingTheMessage() {
         Message message = Message.builder("T", new byte[] {1, 2, 3}).tags("a-tag").build();
         int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars());
-        BatchBody body = new BatchBody(1024, 4, 1 << 20);
+        BatchBody body = BatchBody.allocate(allocator, 1024, 4, 1 << 20);
         IllegalStateException error = assertThrows(IllegalStateException.class,
                 () -> body.append(message, propertiesBytes + 1, KEYS));
         assertTrue(error.getMessage().contains("propertiesBytes " + (propertiesBytes + 1)), error.getMessage());
         assertEquals(0, body.count());
         assertEquals(0, body.sizeBytes());
+        body.release();
+    }
+
+    /** The body's bytes, through a reference of their own that is given back at once. */
+    private static byte[] bytesOf(BatchBody body) {
+        ByteBuf bytes = body.retainedBytes();
+        try {
+            return ByteBufUtil.getBytes(bytes);
+        } finally {
+            bytes.release();
+        }
     }
 
     @Provide

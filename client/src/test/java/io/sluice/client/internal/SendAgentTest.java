@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.sluice.client.BrokerErrorException;
 import io.sluice.client.ClientException;
 import io.sluice.client.Message;
@@ -156,7 +157,7 @@ class SendAgentTest {
     }
 
     private static BatchBody body(String... bodies) {
-        BatchBody batch = new BatchBody(64, 1, 1 << 20);
+        BatchBody batch = BatchBody.allocate(ByteBufAllocator.DEFAULT, 64, 1, 1 << 20);
         for (String body : bodies) {
             Message message = Message.of("T", body.getBytes());
             batch.append(message, BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars()), KEYS);

@@ -56,19 +56,24 @@ public final class FrameCodec {
 
     /**
      * Encodes {@code command} into a complete frame, length field included. Large bodies with a direct part are
-     * not copied: the returned buffer wraps them. The caller owns (and must release or write) the returned buffer.
+     * not copied: the returned buffer wraps them. A body held by reference count ({@link
+     * RemotingCommand#setBody(io.netty.buffer.ByteBuf)}) is taken from the command: the frame holds it from then on,
+     * and it is released with the frame, or here when encoding fails. The caller owns (and must release or write)
+     * the returned buffer.
      *
      * @throws FrameException when the frame would exceed the limit
      * @throws IllegalArgumentException when a field cannot be represented in the command's serialize type
      */
     public ByteBuf encode(RemotingCommand command, ByteBufAllocator allocator) throws FrameException {
-        int bodyBytes = command.bodyBytes();
-        // Before allocating: a copied body would otherwise take that much pooled memory first.
-        checkTotalLength((int) Math.min(Integer.MAX_VALUE, (long) FrameDescriptor.HEADER_WORD_BYTES + bodyBytes));
-        ByteBuffer[] parts = command.bodyParts();
-        boolean copyBody = bodyBytes < COPY_BODY_BELOW_BYTES || allOnHeap(parts);
-        ByteBuf frame = allocator.buffer(HEADER_ESTIMATE_BYTES + (copyBody ? bodyBytes : 0));
+        ByteBuf owned = command.takeOwnedBody();
+        ByteBuf frame = null;
         try {
+            int bodyBytes = owned != null ? owned.readableBytes() : command.bodyBytes();
+            // Before allocating: a copied body would otherwise take that much pooled memory first.
+            checkTotalLength((int) Math.min(Integer.MAX_VALUE, (long) FrameDescriptor.HEADER_WORD_BYTES + bodyBytes));
+            ByteBuffer[] parts = command.bodyParts();
+            boolean copyBody = bodyBytes < COPY_BODY_BELOW_BYTES || (owned == null && allOnHeap(parts));
+            frame = allocator.buffer(HEADER_ESTIMATE_BYTES + (copyBody ? bodyBytes : 0));
             frame.writeLong(0);
             int headerLength;
             if (command.serializeType() == SerializeType.ROCKETMQ) {
@@ -84,11 +89,31 @@ public final class FrameCodec {
             frame.setInt(0, (int) totalLength);
             frame.setInt(FrameDescriptor.LENGTH_FIELD_BYTES,
                     FrameDescriptor.headerWord(command.serializeType(), headerLength));
-            return appendBody(frame, parts, copyBody, allocator);
+            if (owned == null) {
+                return appendBody(frame, parts, copyBody, allocator);
+            }
+            ByteBuf whole = appendOwnedBody(frame, owned, copyBody, allocator);
+            owned = null;
+            return whole;
         } catch (FrameException | RuntimeException e) {
-            frame.release();
+            if (frame != null) {
+                frame.release();
+            }
+            if (owned != null) {
+                owned.release();
+            }
             throw e;
         }
+    }
+
+    /** The frame followed by {@code owned}, which it takes over: copied and released when small, else attached. */
+    private static ByteBuf appendOwnedBody(ByteBuf frame, ByteBuf owned, boolean copy, ByteBufAllocator allocator) {
+        if (copy) {
+            frame.writeBytes(owned, owned.readerIndex(), owned.readableBytes());
+            owned.release();
+            return frame;
+        }
+        return allocator.compositeBuffer(2).addComponent(true, frame).addComponent(true, owned);
     }
 
     private static boolean allOnHeap(ByteBuffer[] parts) {
@@ -141,7 +166,7 @@ public final class FrameCodec {
         SerializeType type = SerializeType.fromCode(FrameDescriptor.serializeTypeCode(headerWord));
         RemotingCommand command = new RemotingCommand().setVersion(0).setSerializeType(type);
         if (type == SerializeType.ROCKETMQ) {
-            BinaryHeaderCodec.decode(frame, headerLength, command);
+            decodeBinary(frame, headerLength, command);
         } else {
             decodeJson(frame, headerLength, command);
         }
@@ -152,6 +177,19 @@ public final class FrameCodec {
             command.setBody(body);
         }
         return command;
+    }
+
+    private static void decodeBinary(ByteBuf frame, int headerLength, RemotingCommand command)
+            throws FrameException {
+        if (frame.hasArray()) {
+            BinaryHeaderCodec.decode(frame, headerLength, command);
+            return;
+        }
+        // Read from a heap copy: a frame gathered from socket reads is a composite of direct buffers, where each
+        // of the header's two dozen fields would cost a lookup of its component and a copy of its own.
+        byte[] header = new byte[headerLength];
+        frame.readBytes(header);
+        BinaryHeaderCodec.decode(Unpooled.wrappedBuffer(header), headerLength, command);
     }
 
     private static void decodeJson(ByteBuf frame, int headerLength, RemotingCommand command) throws FrameException {

@@ -1,5 +1,8 @@
 package io.sluice.remoting.protocol;
 
+import io.netty.buffer.ByteBuf;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,6 +15,10 @@ import java.util.Objects;
  *
  * <p>Not thread-safe. A command is owned by the thread that builds or decodes it and is handed over, whole, to
  * the transport or to a handler; nobody touches it after handing it over.
+ *
+ * <p>A body set with {@link #setBody(ByteBuf)} is held by reference count and travels with the command: the
+ * transport releases it once the frame carrying it is written, or when it gives up sending the command. That
+ * hand-over is the one part safe across threads.
  *
  * <p>The transport owns {@link #opaque()} on outbound requests (it assigns a fresh one when sending) and stamps
  * opaque, serialize type and the response flag on responses from their request, so handlers only set the code,
@@ -28,6 +35,15 @@ public final class RemotingCommand {
     public static final int FLAG_ONEWAY = 2;
 
     private static final ByteBuffer[] NO_BODY = new ByteBuffer[0];
+    private static final VarHandle OWNED_BODY;
+
+    static {
+        try {
+            OWNED_BODY = MethodHandles.lookup().findVarHandle(RemotingCommand.class, "ownedBody", ByteBuf.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private int code;
     private LanguageCode language = LanguageCode.JAVA;
@@ -38,6 +54,9 @@ public final class RemotingCommand {
     private LinkedHashMap<String, String> extFields;
     private SerializeType serializeType = SerializeType.JSON;
     private ByteBuffer[] body = NO_BODY;
+    /** A body held by reference count, until the codec or a release takes it; read and cleared through OWNED_BODY. */
+    @SuppressWarnings("unused")
+    private volatile ByteBuf ownedBody;
 
     /** Creates a command with code 0, language JAVA, {@link ProtocolVersion#CURRENT}, JSON, no header, no body. */
     public RemotingCommand() {
@@ -293,6 +312,12 @@ public final class RemotingCommand {
      * whole array (no copy); otherwise copies the body buffers into a new array.
      */
     public byte[] body() {
+        ByteBuf owned = ownedBody;
+        if (owned != null) {
+            byte[] copy = new byte[owned.readableBytes()];
+            owned.getBytes(owned.readerIndex(), copy);
+            return copy;
+        }
         if (body.length == 0) {
             return null;
         }
@@ -315,6 +340,7 @@ public final class RemotingCommand {
 
     /** Sets the body; null or empty means no body (the wire cannot tell them apart). */
     public RemotingCommand setBody(byte[] bytes) {
+        releaseBody();
         body = bytes == null || bytes.length == 0 ? NO_BODY : new ByteBuffer[] {ByteBuffer.wrap(bytes)};
         return this;
     }
@@ -324,6 +350,7 @@ public final class RemotingCommand {
      * buffers must not change until the frame is written.
      */
     public RemotingCommand setBody(ByteBuffer... parts) {
+        releaseBody();
         int count = 0;
         for (ByteBuffer part : parts) {
             count += part.hasRemaining() ? 1 : 0;
@@ -339,8 +366,49 @@ public final class RemotingCommand {
         return this;
     }
 
+    /**
+     * Sets the body to the readable bytes of {@code owned}, sent without copying, and takes over the caller's
+     * reference to it: the transport releases it once the frame carrying it is written or the send has failed
+     * ({@link #releaseBody()}); the caller must neither release it nor change its bytes. The first frame encoded
+     * from this command takes the body, so a command with such a body is encoded once.
+     */
+    public RemotingCommand setBody(ByteBuf owned) {
+        releaseBody();
+        body = NO_BODY;
+        if (owned.isReadable()) {
+            OWNED_BODY.setVolatile(this, owned);
+        } else {
+            owned.release();
+        }
+        return this;
+    }
+
+    /**
+     * Releases a body set with {@link #setBody(ByteBuf)} that no frame has taken yet; for whoever gives up sending
+     * this command. Idempotent, and safe against a concurrent encode: exactly one of the two gets the body.
+     *
+     * @return whether a body was released
+     */
+    public boolean releaseBody() {
+        ByteBuf owned = takeOwnedBody();
+        if (owned == null) {
+            return false;
+        }
+        owned.release();
+        return true;
+    }
+
+    /** For the codec: the body set with {@link #setBody(ByteBuf)}, now the caller's to release, or null. */
+    ByteBuf takeOwnedBody() {
+        return ownedBody == null ? null : (ByteBuf) OWNED_BODY.getAndSet(this, (ByteBuf) null);
+    }
+
     /** Body length in bytes; 0 when there is no body. */
     public int bodyBytes() {
+        ByteBuf owned = ownedBody;
+        if (owned != null) {
+            return owned.readableBytes();
+        }
         long total = 0;
         for (ByteBuffer part : body) {
             total += part.remaining();
@@ -353,6 +421,10 @@ public final class RemotingCommand {
 
     /** The body as read-only views (empty array when no body); the views share content with the body. */
     public ByteBuffer[] bodyBuffers() {
+        ByteBuf owned = ownedBody;
+        if (owned != null) {
+            return new ByteBuffer[] {owned.nioBuffer().asReadOnlyBuffer()};
+        }
         ByteBuffer[] views = new ByteBuffer[body.length];
         for (int i = 0; i < body.length; i++) {
             views[i] = body[i].asReadOnlyBuffer();

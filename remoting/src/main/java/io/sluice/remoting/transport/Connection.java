@@ -4,7 +4,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.EncoderException;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.remoting.protocol.MalformedHeaderException;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
@@ -15,7 +14,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -31,6 +32,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Connection implements ConnectionContext {
     private static final Logger log = LoggerFactory.getLogger(Connection.class);
+    /**
+     * How often the outstanding requests are checked for their deadline while there are any, so a request times
+     * out up to this much late. One check per period replaces a timer per request (an insertion into, and a
+     * removal from, the I/O thread's timer heap for every request).
+     */
+    private static final long SWEEP_PERIOD_MS = 10;
 
     private final Channel channel;
     private final Endpoint endpoint;
@@ -39,8 +46,10 @@ final class Connection implements ConnectionContext {
     private final RemotingCounters counters;
     private final AtomicInteger inFlightRequests = new AtomicInteger();
     private final AtomicLong inFlightBytes = new AtomicLong();
-    private final ConcurrentHashMap<Integer, CompletableFuture<RemotingCommand>> outstanding =
-            new ConcurrentHashMap<>();
+    /** Requests sent to the peer and not yet answered, by opaque; their deadlines are checked by {@link #sweep}. */
+    private final ConcurrentHashMap<Integer, Outstanding> outstanding = new ConcurrentHashMap<>();
+    /** Whether a {@link #sweep} is due. */
+    private final AtomicBoolean sweepScheduled = new AtomicBoolean();
     private volatile boolean readPaused;
     private volatile Object attachment;
     private volatile String remoteAddressText;
@@ -70,7 +79,7 @@ final class Connection implements ConnectionContext {
     void onInbound(InboundCommand inbound) {
         RemotingCommand command = inbound.command();
         if (command.isResponse()) {
-            CompletableFuture<RemotingCommand> future = outstanding.remove(command.opaque());
+            Outstanding future = outstanding.remove(command.opaque());
             if (future == null) {
                 counters.unmatchedResponses.incrementAndGet();
             } else {
@@ -152,6 +161,7 @@ final class Connection implements ConnectionContext {
         response.setOpaque(request.opaque()).markResponse().setSerializeType(request.serializeType());
         if (!channel.isActive() || channel.eventLoop().isShuttingDown()) {
             counters.responseWriteFailures.incrementAndGet();
+            response.releaseBody();
             release(inbound, flowControlled);
             return;
         }
@@ -161,6 +171,7 @@ final class Connection implements ConnectionContext {
                 counters.responses.incrementAndGet();
                 return;
             }
+            response.releaseBody();
             counters.responseWriteFailures.incrementAndGet();
             if (fallbackOnEncodeError && written.cause() instanceof EncoderException && channel.isActive()) {
                 log.warn("Response to request code {} from {} could not be encoded", request.code(),
@@ -236,23 +247,19 @@ final class Connection implements ConnectionContext {
     @Override
     public CompletableFuture<RemotingCommand> sendRequest(RemotingCommand request, long timeoutMs) {
         if (timeoutMs <= 0) {
+            request.releaseBody();
             throw new IllegalArgumentException("timeoutMs must be positive, was " + timeoutMs);
         }
         int opaque = endpoint.nextOpaque();
         request.setOpaque(opaque);
-        CompletableFuture<RemotingCommand> future = new CompletableFuture<>();
+        Outstanding future = new Outstanding(opaque, request.code(), timeoutMs);
         counters.outboundRequests.incrementAndGet();
         outstanding.put(opaque, future);
-        ScheduledFuture<?> timeout = channel.eventLoop().schedule(() -> {
-            if (outstanding.remove(opaque, future)) {
-                counters.outboundTimeouts.incrementAndGet();
-                future.completeExceptionally(new RemotingTimeoutException("no response from " + remoteAddressText()
-                        + " to request code " + request.code() + " opaque " + opaque + " within " + timeoutMs
-                        + " ms"));
-            }
-        }, timeoutMs, TimeUnit.MILLISECONDS);
-        future.whenComplete((response, error) -> timeout.cancel(false));
+        scheduleSweep();
         channel.writeAndFlush(request).addListener(written -> {
+            if (!written.isSuccess()) {
+                request.releaseBody(); // the frame did not take it, or took it and has released it
+            }
             if (!written.isSuccess() && outstanding.remove(opaque, future)) {
                 future.completeExceptionally(new ConnectionClosedException("could not send request code "
                         + request.code() + " to " + remoteAddressText(), written.cause()));
@@ -265,6 +272,39 @@ final class Connection implements ConnectionContext {
         return future;
     }
 
+    /**
+     * Makes sure a sweep is due while requests are outstanding. The flag is set before a sweep is scheduled and
+     * cleared by the sweep before it looks at the table again, so a request put in meanwhile is seen by one of them.
+     */
+    private void scheduleSweep() {
+        if (sweepScheduled.get() || !sweepScheduled.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            channel.eventLoop().schedule(this::sweep, SWEEP_PERIOD_MS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException shutDown) {
+            // The I/O thread is gone: the request's write fails too, and that failure completes it.
+            sweepScheduled.set(false);
+        }
+    }
+
+    /** On the I/O thread: fails every outstanding request past its deadline; again later while any are left. */
+    private void sweep() {
+        long nowNs = System.nanoTime();
+        for (Outstanding request : outstanding.values()) {
+            if (nowNs - request.deadlineNs >= 0 && outstanding.remove(request.opaque, request)) {
+                counters.outboundTimeouts.incrementAndGet();
+                request.completeExceptionally(new RemotingTimeoutException("no response from "
+                        + remoteAddressText() + " to request code " + request.code + " opaque " + request.opaque
+                        + " within " + request.timeoutMs + " ms"));
+            }
+        }
+        sweepScheduled.set(false);
+        if (!outstanding.isEmpty()) {
+            scheduleSweep();
+        }
+    }
+
     @Override
     public CompletableFuture<Void> sendOneway(RemotingCommand request) {
         request.setOpaque(endpoint.nextOpaque()).markOneway();
@@ -274,6 +314,7 @@ final class Connection implements ConnectionContext {
             if (written.isSuccess()) {
                 future.complete(null);
             } else {
+                request.releaseBody();
                 future.completeExceptionally(new ConnectionClosedException("could not send oneway request code "
                         + request.code() + " to " + remoteAddressText(), written.cause()));
             }
@@ -346,5 +387,20 @@ final class Connection implements ConnectionContext {
     @Override
     public String toString() {
         return "Connection{" + id() + " " + remoteAddressText() + "}";
+    }
+
+    /** A request sent to the peer: the future of its response, with what its timeout needs. */
+    private static final class Outstanding extends CompletableFuture<RemotingCommand> {
+        final int opaque;
+        final int code;
+        final long timeoutMs;
+        final long deadlineNs;
+
+        Outstanding(int opaque, int code, long timeoutMs) {
+            this.opaque = opaque;
+            this.code = code;
+            this.timeoutMs = timeoutMs;
+            this.deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        }
     }
 }

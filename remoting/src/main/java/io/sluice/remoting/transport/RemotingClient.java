@@ -83,17 +83,24 @@ public final class RemotingClient implements AutoCloseable {
      */
     public CompletableFuture<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
         if (timeoutMs <= 0) {
+            request.releaseBody();
             throw new IllegalArgumentException("timeoutMs must be positive, was " + timeoutMs);
+        }
+        CompletableFuture<Connection> connecting = connection(address);
+        if (connecting.isDone() && !connecting.isCompletedExceptionally()) {
+            return connecting.join().sendRequest(request, timeoutMs); // connected: no connect timer, no extra stage
         }
         long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         CompletableFuture<RemotingCommand> result = new CompletableFuture<>();
-        connection(address).copy().orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenComplete((connection, error) -> {
+        connecting.copy().orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenComplete((connection, error) -> {
             if (error != null) {
+                request.releaseBody();
                 result.completeExceptionally(translate(error, address, request, timeoutMs));
                 return;
             }
             long leftMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
             if (leftMs <= 0) {
+                request.releaseBody();
                 result.completeExceptionally(timeout(address, request, timeoutMs));
                 return;
             }
@@ -113,6 +120,7 @@ public final class RemotingClient implements AutoCloseable {
         CompletableFuture<Void> result = new CompletableFuture<>();
         connection(address).whenComplete((connection, error) -> {
             if (error != null) {
+                request.releaseBody();
                 result.completeExceptionally(unwrap(error));
                 return;
             }

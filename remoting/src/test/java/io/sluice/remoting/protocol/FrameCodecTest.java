@@ -5,6 +5,7 @@ import static io.sluice.remoting.protocol.Commands.decodeFrame;
 import static io.sluice.remoting.protocol.Commands.frameBytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +14,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -229,6 +231,47 @@ class FrameCodecTest {
         System.arraycopy(b, 0, expected, 1500, 700);
         assertArrayEquals(expected, decoded.body());
         assertEquals(700, direct.remaining(), "encoding does not consume the caller's buffer");
+    }
+
+    @Test
+    void anOwnedBodyGoesIntoTheFrameUncopiedAndIsFreedWithIt() throws FrameException {
+        UnpooledByteBufAllocator allocator = new UnpooledByteBufAllocator(true);
+        for (int bodyBytes : new int[] {10, 5000}) { // below and above the copy threshold
+            ByteBuf owned = allocator.directBuffer(bodyBytes);
+            for (int i = 0; i < bodyBytes; i++) {
+                owned.writeByte(i * 7);
+            }
+            byte[] expected = ByteBufUtil.getBytes(owned);
+            RemotingCommand command = RemotingCommand.request(1).putExtField("k", "v").setBody(owned);
+            assertEquals(bodyBytes, command.bodyBytes());
+            assertArrayEquals(expected, command.body(), "readable before it is sent");
+            ByteBuf frame = Commands.CODEC.encode(command, allocator);
+            assertEquals(0, command.bodyBytes(), "the frame took the body");
+            assertFalse(command.releaseBody(), "nothing left to release");
+            byte[] bytes = ByteBufUtil.getBytes(frame);
+            frame.release();
+            assertEquals(0, owned.refCnt(), "released with the frame");
+            assertEquals(0, allocator.metric().usedDirectMemory());
+            assertArrayEquals(expected, decodeFrame(bytes).body(), bodyBytes + " body bytes");
+        }
+    }
+
+    @Test
+    void anOwnedBodyIsFreedWhenItsFrameCannotBeEncodedOrWhenTheSendIsGivenUp() {
+        ByteBuf tooBig = Unpooled.directBuffer(2000).writeZero(2000);
+        RemotingCommand command = RemotingCommand.request(1).setBody(tooBig);
+        assertThrows(FrameException.class, () -> new FrameCodec(1024).encode(command, ByteBufAllocator.DEFAULT));
+        assertEquals(0, tooBig.refCnt(), "released when encoding failed");
+
+        ByteBuf unsent = Unpooled.directBuffer(8).writeLong(1);
+        RemotingCommand givenUp = RemotingCommand.request(1).setBody(unsent);
+        assertTrue(givenUp.releaseBody());
+        assertFalse(givenUp.releaseBody(), "released once");
+        assertEquals(0, unsent.refCnt());
+
+        ByteBuf replaced = Unpooled.directBuffer(8).writeLong(2);
+        RemotingCommand.request(1).setBody(replaced).setBody(new byte[] {1});
+        assertEquals(0, replaced.refCnt(), "a body set over it releases it");
     }
 
     private static RemotingCommand decodeJsonHeader(String json) throws FrameException {

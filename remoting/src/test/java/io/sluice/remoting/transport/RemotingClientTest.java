@@ -1,11 +1,15 @@
 package io.sluice.remoting.transport;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import java.net.ServerSocket;
@@ -32,6 +36,8 @@ class RemotingClientTest {
             held.add(response);
             return response.thenApply(ignored -> RemotingCommand.responseTo(request));
         });
+        server.registerHandler(3, RequestHandler.sync((connection, request) ->
+                RemotingCommand.responseTo(request).setBody(request.body())));
         server.start();
         address = "127.0.0.1:" + server.port();
         client = new RemotingClient(ClientSettings.defaults());
@@ -104,6 +110,43 @@ class RemotingClientTest {
             assertTrue(e.getCause().getMessage().contains(bad), e.getCause().getMessage());
         }
         assertEquals(9876, RemotingClient.parseAddress("[::1]:9876").getPort());
+    }
+
+    @Test
+    void aBodyHandedOverByReferenceIsSentAndFreedOnEveryPath() throws Exception {
+        UnpooledByteBufAllocator allocator = new UnpooledByteBufAllocator(true);
+        ByteBuf sent = allocator.directBuffer(3000);
+        for (int i = 0; i < 3000; i++) {
+            sent.writeByte(i);
+        }
+        byte[] expected = ByteBufUtil.getBytes(sent);
+        RemotingCommand echo = client.invoke(address, RemotingCommand.request(3).setBody(sent), 5_000)
+                .get(5, TimeUnit.SECONDS);
+        assertArrayEquals(expected, echo.body());
+        Await.until("the written body freed", () -> sent.refCnt() == 0);
+
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        ByteBuf refused = allocator.directBuffer(8).writeLong(1);
+        assertThrows(ExecutionException.class, () -> client.invoke("127.0.0.1:" + closedPort,
+                RemotingCommand.request(3).setBody(refused), 5_000).get(5, TimeUnit.SECONDS));
+        assertEquals(0, refused.refCnt(), "freed when the connection could not be made");
+
+        ByteBuf badTimeout = allocator.directBuffer(8).writeLong(2);
+        assertThrows(IllegalArgumentException.class,
+                () -> client.invoke(address, RemotingCommand.request(3).setBody(badTimeout), 0));
+        assertEquals(0, badTimeout.refCnt(), "freed when the call was refused");
+
+        ConnectionContext connection = client.connect(address).get(5, TimeUnit.SECONDS);
+        connection.close();
+        Await.until("connection closed", () -> !connection.isActive());
+        ByteBuf unwritable = allocator.directBuffer(8).writeLong(3);
+        assertThrows(ExecutionException.class, () -> connection.sendRequest(RemotingCommand.request(3)
+                .setBody(unwritable), 5_000).get(5, TimeUnit.SECONDS));
+        Await.until("freed when the write failed", () -> unwritable.refCnt() == 0);
+        assertEquals(0, allocator.metric().usedDirectMemory());
     }
 
     @Test

@@ -1,0 +1,119 @@
+package io.sluice.client.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Direct buffers for auto-batch bodies, used again once released. A batch body is written on the sending thread
+ * and released on an I/O thread; Netty's pooled allocator keeps no per-thread cache for buffers of a batch's size
+ * (above 32 KiB), so each one cost a locked allocation and a locked free in its arena, and a fresh buffer per batch
+ * from the heap cost its zeroing and the collection of it. Here a released buffer goes back on a free list, as it
+ * is (grown buffers keep their size, which later batches then need too).
+ *
+ * <p>What the list keeps is bounded by {@code retainBytes} (the producer's {@code totalBatchMaxBytes}): beyond it,
+ * a released buffer is freed. Thread-safe: any thread takes, any thread releases.
+ */
+final class BatchBuffers {
+    private final int maxBufferBytes;
+    private final long retainBytes;
+    private final ConcurrentLinkedQueue<Buffer> free = new ConcurrentLinkedQueue<>();
+    private final AtomicLong freeBytes = new AtomicLong();
+    private final AtomicInteger inUse = new AtomicInteger();
+    private volatile boolean closed;
+
+    /**
+     * @param maxBufferBytes no buffer grows past this (the broker's body limit)
+     * @param retainBytes the most bytes the free list keeps
+     */
+    BatchBuffers(int maxBufferBytes, long retainBytes) {
+        if (maxBufferBytes <= 0 || retainBytes < 0) {
+            throw new IllegalArgumentException("maxBufferBytes " + maxBufferBytes + " and retainBytes " + retainBytes
+                    + " must be positive");
+        }
+        this.maxBufferBytes = maxBufferBytes;
+        this.retainBytes = retainBytes;
+    }
+
+    /**
+     * An empty buffer with room for at least {@code minBytes} (clamped to the maximum), growable to the maximum;
+     * the caller holds its one reference.
+     */
+    ByteBuf take(int minBytes) {
+        int wanted = Math.max(1, Math.min(minBytes, maxBufferBytes));
+        inUse.incrementAndGet();
+        Buffer buffer = free.poll();
+        if (buffer == null) {
+            return new Buffer(this, wanted, maxBufferBytes);
+        }
+        freeBytes.addAndGet(-buffer.capacity());
+        buffer.ensureWritable(wanted);
+        return buffer;
+    }
+
+    /** Buffers taken and not yet released. */
+    int inUse() {
+        return inUse.get();
+    }
+
+    /** Bytes the free list holds. */
+    long freeBytes() {
+        return freeBytes.get();
+    }
+
+    /**
+     * Frees what the free list holds; buffers released from now on are freed at once. Buffers still in use stay
+     * usable. Idempotent.
+     */
+    void close() {
+        closed = true;
+        for (Buffer buffer = free.poll(); buffer != null; buffer = free.poll()) {
+            freeBytes.addAndGet(-buffer.capacity());
+            buffer.freeMemory();
+        }
+    }
+
+    /** For a buffer whose last reference went: whether the free list has room for its bytes (then counted). */
+    private boolean roomFor(int capacity) {
+        inUse.decrementAndGet();
+        if (closed) {
+            return false;
+        }
+        if (freeBytes.addAndGet(capacity) > retainBytes) {
+            freeBytes.addAndGet(-capacity);
+            return false;
+        }
+        return true;
+    }
+
+    /** A direct buffer that goes back to its pool when its last reference is released. */
+    private static final class Buffer extends UnpooledUnsafeDirectByteBuf {
+        private final BatchBuffers pool;
+
+        Buffer(BatchBuffers pool, int initialBytes, int maxBytes) {
+            super(UnpooledByteBufAllocator.DEFAULT, initialBytes, maxBytes);
+            this.pool = pool;
+        }
+
+        @Override
+        protected void deallocate() {
+            if (!pool.roomFor(capacity())) {
+                super.deallocate();
+                return;
+            }
+            clear();
+            resetRefCnt(); // before the buffer is on the list, where another thread may take it at once
+            pool.free.offer(this);
+            if (pool.closed) { // closed meanwhile: the drain may have run before the offer
+                pool.close();
+            }
+        }
+
+        void freeMemory() {
+            super.deallocate();
+        }
+    }
+}
