@@ -221,19 +221,21 @@ public final class Producer implements AutoCloseable {
                     + " bytes, more than maxMessageBytes " + settings.maxMessageBytes());
         }
         BatchBody body = BatchBody.allocate(ByteBufAllocator.DEFAULT, (int) bytes, batch.size(), (int) bytes);
+        CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+        SendJob job;
         try {
             runtime.uniqKeys().readClock();
             for (int i = 0; i < propertiesBytes.length; i++) {
                 body.append(batch.get(i), propertiesBytes[i], runtime.uniqKeys());
             }
+            job = SendJob.batch(first.topic(), null, body, runtime.uniqKeys().next(), tags, first.waitStoreMsgOk(),
+                    outcome(result));
         } catch (RuntimeException | Error e) {
-            body.release();
+            body.release(); // not yet the job's
             throw e;
         }
-        CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();
-        sender.send(SendJob.batch(first.topic(), null, body, runtime.uniqKeys().next(), tags,
-                first.waitStoreMsgOk(), outcome(result)));
+        sender.send(job);
         return result;
     }
 

@@ -82,8 +82,7 @@ public final class Accumulator implements AutoCloseable {
         this.failWhenFull = failWhenFull;
         this.reserveTimeoutNs = TimeUnit.MILLISECONDS.toNanos(reserveTimeoutMs);
         this.memory = memory;
-        // Every open or in-flight batch holds its bytes in memory, so no more than its limit is ever in use at once:
-        // the free list may keep that much.
+        // The free list keeps at most what the memory bound lets open and in-flight batches hold at once.
         this.buffers = new BatchBuffers(maxBatchBodyBytes, memory.limitBytes());
         this.uniqKeys = uniqKeys;
         this.callbacks = callbacks;
@@ -257,8 +256,8 @@ public final class Accumulator implements AutoCloseable {
             job = SendJob.batch(key.topic(), key.queue(), batch.body(), uniqKeys.next(), key.tags(),
                     key.waitStoreMsgOk(), batch);
         } catch (RuntimeException | Error e) {
+            batch.failed(e); // first: it gives back the memory the body's size stands for
             batch.body().release();
-            batch.failed(e);
             return;
         }
         try {

@@ -75,7 +75,12 @@ public final class BatchBody {
         if (scratch.length < BatchEntryDescriptor.OVERHEAD_BYTES + propertiesBytes) {
             scratch = new byte[BatchEntryDescriptor.OVERHEAD_BYTES + propertiesBytes];
         }
-        String uniqKey = BatchEntryDescriptor.write(message, propertiesBytes, keys, bytes, scratch);
+        String uniqKey;
+        try {
+            uniqKey = BatchEntryDescriptor.write(message, propertiesBytes, keys, bytes, scratch);
+        } catch (ArrayIndexOutOfBoundsException e) { // the properties ran past the room propertiesBytes made
+            throw new IllegalStateException("propertiesBytes " + propertiesBytes + " is not this message's", e);
+        }
         uniqKeys[count++] = uniqKey;
     }
 

@@ -15,9 +15,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * is (grown buffers keep their size, which later batches then need too).
  *
  * <p>What the list keeps is bounded by {@code retainBytes} (the producer's {@code totalBatchMaxBytes}): beyond it,
- * a released buffer is freed. Thread-safe: any thread takes, any thread releases.
+ * a released buffer is freed. A listed buffer more than {@link #OVERSIZE_FACTOR} times (and {@link
+ * #OVERSIZE_MIN_BYTES}) larger than what is asked for is freed rather than lent, so the rare batch of a large
+ * message does not leave buffers of its size in use by every batch after it.
+ *
+ * <p>A listed buffer has no reference, so a stale user fails Netty's reference-count checks; once lent again it is
+ * a new buffer to its next user, and a stale reference would then go unnoticed (as with Netty's own pool).
+ * Thread-safe: any thread takes, any thread releases.
  */
 final class BatchBuffers {
+    static final int OVERSIZE_FACTOR = 4;
+    static final int OVERSIZE_MIN_BYTES = 256 * 1024;
+
     private final int maxBufferBytes;
     private final long retainBytes;
     private final ConcurrentLinkedQueue<Buffer> free = new ConcurrentLinkedQueue<>();
@@ -31,8 +40,8 @@ final class BatchBuffers {
      */
     BatchBuffers(int maxBufferBytes, long retainBytes) {
         if (maxBufferBytes <= 0 || retainBytes < 0) {
-            throw new IllegalArgumentException("maxBufferBytes " + maxBufferBytes + " and retainBytes " + retainBytes
-                    + " must be positive");
+            throw new IllegalArgumentException("maxBufferBytes must be positive and retainBytes not negative, were "
+                    + maxBufferBytes + " and " + retainBytes);
         }
         this.maxBufferBytes = maxBufferBytes;
         this.retainBytes = retainBytes;
@@ -44,14 +53,19 @@ final class BatchBuffers {
      */
     ByteBuf take(int minBytes) {
         int wanted = Math.max(1, Math.min(minBytes, maxBufferBytes));
+        long oversizeBytes = Math.max((long) OVERSIZE_FACTOR * wanted, OVERSIZE_MIN_BYTES);
         inUse.incrementAndGet();
-        Buffer buffer = free.poll();
-        if (buffer == null) {
-            return new Buffer(this, wanted, maxBufferBytes);
+        for (Buffer buffer = free.poll(); buffer != null; buffer = free.poll()) {
+            freeBytes.addAndGet(-buffer.capacity());
+            if (buffer.capacity() > oversizeBytes) {
+                buffer.freeMemory();
+                continue;
+            }
+            buffer.revive();
+            buffer.ensureWritable(wanted);
+            return buffer;
         }
-        freeBytes.addAndGet(-buffer.capacity());
-        buffer.ensureWritable(wanted);
-        return buffer;
+        return new Buffer(this, wanted, maxBufferBytes);
     }
 
     /** Buffers taken and not yet released. */
@@ -104,12 +118,16 @@ final class BatchBuffers {
                 super.deallocate();
                 return;
             }
-            clear();
-            resetRefCnt(); // before the buffer is on the list, where another thread may take it at once
+            clear(); // listed with no reference: a stale user fails Netty's checks until it is lent again
             pool.free.offer(this);
             if (pool.closed) { // closed meanwhile: the drain may have run before the offer
                 pool.close();
             }
+        }
+
+        /** Lends a listed buffer again, with one reference: its taker's. */
+        void revive() {
+            resetRefCnt();
         }
 
         void freeMemory() {

@@ -61,11 +61,14 @@ public final class SendAgent {
     }
 
     /**
-     * Sends {@code job} oneway: one attempt, no response, no retry.
+     * Sends a single-message {@code job} oneway: one attempt, no response, no retry.
      *
      * @return completes when the request is written, or exceptionally when it could not be
      */
     public CompletableFuture<Void> sendOneway(SendJob job) {
+        if (job.isBatch()) { // a batch job's body is released when its outcome is told, which oneway never is
+            throw new IllegalArgumentException("a batch of topic " + job.topic() + " cannot be sent oneway");
+        }
         return routes.publishRoute(job.topic()).thenCompose(route -> {
             MessageQueue queue = queueFor(job, route, null);
             String address = addressOf(route, queue);

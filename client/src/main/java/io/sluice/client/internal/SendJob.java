@@ -64,8 +64,8 @@ public final class SendJob {
     }
 
     /**
-     * A batch send of the entries in {@code body}, which nobody may write afterwards: the job takes it over (also
-     * when this throws) and releases it once its outcome is told.
+     * A batch send of the entries in {@code body}, which nobody may write afterwards: the job takes it over and
+     * releases it once its outcome is told. When this throws, the body stays the caller's.
      *
      * @param topic the topic shared by every message
      * @param body the messages in batch order; not empty
@@ -76,7 +76,6 @@ public final class SendJob {
     public static SendJob batch(String topic, MessageQueue fixedQueue, BatchBody body, String uniqKey, String tags,
                                 boolean waitStoreMsgOk, BatchOutcome outcome) {
         if (body.count() == 0) {
-            body.release();
             throw new IllegalArgumentException("a batch of topic " + topic + " without messages");
         }
         StringBuilder shared = new StringBuilder(64);
@@ -92,7 +91,7 @@ public final class SendJob {
 
     /**
      * The same send, telling {@code other} its outcome. A batch job's body goes to the new job: this one must
-     * then be neither sent nor told an outcome.
+     * then be neither sent nor told an outcome (the body would be released twice).
      */
     public SendJob withOutcome(BatchOutcome other) {
         return new SendJob(topic, fixedQueue, batch, body, batchBody, bodyOffset, bodyLength, uniqKeys, properties,

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.IllegalReferenceCountException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ class BatchBuffersTest {
         assertNotSame(first, buffers.take(100), "not handed out while held");
         request.release();
         assertEquals(1, buffers.inUse(), "only the second buffer");
+        assertThrows(IllegalReferenceCountException.class, () -> first.getByte(0), "a listed buffer refuses users");
         ByteBuf again = buffers.take(50);
         assertSame(first, again);
         assertEquals(0, again.readableBytes(), "empty");
@@ -40,8 +42,22 @@ class BatchBuffersTest {
         ByteBuf grown = buffers.take(1000);
         assertSame(small, grown);
         assertTrue(grown.capacity() >= 1000, "grown to " + grown.capacity());
-        assertEquals(4096, buffers.take(10_000).maxCapacity());
         assertThrows(IndexOutOfBoundsException.class, () -> grown.writeZero(4097));
+    }
+
+    @Test
+    void aListedBufferFarLargerThanAskedIsFreedNotLent() {
+        int large = 4 * BatchBuffers.OVERSIZE_MIN_BYTES;
+        BatchBuffers buffers = new BatchBuffers(8 * large, 16L * large);
+        ByteBuf big = buffers.take(large);
+        big.release();
+        assertEquals(big.capacity(), buffers.freeBytes());
+        ByteBuf small = buffers.take(1000);
+        assertNotSame(big, small, "a batch of a large message leaves no large buffer to small ones");
+        assertEquals(0, big.refCnt(), "freed");
+        assertEquals(0, buffers.freeBytes());
+        small.release();
+        assertSame(small, buffers.take(large / BatchBuffers.OVERSIZE_FACTOR), "a fit one is lent");
     }
 
     @Test

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.IllegalReferenceCountException;
 import io.sluice.client.BrokerErrorException;
 import io.sluice.client.ClientException;
 import io.sluice.client.Message;
@@ -97,6 +100,7 @@ class SendAgentTest {
         assertEquals("true", request.extField("m"));
         assertNull(PropertyCodec.parse(request.extField("i")).get("UNIQ_KEY"),
                 "no batch UNIQ_KEY to a SimpleCQ topic, where old brokers would copy it into every message");
+        assertReleased(batch);
     }
 
     @Test
@@ -116,9 +120,34 @@ class SendAgentTest {
     @Test
     void shouldFailEveryMessageWhenTheIdCountDoesNotMatch() {
         SendAgent agent = agent((address, request) -> stored("A,B", 0, null), new FailedBrokers(0, System::nanoTime));
-        Throwable error = failure(agent, SendJob.batch("T", null, body("1", "2", "3"),
-                KEYS.next(), null, true, NO_OUTCOME));
+        BatchBody batch = body("1", "2", "3");
+        Throwable error = failure(agent, SendJob.batch("T", null, batch, KEYS.next(), null, true, NO_OUTCOME));
         assertTrue(error.getMessage().endsWith("2 message ids for a batch of 3"), error.getMessage());
+        assertEquals(1, requests.size(), "a malformed answer is not retried");
+        assertReleased(batch);
+    }
+
+    @Test
+    void shouldLeaveAnEmptyBatchBodyToItsCallerAndRefuseABatchOneway() {
+        BatchBody empty = BatchBody.allocate(ByteBufAllocator.DEFAULT, 64, 1, 1 << 20);
+        assertThrows(IllegalArgumentException.class,
+                () -> SendJob.batch("T", null, empty, KEYS.next(), null, true, NO_OUTCOME));
+        ByteBuf still = empty.retainedBytes(); // throws if the refused job had released it
+        still.release();
+        empty.release();
+
+        SendAgent agent = agent((address, request) -> stored("A", 0, null), new FailedBrokers(0, System::nanoTime));
+        BatchBody batch = body("1");
+        SendJob job = SendJob.batch("T", null, batch, KEYS.next(), null, true, NO_OUTCOME);
+        IllegalArgumentException oneway = assertThrows(IllegalArgumentException.class, () -> agent.sendOneway(job));
+        assertTrue(oneway.getMessage().contains("oneway"), oneway.getMessage());
+        job.failed(oneway);
+        assertReleased(batch);
+    }
+
+    /** Every reference to the batch's bytes is gone: the job's own and each request's. */
+    private static void assertReleased(BatchBody batch) {
+        assertThrows(IllegalReferenceCountException.class, batch::retainedBytes);
     }
 
     /** A null response from {@code broker} stands for a refused connection. */
@@ -134,6 +163,7 @@ class SendAgentTest {
                 addresses.add(address);
                 requests.add(request);
                 RemotingCommand response = broker.apply(address, request);
+                request.releaseBody(); // as a transport does once it has written the request
                 return response != null ? CompletableFuture.completedFuture(response)
                         : CompletableFuture.failedFuture(new RemotingConnectException("refused", null));
             }

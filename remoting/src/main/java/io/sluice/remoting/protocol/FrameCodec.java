@@ -95,7 +95,7 @@ public final class FrameCodec {
             ByteBuf whole = appendOwnedBody(frame, owned, copyBody, allocator);
             owned = null;
             return whole;
-        } catch (FrameException | RuntimeException e) {
+        } catch (FrameException | RuntimeException | Error e) {
             if (frame != null) {
                 frame.release();
             }

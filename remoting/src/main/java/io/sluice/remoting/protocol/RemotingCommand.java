@@ -370,9 +370,11 @@ public final class RemotingCommand {
      * Sets the body to the readable bytes of {@code owned}, sent without copying, and takes over the caller's
      * reference to it: the transport releases it once the frame carrying it is written or the send has failed
      * ({@link #releaseBody()}); the caller must neither release it nor change its bytes. The first frame encoded
-     * from this command takes the body, so a command with such a body is encoded once.
+     * from this command takes the body, so a command with such a body is encoded once; {@link #body()} and
+     * {@link #bodyBuffers()} read it only until then, so they are for its owner, before handing it over.
      */
     public RemotingCommand setBody(ByteBuf owned) {
+        Objects.requireNonNull(owned, "owned body");
         releaseBody();
         body = NO_BODY;
         if (owned.isReadable()) {

@@ -291,18 +291,21 @@ final class Connection implements ConnectionContext {
 
     /** On the I/O thread: fails every outstanding request past its deadline; again later while any are left. */
     private void sweep() {
-        long nowNs = System.nanoTime();
-        for (Outstanding request : outstanding.values()) {
-            if (nowNs - request.deadlineNs >= 0 && outstanding.remove(request.opaque, request)) {
-                counters.outboundTimeouts.incrementAndGet();
-                request.completeExceptionally(new RemotingTimeoutException("no response from "
-                        + remoteAddressText() + " to request code " + request.code + " opaque " + request.opaque
-                        + " within " + request.timeoutMs + " ms"));
+        try {
+            long nowNs = System.nanoTime();
+            for (Outstanding request : outstanding.values()) {
+                if (nowNs - request.deadlineNs >= 0 && outstanding.remove(request.opaque, request)) {
+                    counters.outboundTimeouts.incrementAndGet();
+                    request.completeExceptionally(new RemotingTimeoutException("no response from "
+                            + remoteAddressText() + " to request code " + request.code + " opaque " + request.opaque
+                            + " within " + request.timeoutMs + " ms"));
+                }
             }
-        }
-        sweepScheduled.set(false);
-        if (!outstanding.isEmpty()) {
-            scheduleSweep();
+        } finally { // whatever a dependent stage threw, later deadlines are still checked
+            sweepScheduled.set(false);
+            if (!outstanding.isEmpty()) {
+                scheduleSweep();
+            }
         }
     }
 

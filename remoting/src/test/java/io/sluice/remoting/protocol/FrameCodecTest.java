@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.ByteBuffer;
@@ -247,6 +248,8 @@ class FrameCodecTest {
             assertArrayEquals(expected, command.body(), "readable before it is sent");
             ByteBuf frame = Commands.CODEC.encode(command, allocator);
             assertEquals(0, command.bodyBytes(), "the frame took the body");
+            assertEquals(bodyBytes >= 1024, frame instanceof CompositeByteBuf && owned.refCnt() == 1,
+                    "a large body is attached as it is, a small one copied and released at once");
             assertFalse(command.releaseBody(), "nothing left to release");
             byte[] bytes = ByteBufUtil.getBytes(frame);
             frame.release();
