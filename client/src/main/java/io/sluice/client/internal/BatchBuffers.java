@@ -55,8 +55,7 @@ final class BatchBuffers {
         int wanted = Math.max(1, Math.min(minBytes, maxBufferBytes));
         long oversizeBytes = Math.max((long) OVERSIZE_FACTOR * wanted, OVERSIZE_MIN_BYTES);
         inUse.incrementAndGet();
-        for (Buffer buffer = free.poll(); buffer != null; buffer = free.poll()) {
-            freeBytes.addAndGet(-buffer.capacity());
+        for (Buffer buffer = pollFree(); buffer != null; buffer = pollFree()) {
             if (buffer.capacity() > oversizeBytes) {
                 buffer.freeMemory();
                 continue;
@@ -84,10 +83,18 @@ final class BatchBuffers {
      */
     void close() {
         closed = true;
-        for (Buffer buffer = free.poll(); buffer != null; buffer = free.poll()) {
-            freeBytes.addAndGet(-buffer.capacity());
+        for (Buffer buffer = pollFree(); buffer != null; buffer = pollFree()) {
             buffer.freeMemory();
         }
+    }
+
+    /** A buffer off the free list, its bytes no longer counted there; null when the list is empty. */
+    private Buffer pollFree() {
+        Buffer buffer = free.poll();
+        if (buffer != null) {
+            freeBytes.addAndGet(-buffer.capacity());
+        }
+        return buffer;
     }
 
     /** For a buffer whose last reference went: whether the free list has room for its bytes (then counted). */

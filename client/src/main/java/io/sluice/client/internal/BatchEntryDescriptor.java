@@ -121,12 +121,7 @@ public final class BatchEntryDescriptor {
      */
     public static String write(Message message, int propertiesBytes, UniqKeyGenerator keys, byte[] out, int at) {
         byte[] body = message.body();
-        int total = OVERHEAD_BYTES + body.length + propertiesBytes;
-        putInt(out, at + TOTAL_SIZE_OFFSET, total);
-        putInt(out, at + MAGIC_CODE_OFFSET, 0);
-        putInt(out, at + BODY_CRC_OFFSET, 0);
-        putInt(out, at + FLAG_OFFSET, message.flag());
-        putInt(out, at + BODY_LENGTH_OFFSET, body.length);
+        writeHeader(message, propertiesBytes, out, at);
         System.arraycopy(body, 0, out, at + BODY_OFFSET, body.length);
         return writeProperties(message, propertiesBytes, keys, out, at + BODY_OFFSET + body.length);
     }
@@ -142,15 +137,21 @@ public final class BatchEntryDescriptor {
     public static String write(Message message, int propertiesBytes, UniqKeyGenerator keys, ByteBuf out,
                                byte[] scratch) {
         byte[] body = message.body();
-        putInt(scratch, TOTAL_SIZE_OFFSET, OVERHEAD_BYTES + body.length + propertiesBytes);
-        putInt(scratch, MAGIC_CODE_OFFSET, 0);
-        putInt(scratch, BODY_CRC_OFFSET, 0);
-        putInt(scratch, FLAG_OFFSET, message.flag());
-        putInt(scratch, BODY_LENGTH_OFFSET, body.length);
+        writeHeader(message, propertiesBytes, scratch, 0);
         String uniqKey = writeProperties(message, propertiesBytes, keys, scratch, BODY_OFFSET);
         out.writeBytes(scratch, 0, BODY_OFFSET).writeBytes(body)
                 .writeBytes(scratch, BODY_OFFSET, Short.BYTES + propertiesBytes);
         return uniqKey;
+    }
+
+    /** Writes the fields before an entry's body ({@link #BODY_OFFSET} bytes) into {@code out} from {@code at}. */
+    private static void writeHeader(Message message, int propertiesBytes, byte[] out, int at) {
+        int bodyLength = message.body().length;
+        putInt(out, at + TOTAL_SIZE_OFFSET, OVERHEAD_BYTES + bodyLength + propertiesBytes);
+        putInt(out, at + MAGIC_CODE_OFFSET, 0);
+        putInt(out, at + BODY_CRC_OFFSET, 0);
+        putInt(out, at + FLAG_OFFSET, message.flag());
+        putInt(out, at + BODY_LENGTH_OFFSET, bodyLength);
     }
 
     /**

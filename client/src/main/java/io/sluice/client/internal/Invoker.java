@@ -5,7 +5,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Sends requests. The future of {@link #invoke} carries the response whatever its code and fails only for
- * transport problems (connect, timeout, closed connection). Implementations must be thread-safe.
+ * transport problems (connect, timeout, closed connection). A body the request holds by reference
+ * ({@link RemotingCommand#setBody(io.netty.buffer.ByteBuf)}) becomes the invoker's, which releases it once written or
+ * given up; if the invoker throws instead, the caller releases it ({@link RemotingCommand#releaseBody()} is
+ * idempotent). Implementations must be thread-safe.
  */
 public interface Invoker {
 

@@ -21,7 +21,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SendJob {
     private final String topic;
     private final MessageQueue fixedQueue;
-    private final boolean batch;
     /** The body of a single message (from {@code bodyOffset}); null for a batch. */
     private final byte[] body;
     /** The body of a batch; null for a single message. */
@@ -35,12 +34,11 @@ public final class SendJob {
     private final int userFlag;
     private final BatchOutcome outcome;
 
-    private SendJob(String topic, MessageQueue fixedQueue, boolean batch, byte[] body, BatchBody batchBody,
+    private SendJob(String topic, MessageQueue fixedQueue, byte[] body, BatchBody batchBody,
                     int bodyOffset, int bodyLength, List<String> uniqKeys, String properties,
                     String propertiesWithoutUniqKey, int userFlag, BatchOutcome outcome) {
         this.topic = topic;
         this.fixedQueue = fixedQueue;
-        this.batch = batch;
         this.body = body;
         this.batchBody = batchBody;
         this.told = new AtomicBoolean();
@@ -59,7 +57,7 @@ public final class SendJob {
         int bodyLength = ByteBuffer.wrap(entry).getInt(BatchEntryDescriptor.BODY_LENGTH_OFFSET);
         int propertiesIndex = BatchEntryDescriptor.BODY_OFFSET + bodyLength + Short.BYTES;
         String properties = new String(entry, propertiesIndex, entry.length - propertiesIndex, StandardCharsets.UTF_8);
-        return new SendJob(message.message().topic(), fixedQueue, false, entry, null, BatchEntryDescriptor.BODY_OFFSET,
+        return new SendJob(message.message().topic(), fixedQueue, entry, null, BatchEntryDescriptor.BODY_OFFSET,
                 bodyLength, List.of(message.uniqKey()), properties, properties, message.message().flag(), outcome);
     }
 
@@ -85,7 +83,7 @@ public final class SendJob {
         }
         StringBuilder withKey = PropertyCodec.append(new StringBuilder(96), PropertyKeys.UNIQ_KEY, uniqKey)
                 .append(shared);
-        return new SendJob(topic, fixedQueue, true, null, body, 0, body.sizeBytes(), body.uniqKeys(),
+        return new SendJob(topic, fixedQueue, null, body, 0, body.sizeBytes(), body.uniqKeys(),
                 withKey.toString(), shared.toString(), 0, outcome);
     }
 
@@ -94,7 +92,7 @@ public final class SendJob {
      * then be neither sent nor told an outcome (the body would be released twice).
      */
     public SendJob withOutcome(BatchOutcome other) {
-        return new SendJob(topic, fixedQueue, batch, body, batchBody, bodyOffset, bodyLength, uniqKeys, properties,
+        return new SendJob(topic, fixedQueue, body, batchBody, bodyOffset, bodyLength, uniqKeys, properties,
                 propertiesWithoutUniqKey, userFlag, other);
     }
 
@@ -113,12 +111,12 @@ public final class SendJob {
     }
 
     public boolean isBatch() {
-        return batch;
+        return batchBody != null;
     }
 
     /** The request code. */
     public int requestCode() {
-        return batch ? RequestCode.SEND_BATCH_MESSAGE : RequestCode.SEND_MESSAGE_V2;
+        return isBatch() ? RequestCode.SEND_BATCH_MESSAGE : RequestCode.SEND_MESSAGE_V2;
     }
 
     /** The header properties ({@code i}); for a batch they carry the batch UNIQ_KEY. */

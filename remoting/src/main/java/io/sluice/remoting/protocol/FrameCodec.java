@@ -181,28 +181,29 @@ public final class FrameCodec {
 
     private static void decodeBinary(ByteBuf frame, int headerLength, RemotingCommand command)
             throws FrameException {
-        if (frame.hasArray()) {
-            BinaryHeaderCodec.decode(frame, headerLength, command);
-            return;
-        }
-        // Read from a heap copy: a frame gathered from socket reads is a composite of direct buffers, where each
-        // of the header's two dozen fields would cost a lookup of its component and a copy of its own.
-        byte[] header = new byte[headerLength];
-        frame.readBytes(header);
-        BinaryHeaderCodec.decode(Unpooled.wrappedBuffer(header), headerLength, command);
+        BinaryHeaderCodec.decode(heapHeader(frame, headerLength), headerLength, command);
     }
 
     private static void decodeJson(ByteBuf frame, int headerLength, RemotingCommand command) throws FrameException {
         if (headerLength == 0) {
             throw new FrameException("JSON header length is 0");
         }
+        ByteBuf header = heapHeader(frame, headerLength);
+        JsonHeaderCodec.decode(header.array(), header.arrayOffset() + header.readerIndex(), headerLength, command);
+    }
+
+    /**
+     * The next {@code headerLength} bytes of {@code frame} as an array-backed buffer, the frame's reader index moved
+     * past them: a view when the frame is on the heap, else a copy. Both header codecs read many small fields; from a
+     * frame gathered from socket reads (a composite of direct buffers) each would cost a component lookup and a
+     * copy of its own.
+     */
+    private static ByteBuf heapHeader(ByteBuf frame, int headerLength) {
         if (frame.hasArray()) {
-            JsonHeaderCodec.decode(frame.array(), frame.arrayOffset() + frame.readerIndex(), headerLength, command);
-            frame.skipBytes(headerLength);
-        } else {
-            byte[] header = new byte[headerLength];
-            frame.readBytes(header);
-            JsonHeaderCodec.decode(header, 0, headerLength, command);
+            return frame.readSlice(headerLength);
         }
+        byte[] header = new byte[headerLength];
+        frame.readBytes(header);
+        return Unpooled.wrappedBuffer(header);
     }
 }
