@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * the read pause, and the outstanding requests it sent to the peer.
  *
  * <p>Threads: inbound events arrive on the channel's I/O thread, which alone decides to pause reading and alone
- * resumes it. Handlers run on the lane (or their executor); responses and releases may come from any thread.
+ * resumes it. Handlers run on the lane, their executor or (when registered so) the I/O thread itself; responses
+ * and releases may come from any thread.
  * The in-flight counters are atomics; {@code readPaused} is volatile and written only on the I/O thread.
  */
 final class Connection implements ConnectionContext {
@@ -96,6 +97,10 @@ final class Connection implements ConnectionContext {
         boolean flowControlled = registration.options().flowControlled();
         if (flowControlled) {
             acquire(inbound.frameBytes());
+        }
+        if (registration.options().onIoThread()) {
+            invoke(registration.handler(), inbound, flowControlled);
+            return;
         }
         Executor executor = registration.options().executor() != null ? registration.options().executor() : lane;
         try {

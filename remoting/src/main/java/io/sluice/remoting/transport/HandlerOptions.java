@@ -6,23 +6,42 @@ import java.util.concurrent.Executor;
 /**
  * How the requests of one registered code are run. Immutable, thread-safe.
  *
- * @param executor where {@link RequestHandler#handle} runs: null means the connection's ordered lane; a
- *                 separate executor (for admin or slow operations) gives up ordering relative to other requests
+ * @param executor where {@link RequestHandler#handle} runs: null means the connection's ordered lane (or its I/O
+ *                 thread, with {@code onIoThread}); a separate executor (for admin or slow operations) gives up
+ *                 ordering relative to other requests
  * @param flowControlled whether the code's requests count toward the connection's in-flight water marks until
  *                       their response is written. Turn it off for requests that may stay parked for long and
  *                       hold little memory (long-polling pulls), so they cannot stall the connection.
+ * @param onIoThread whether {@link RequestHandler#handle} runs on the connection's I/O thread, as soon as the frame
+ *                   is decoded: no queue, no wake-up of another thread, and a response completed at once is written
+ *                   from the same thread. Requests of such a code keep their arrival order among themselves, not
+ *                   relative to the codes run on the lane. Only for handlers that do not wait: while one runs, every
+ *                   connection of that I/O thread waits too.
  */
-public record HandlerOptions(Executor executor, boolean flowControlled) {
+public record HandlerOptions(Executor executor, boolean flowControlled, boolean onIoThread) {
     /** Runs on the connection's lane, flow-controlled: the default. */
-    public static final HandlerOptions LANE = new HandlerOptions(null, true);
+    public static final HandlerOptions LANE = new HandlerOptions(null, true, false);
+
+    /** Runs on the connection's I/O thread, flow-controlled. */
+    public static final HandlerOptions IO_THREAD = new HandlerOptions(null, true, true);
+
+    /**
+     * @throws IllegalArgumentException when a handler on the I/O thread is also given an executor
+     */
+    public HandlerOptions {
+        if (onIoThread && executor != null) {
+            throw new IllegalArgumentException("a handler run on the I/O thread takes no executor, was given "
+                    + executor);
+        }
+    }
 
     /** Runs on {@code executor} instead of the lane, flow-controlled. */
     public static HandlerOptions onExecutor(Executor executor) {
-        return new HandlerOptions(Objects.requireNonNull(executor, "executor"), true);
+        return new HandlerOptions(Objects.requireNonNull(executor, "executor"), true, false);
     }
 
     /** The same options, without counting toward the in-flight water marks. */
     public HandlerOptions withoutFlowControl() {
-        return new HandlerOptions(executor, false);
+        return new HandlerOptions(executor, false, onIoThread);
     }
 }

@@ -377,6 +377,67 @@ class RemotingServerTest {
     }
 
     @Test
+    void handlersCanRunOnTheIoThreadInArrivalOrderAndFlowControlled() throws Exception {
+        int count = 30;
+        List<Integer> invocationOrder = new CopyOnWriteArrayList<>();
+        List<String> threads = new CopyOnWriteArrayList<>();
+        ConcurrentLinkedQueue<CompletableFuture<RemotingCommand>> held = new ConcurrentLinkedQueue<>();
+        AtomicReference<ConnectionContext> serverSide = new AtomicReference<>();
+        RemotingServer server = server(ServerSettings.builder().waterMarkRequests(2, 8));
+        server.registerHandler(RequestCode.SEND_MESSAGE_V2, (connection, request) -> {
+            serverSide.set(connection);
+            invocationOrder.add(request.requireInt("seq"));
+            threads.add(Thread.currentThread().getName());
+            CompletableFuture<RemotingCommand> release = new CompletableFuture<>();
+            held.add(release);
+            return release.thenApply(ignored -> RemotingCommand.responseTo(request));
+        }, HandlerOptions.IO_THREAD);
+        server.registerHandler(RequestCode.HEART_BEAT, RequestHandler.sync((connection, request) ->
+                RemotingCommand.responseTo(request).putExtField("thread", Thread.currentThread().getName())));
+        String address = start(server);
+        RemotingClient client = client();
+        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
+        for (int seq = 0; seq < count; seq++) {
+            responses.add(client.invoke(address, RemotingCommand.request(RequestCode.SEND_MESSAGE_V2)
+                    .putExtField("seq", seq), TIMEOUT_MS));
+        }
+        Await.until("reading paused at the high mark", () -> server.counters().readPauses() == 1
+                && held.size() == 8, held::size);
+        assertTrue(serverSide.get().isReadPaused());
+        assertEquals(8, server.counters().requests(), "nothing is decoded while paused");
+        while (server.counters().responses() < count) {
+            Await.until("a held request", () -> !held.isEmpty() || server.counters().responses() == count);
+            completeHeld(held, held.size());
+        }
+        for (CompletableFuture<RemotingCommand> response : responses) {
+            assertEquals(ResponseCode.SUCCESS, response.get(TIMEOUT_MS, TimeUnit.MILLISECONDS).code());
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int seq = 0; seq < count; seq++) {
+            expected.add(seq);
+        }
+        assertEquals(expected, invocationOrder);
+        assertTrue(threads.stream().allMatch(name -> name.startsWith("sluice-server-io")), threads.toString());
+        assertTrue(call(client, address, RemotingCommand.request(RequestCode.HEART_BEAT)).extField("thread")
+                .startsWith("sluice-server-lane"), "other codes stay on the lane");
+        Await.until("all released", () -> serverSide.get().inFlightRequests() == 0);
+    }
+
+    @Test
+    void aHandlerOnTheIoThreadTakesNoExecutor() {
+        ExecutorService admin = Executors.newSingleThreadExecutor();
+        closeables.add(admin::shutdownNow);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new HandlerOptions(admin, true, true));
+        assertTrue(e.getMessage().contains("takes no executor"), e.getMessage());
+        HandlerOptions unmetered = HandlerOptions.IO_THREAD.withoutFlowControl();
+        assertTrue(unmetered.onIoThread());
+        assertFalse(unmetered.flowControlled());
+        assertFalse(HandlerOptions.onExecutor(admin).onIoThread());
+    }
+
+    @Test
     void aResponseThatCannotBeEncodedIsReplacedBySystemError() throws Exception {
         RemotingServer server = server(ServerSettings.builder());
         server.registerHandler(1, RequestHandler.sync((connection, request) ->

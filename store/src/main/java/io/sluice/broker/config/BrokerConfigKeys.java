@@ -70,6 +70,11 @@ public final class BrokerConfigKeys {
     /** Send handler threads. */
     public static final ConfigKey<Integer> SEND_MESSAGE_THREAD_POOL_NUMS = ConfigKey.ofInt("sendMessageThreadPoolNums",
             4, 1, 256, "", "Threads that process send requests (Apache: min(cores, 4)).");
+    /** Where send requests run. */
+    public static final ConfigKey<Boolean> SEND_ON_IO_THREAD = ConfigKey.ofBoolean("sendOnIoThread", true,
+            "Run send requests on the I/O thread that decoded them, with no hand-off to a send thread. false = on"
+                    + " sendMessageThreadPoolNums threads, so that a send held up by the disk does not hold up"
+                    + " the other connections of its I/O thread.");
     /** Pull handler threads. */
     public static final ConfigKey<Integer> PULL_MESSAGE_THREAD_POOL_NUMS = ConfigKey.ofInt("pullMessageThreadPoolNums",
             16, 1, 1024, "", "Threads that process pull requests (Apache: 16 + 2 x cores).");
@@ -258,7 +263,8 @@ public final class BrokerConfigKeys {
 
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
-            SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, PULL_MESSAGE_THREAD_POOL_NUMS,
+            SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
+            PULL_MESSAGE_THREAD_POOL_NUMS,
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,

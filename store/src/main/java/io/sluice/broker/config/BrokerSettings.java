@@ -114,6 +114,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.SEND_MESSAGE_THREAD_POOL_NUMS);
     }
 
+    /** {@code sendOnIoThread}. */
+    public boolean sendOnIoThread() {
+        return get(BrokerConfigKeys.SEND_ON_IO_THREAD);
+    }
+
     /** {@code pullMessageThreadPoolNums}. */
     public int pullMessageThreads() {
         return get(BrokerConfigKeys.PULL_MESSAGE_THREAD_POOL_NUMS);

@@ -31,9 +31,9 @@ import org.agrona.concurrent.EpochClock;
 /**
  * Send requests (wire-protocol §4.2): SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320).
  *
- * <p>Runs on the connection's lane: validation and the store append (which assigns positions and queue offsets)
- * happen there, in arrival order; the response is built when the append's future completes (after the flush the
- * flush policy requires), without holding the lane.
+ * <p>Runs on the connection's I/O thread (or its lane, with {@code sendOnIoThread=false}): validation and the store
+ * append (which assigns positions and queue offsets) happen there, in arrival order; the response is built when
+ * the append's future completes (after the flush the flush policy requires), without holding the thread.
  *
  * <p>How a request is stored:
  * <ul>
