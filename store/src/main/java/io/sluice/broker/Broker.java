@@ -68,10 +68,10 @@ import org.slf4j.LoggerFactory;
  * order ({@link #close()}) is the reverse: unregister from the name servers, close the server (every connection),
  * drop parked pulls, stop the executors, close the message store, then the metadata store (which flushes offsets).
  *
- * <p>Threads: the transport's I/O threads decode and encode, and run sends (validation and the append, in arrival
- * order per connection; on the transport's ordered lanes instead with {@code sendOnIoThread=false}); a pull pool runs pulls and re-executes parked ones; two control threads
- * answer heartbeats and offset and metadata queries; one admin thread creates topics and groups; one scheduler
- * thread runs long-poll timeouts and the periodic tasks.
+ * <p>Threads: the transport's I/O threads decode and encode, and run sends (validation and the append, in
+ * arrival order per connection; on the transport's ordered lanes with {@code sendOnIoThread=false}); a pull pool
+ * runs pulls and re-executes parked ones; two control threads answer heartbeats and offset and metadata queries;
+ * one admin thread creates topics and groups; one scheduler thread runs long-poll timeouts and the periodic tasks.
  *
  * <p>Thread-safe; {@link #start()} and {@link #close()} are serialised on this object.
  */
@@ -200,14 +200,17 @@ public final class Broker implements AutoCloseable {
         // On the I/O thread by default: the hand-off to a lane and back (a queue, a wake-up each way, the request
         // read on another core) cost the broker about 270 ns of CPU per 1 KiB message (2,820 against 2,550 over
         // five alternating runs each); on two cores both producers of the client comparison ran 25-30% faster.
+        // The price: a send that waits (for the append lock, or for the next segment when its allocation falls
+        // behind, up to segmentAllocationTimeoutMs) holds up every connection of its I/O thread, whose requests,
+        // heartbeats included, are not decoded meanwhile. sendOnIoThread=false trades the CPU back for isolation.
         HandlerOptions sends = settings.sendOnIoThread() ? HandlerOptions.IO_THREAD : HandlerOptions.LANE;
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend, sends);
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend, sends);
         server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, onSend, sends);
 
         // Pulls, heartbeats and offset requests run on their own executors, never queued behind the sends of
-        // a connection's lane: a client closes its connection when a synchronous call (heartbeat, offset query)
-        // is not answered within 3 s, and re-sends every in-flight asynchronous send.
+        // a connection (once decoded): a client closes its connection when a synchronous call (heartbeat, offset
+        // query) is not answered within 3 s, and re-sends every in-flight asynchronous send.
         pullHandler = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),

@@ -1,7 +1,8 @@
 /**
  * Netty transport for the RocketMQ remoting protocol: {@link io.sluice.remoting.transport.RemotingServer} and
  * {@link io.sluice.remoting.transport.RemotingClient}, per-code {@link io.sluice.remoting.transport.RequestHandler}s
- * run on ordered per-connection lanes (or on the I/O thread itself), in-flight water marks, server-to-client requests and counters.
+ * run on ordered per-connection lanes (or on the I/O thread itself), in-flight water marks, server-to-client
+ * requests and counters.
  * Knows nothing about topics or messages.
  */
 package io.sluice.remoting.transport;

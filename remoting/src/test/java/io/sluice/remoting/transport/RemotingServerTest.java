@@ -111,15 +111,25 @@ class RemotingServerTest {
 
     @Test
     void handlerFailuresBecomeSystemErrorsAndTheConnectionStaysOpen() throws Exception {
+        assertHandlerFailuresAnswered(HandlerOptions.LANE);
+    }
+
+    @Test
+    void handlerFailuresOnTheIoThreadBecomeSystemErrorsAndTheConnectionStaysOpen() throws Exception {
+        assertHandlerFailuresAnswered(HandlerOptions.IO_THREAD);
+    }
+
+    private void assertHandlerFailuresAnswered(HandlerOptions options) throws Exception {
         RemotingServer server = server(ServerSettings.builder());
         server.registerHandler(1, (connection, request) -> {
             throw new IllegalStateException("boom in handler");
-        });
+        }, options);
         server.registerHandler(2, (connection, request) ->
-                CompletableFuture.failedFuture(new IllegalArgumentException("late failure")));
-        server.registerHandler(3, (connection, request) -> CompletableFuture.completedFuture(null));
-        server.registerHandler(4, (connection, request) -> null);
-        server.registerHandler(5, RequestHandler.sync((connection, request) -> RemotingCommand.responseTo(request)));
+                CompletableFuture.failedFuture(new IllegalArgumentException("late failure")), options);
+        server.registerHandler(3, (connection, request) -> CompletableFuture.completedFuture(null), options);
+        server.registerHandler(4, (connection, request) -> null, options);
+        server.registerHandler(5, RequestHandler.sync((connection, request) -> RemotingCommand.responseTo(request)),
+                options);
         String address = start(server);
         RemotingClient client = client();
 
@@ -422,6 +432,39 @@ class RemotingServerTest {
         assertTrue(call(client, address, RemotingCommand.request(RequestCode.HEART_BEAT)).extField("thread")
                 .startsWith("sluice-server-lane"), "other codes stay on the lane");
         Await.until("all released", () -> serverSide.get().inFlightRequests() == 0);
+    }
+
+    @Test
+    void ioThreadHandlersThatAnswerAtOnceAreAnsweredInOrderWithOrWithoutFlowControl() throws Exception {
+        int count = 200;
+        List<String> threads = new CopyOnWriteArrayList<>();
+        AtomicReference<ConnectionContext> serverSide = new AtomicReference<>();
+        RemotingServer server = server(ServerSettings.builder().waterMarkRequests(2, 8));
+        RequestHandler echo = RequestHandler.sync((connection, request) -> {
+            serverSide.set(connection);
+            threads.add(Thread.currentThread().getName());
+            return RemotingCommand.responseTo(request).putExtField("seq", request.requireInt("seq"));
+        });
+        server.registerHandler(RequestCode.SEND_MESSAGE_V2, echo, HandlerOptions.IO_THREAD);
+        server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, echo, HandlerOptions.IO_THREAD.withoutFlowControl());
+        String address = start(server);
+        RemotingClient client = client();
+        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
+        for (int seq = 0; seq < count; seq++) {
+            int code = seq % 2 == 0 ? RequestCode.SEND_MESSAGE_V2 : RequestCode.SEND_BATCH_MESSAGE;
+            responses.add(client.invoke(address, RemotingCommand.request(code).putExtField("seq", seq), TIMEOUT_MS));
+        }
+        for (int seq = 0; seq < count; seq++) {
+            RemotingCommand response = responses.get(seq).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            assertEquals(ResponseCode.SUCCESS, response.code());
+            assertEquals(seq, response.requireInt("seq"));
+        }
+        assertEquals(count, threads.size());
+        assertTrue(threads.stream().allMatch(name -> name.startsWith("sluice-server-io")), threads.toString());
+        Await.until("all released", () -> serverSide.get().inFlightRequests() == 0
+                && server.counters().responses() == count);
+        assertFalse(serverSide.get().isReadPaused());
     }
 
     @Test

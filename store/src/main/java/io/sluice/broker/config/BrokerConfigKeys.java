@@ -74,7 +74,7 @@ public final class BrokerConfigKeys {
     public static final ConfigKey<Boolean> SEND_ON_IO_THREAD = ConfigKey.ofBoolean("sendOnIoThread", true,
             "Run send requests on the I/O thread that decoded them, with no hand-off to a send thread. false = on"
                     + " sendMessageThreadPoolNums threads, so that a send held up by the disk does not hold up"
-                    + " the other connections of its I/O thread.");
+                    + " the other connections of its I/O thread (whose heartbeats then wait too).");
     /** Pull handler threads. */
     public static final ConfigKey<Integer> PULL_MESSAGE_THREAD_POOL_NUMS = ConfigKey.ofInt("pullMessageThreadPoolNums",
             16, 1, 1024, "", "Threads that process pull requests (Apache: 16 + 2 x cores).");
