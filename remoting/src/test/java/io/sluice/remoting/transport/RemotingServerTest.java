@@ -57,6 +57,15 @@ class RemotingServerTest {
         return client;
     }
 
+    /** 0, 1, ... count - 1. */
+    private static List<Integer> sequence(int count) {
+        List<Integer> sequence = new ArrayList<>();
+        for (int seq = 0; seq < count; seq++) {
+            sequence.add(seq);
+        }
+        return sequence;
+    }
+
     private static RemotingCommand call(RemotingClient client, String address, RemotingCommand request)
             throws Exception {
         return client.invoke(address, request, TIMEOUT_MS).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -180,11 +189,7 @@ class RemotingServerTest {
             assertEquals(seq % 2 == 0 ? SerializeType.JSON : SerializeType.ROCKETMQ, response.serializeType(),
                     "a response uses its request's serialization");
         }
-        List<Integer> expected = new ArrayList<>();
-        for (int seq = 0; seq < count; seq++) {
-            expected.add(seq);
-        }
-        assertEquals(expected, invocationOrder);
+        assertEquals(sequence(count), invocationOrder);
     }
 
     @Test
@@ -219,10 +224,7 @@ class RemotingServerTest {
         }
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
         assertEquals(clients, seenByConnection.size());
-        List<Integer> expected = new ArrayList<>();
-        for (int seq = 0; seq < perClient; seq++) {
-            expected.add(seq);
-        }
+        List<Integer> expected = sequence(perClient);
         seenByConnection.values().forEach(seen -> assertEquals(expected, seen));
     }
 
@@ -423,11 +425,7 @@ class RemotingServerTest {
         for (CompletableFuture<RemotingCommand> response : responses) {
             assertEquals(ResponseCode.SUCCESS, response.get(TIMEOUT_MS, TimeUnit.MILLISECONDS).code());
         }
-        List<Integer> expected = new ArrayList<>();
-        for (int seq = 0; seq < count; seq++) {
-            expected.add(seq);
-        }
-        assertEquals(expected, invocationOrder);
+        assertEquals(sequence(count), invocationOrder);
         assertTrue(threads.stream().allMatch(name -> name.startsWith("sluice-server-io")), threads.toString());
         assertTrue(call(client, address, RemotingCommand.request(RequestCode.HEART_BEAT)).extField("thread")
                 .startsWith("sluice-server-lane"), "other codes stay on the lane");
