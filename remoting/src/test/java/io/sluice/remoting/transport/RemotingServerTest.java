@@ -66,6 +66,13 @@ class RemotingServerTest {
         return sequence;
     }
 
+    /** A client with its connection to {@code address} open. */
+    private RemotingClient connectedClient(String address) throws Exception {
+        RemotingClient client = client();
+        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        return client;
+    }
+
     private static RemotingCommand call(RemotingClient client, String address, RemotingCommand request)
             throws Exception {
         return client.invoke(address, request, TIMEOUT_MS).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -169,8 +176,7 @@ class RemotingServerTest {
             return response;
         });
         String address = start(server);
-        RemotingClient client = client();
-        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        RemotingClient client = connectedClient(address);
 
         List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
         for (int seq = 0; seq < count; seq++) {
@@ -271,8 +277,7 @@ class RemotingServerTest {
             return release.thenApply(ignored -> RemotingCommand.responseTo(request));
         });
         String address = start(server);
-        RemotingClient client = client();
-        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        RemotingClient client = connectedClient(address);
         List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             responses.add(client.invoke(address, RemotingCommand.request(RequestCode.SEND_MESSAGE_V2), TIMEOUT_MS));
@@ -318,8 +323,7 @@ class RemotingServerTest {
             return response.thenApply(ignored -> RemotingCommand.responseTo(request));
         });
         String address = start(server);
-        RemotingClient client = client();
-        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        RemotingClient client = connectedClient(address);
         List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             responses.add(client.invoke(address, RemotingCommand.request(RequestCode.SEND_MESSAGE_V2)
@@ -407,8 +411,7 @@ class RemotingServerTest {
         server.registerHandler(RequestCode.HEART_BEAT, RequestHandler.sync((connection, request) ->
                 RemotingCommand.responseTo(request).putExtField("thread", Thread.currentThread().getName())));
         String address = start(server);
-        RemotingClient client = client();
-        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        RemotingClient client = connectedClient(address);
         List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
         for (int seq = 0; seq < count; seq++) {
             responses.add(client.invoke(address, RemotingCommand.request(RequestCode.SEND_MESSAGE_V2)
@@ -446,8 +449,7 @@ class RemotingServerTest {
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, echo, HandlerOptions.IO_THREAD);
         server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, echo, HandlerOptions.IO_THREAD.withoutFlowControl());
         String address = start(server);
-        RemotingClient client = client();
-        client.connect(address).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        RemotingClient client = connectedClient(address);
         List<CompletableFuture<RemotingCommand>> responses = new ArrayList<>();
         for (int seq = 0; seq < count; seq++) {
             int code = seq % 2 == 0 ? RequestCode.SEND_MESSAGE_V2 : RequestCode.SEND_BATCH_MESSAGE;
