@@ -35,7 +35,8 @@ import org.apache.rocketmq.client.producer.SendResult;
  * messages both producers wait on acknowledgements and the ratio was 1.0-1.4; Apache's producer was mostly at its
  * best from 2,048 to 16,384, ours kept gaining up to 32,768.) Prints every level and the best, and for every run
  * the CPU per message of the client's threads, the broker's, the rest of the JVM and the whole machine
- * ({@link CpuSplit}).
+ * ({@link CpuSplit}); every pair line adds the ratios of the two producers' client CPU and broker CPU per
+ * message (Apache's over Sluice's), and the summary line the median client-CPU ratio.
  *
  * <p>Both producers first warm up for {@code warmupSeconds} at every size. Then every run gets a fresh broker
  * (same settings, same JVM, so the compiled code stays) on a fresh store under {@code storeDir}, deleted
@@ -87,17 +88,18 @@ public final class ProducerComparison {
                 }
             }
         });
-        System.out.printf("%-6s %10s %5s %14s %14s %7s%n", "body", "in flight", "round", "apache msg/s",
-                "sluice msg/s", "ratio");
+        System.out.printf("%-6s %10s %5s %14s %14s %7s %10s %10s%n", "body", "in flight", "round", "apache msg/s",
+                "sluice msg/s", "ratio", "client cpu", "broker cpu");
         for (int bodyBytes : bodies) {
             double[] best = {Double.NaN, Double.NaN};
+            List<Double> clientCpuRatios = new ArrayList<>();
             for (int inFlight : levels) {
                 for (int round = 1; round <= rounds; round++) {
                     // Every run gets a fresh broker and store: a producer that followed another on the same
                     // store paid for the writeback of the first one's pages (ratios of 0.98-1.25 with Apache first
                     // against 1.31-1.79 with Sluice first, at the same level). Rounds alternate the order.
                     boolean apacheFirst = round % 2 == 1;
-                    double[] rate = {Double.NaN, Double.NaN};
+                    Run[] rate = {Run.NONE, Run.NONE};
                     for (int turn = 0; turn < 2; turn++) {
                         String run = bodyBytes + "-" + inFlight + "-" + round + "-" + turn;
                         if (apacheFirst == (turn == 0) && apacheToo) {
@@ -113,14 +115,19 @@ public final class ProducerComparison {
                         }
                     }
                     for (int i = 0; i < 2; i++) {
-                        best[i] = Double.isNaN(best[i]) ? rate[i] : Math.max(best[i], rate[i]);
+                        best[i] = Double.isNaN(best[i]) ? rate[i].msgPerSec() : Math.max(best[i], rate[i].msgPerSec());
                     }
-                    System.out.printf("%-6d %10d %5d %14.0f %14.0f %7.2f%n", bodyBytes, inFlight, round, rate[0],
-                            rate[1], rate[1] / rate[0]);
+                    double clientCpuRatio = rate[0].clientNsPerMsg() / rate[1].clientNsPerMsg();
+                    if (!Double.isNaN(clientCpuRatio)) {
+                        clientCpuRatios.add(clientCpuRatio);
+                    }
+                    System.out.printf("%-6d %10d %5d %14.0f %14.0f %7.2f %10.2f %10.2f%n", bodyBytes, inFlight, round,
+                            rate[0].msgPerSec(), rate[1].msgPerSec(), rate[1].msgPerSec() / rate[0].msgPerSec(),
+                            clientCpuRatio, rate[0].brokerNsPerMsg() / rate[1].brokerNsPerMsg());
                 }
             }
-            System.out.printf("%-6d %10s %5s %14.0f %14.0f %7.2f%n", bodyBytes, "best", "", best[0], best[1],
-                    best[1] / best[0]);
+            System.out.printf("%-6d %10s %5s %14.0f %14.0f %7.2f %10.2f%n", bodyBytes, "best", "", best[0], best[1],
+                    best[1] / best[0], median(clientCpuRatios));
         }
     }
 
@@ -175,7 +182,7 @@ public final class ProducerComparison {
                 + " s of waiting for quiet)");
     }
 
-    private static double runSluice(String namesrv, String topic, int bodyBytes, int inFlight, int seconds,
+    private static Run runSluice(String namesrv, String topic, int bodyBytes, int inFlight, int seconds,
                                     String label) {
         ProducerSettings settings = ProducerSettings.builder(ConnectionSettings.of(namesrv)
                 .withClientIp("127.0.0.1").withInstanceName("bench-" + System.nanoTime()))
@@ -205,7 +212,7 @@ public final class ProducerComparison {
         }
     }
 
-    private static double runApache(String namesrv, String topic, int bodyBytes, int inFlight, int seconds,
+    private static Run runApache(String namesrv, String topic, int bodyBytes, int inFlight, int seconds,
                                     String label) throws Exception {
         DefaultMQProducer producer = new DefaultMQProducer("bench_apache");
         producer.setNamesrvAddr(namesrv);
@@ -260,11 +267,32 @@ public final class ProducerComparison {
         }
     }
 
-    private static double rate(String label, long acked, long failed, long startNs, CpuSplit.Split cpu) {
+    private static Run rate(String label, long acked, long failed, long startNs, CpuSplit.Split cpu) {
         double seconds = (System.nanoTime() - startNs) / 1e9;
         System.out.printf("  %-7s %,d msg in %.1f s, %s%s%n", label, acked, seconds, cpu.perMessage(acked),
                 failed > 0 ? ", " + failed + " sends failed" : "");
-        return acked / seconds;
+        double messages = Math.max(1, acked);
+        return new Run(acked / seconds, cpu.clientNs() / messages, cpu.brokerNs() / messages);
+    }
+
+    /**
+     * One measured run: its rate and the CPU per message of the producer's threads and of the broker's. The pair
+     * line shows the producers' client-CPU ratio (Apache's over Sluice's) beside the throughput ratio: both
+     * producers share the broker and the machine's two cores, so the throughput ratio is about
+     * (Apache client + broker) over (Sluice client + broker), while the client-CPU ratio is what each producer
+     * itself costs.
+     */
+    private record Run(double msgPerSec, double clientNsPerMsg, double brokerNsPerMsg) {
+        static final Run NONE = new Run(Double.NaN, Double.NaN, Double.NaN);
+    }
+
+    private static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
     private static void createTopic(String namesrv, String topic) {
