@@ -8,6 +8,7 @@ import io.sluice.broker.handler.ClientHandler;
 import io.sluice.broker.handler.OffsetHandler;
 import io.sluice.broker.handler.PullHandler;
 import io.sluice.broker.handler.PullSettings;
+import io.sluice.broker.handler.QueuedRequests;
 import io.sluice.broker.handler.RetryAndAdminHandlers;
 import io.sluice.broker.handler.SendHooks;
 import io.sluice.broker.handler.SendHandler;
@@ -23,6 +24,7 @@ import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.HandlerOptions;
+import io.sluice.remoting.transport.QueueBound;
 import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
@@ -113,6 +115,10 @@ public final class Broker implements AutoCloseable {
     private InetSocketAddress address;
     private SendHandler sendHandler;
     private PullHandler pullHandler;
+    /** Send requests waiting for a lane; null when sends run on the I/O threads, where nothing waits. */
+    private final QueueBound sendQueue;
+    /** Pull requests waiting for a pull thread. */
+    private final QueueBound pullQueue;
 
     /** A broker on the system clock; nothing runs until {@link #start()}. */
     public Broker(BrokerSettings settings) {
@@ -126,6 +132,8 @@ public final class Broker implements AutoCloseable {
     public Broker(BrokerSettings settings, EpochClock clock) {
         this.settings = settings;
         this.clock = clock;
+        this.sendQueue = settings.sendOnIoThread() ? null : new QueueBound("send", settings.sendQueueCapacity());
+        this.pullQueue = new QueueBound("pull", settings.pullQueueCapacity());
     }
 
     /**
@@ -180,7 +188,8 @@ public final class Broker implements AutoCloseable {
 
         // Retry, delay and admin first: the send and pull handlers feed its delay scheduler and statistics.
         retryAndAdmin = RetryAndAdminHandlers.install(settings, server, store, metadata, topics, groups, clients,
-                adminExecutor, scheduler, clock);
+                adminExecutor, scheduler, clock,
+                new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting));
         registerHandlers();
         ready = true;
 
@@ -203,7 +212,11 @@ public final class Broker implements AutoCloseable {
         // The price: a send that waits (for the append lock, or for the next segment when its allocation falls
         // behind, up to segmentAllocationTimeoutMs) holds up every connection of its I/O thread, whose requests,
         // heartbeats included, are not decoded meanwhile. sendOnIoThread=false trades the CPU back for isolation.
-        HandlerOptions sends = settings.sendOnIoThread() ? HandlerOptions.IO_THREAD : HandlerOptions.LANE;
+        // On the lanes, at most sendThreadPoolQueueCapacity sends wait across all connections; more are answered
+        // SYSTEM_BUSY (our producer retries them, as Apache's 5.3 producer does for synchronous sends). On the I/O
+        // thread nothing waits in a queue.
+        HandlerOptions sends = sendQueue == null ? HandlerOptions.IO_THREAD
+                : HandlerOptions.LANE.withQueueBound(sendQueue);
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend, sends);
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend, sends);
         server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, onSend, sends);
@@ -215,7 +228,11 @@ public final class Broker implements AutoCloseable {
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
                 settings.maxTransferCountPerPull()), retryAndAdmin.stats()::onPull);
-        HandlerOptions pulls = HandlerOptions.onExecutor(pullExecutor).withoutFlowControl();
+        // Pulls are not flow-controlled (a long poll may stay parked), so the pull pool's queue is what bounds them:
+        // at most pullThreadPoolQueueCapacity wait for a pull thread, more are answered SYSTEM_BUSY and consumers
+        // pull again later. Re-runs of parked pulls go to the pool directly: they were admitted once already.
+        HandlerOptions pulls = HandlerOptions.onExecutor(pullExecutor).withoutFlowControl()
+                .withQueueBound(pullQueue);
         server.registerHandler(RequestCode.PULL_MESSAGE, pullHandler::onPull, pulls);
         server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pullHandler::onPull, pulls);
 

@@ -103,9 +103,28 @@ final class Connection implements ConnectionContext {
             return;
         }
         Executor executor = registration.options().executor() != null ? registration.options().executor() : lane;
+        QueueBound bound = registration.options().queueBound();
+        if (bound == null) {
+            try {
+                executor.execute(() -> invoke(registration.handler(), inbound, flowControlled));
+            } catch (RuntimeException rejected) {
+                complete(inbound, flowControlled, null, rejected);
+            }
+            return;
+        }
+        if (!bound.tryEnter()) {
+            counters.requestsRefusedBusy.incrementAndGet();
+            complete(inbound, flowControlled, RemotingCommand.response(ResponseCode.SYSTEM_BUSY,
+                    bound.busyRemark(command.code())), null);
+            return;
+        }
         try {
-            executor.execute(() -> invoke(registration.handler(), inbound, flowControlled));
+            executor.execute(() -> {
+                bound.leave();
+                invoke(registration.handler(), inbound, flowControlled);
+            });
         } catch (RuntimeException rejected) {
+            bound.leave();
             complete(inbound, flowControlled, null, rejected);
         }
     }

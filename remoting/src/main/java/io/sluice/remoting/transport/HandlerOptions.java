@@ -17,31 +17,43 @@ import java.util.concurrent.Executor;
  *                   from the same thread. Requests of such a code keep their arrival order among themselves, not
  *                   relative to the codes run on the lane. Only for handlers that do not wait: while one runs, every
  *                   connection of that I/O thread waits too.
+ * @param queueBound limits the requests waiting for the lane or executor, across every connection and every code
+ *                   given the same bound; null for no limit. Not for handlers on the I/O thread, which never wait
+ *                   in a queue.
  */
-public record HandlerOptions(Executor executor, boolean flowControlled, boolean onIoThread) {
+public record HandlerOptions(Executor executor, boolean flowControlled, boolean onIoThread, QueueBound queueBound) {
     /** Runs on the connection's lane, flow-controlled: the default. */
-    public static final HandlerOptions LANE = new HandlerOptions(null, true, false);
+    public static final HandlerOptions LANE = new HandlerOptions(null, true, false, null);
 
     /** Runs on the connection's I/O thread, flow-controlled. */
-    public static final HandlerOptions IO_THREAD = new HandlerOptions(null, true, true);
+    public static final HandlerOptions IO_THREAD = new HandlerOptions(null, true, true, null);
 
     /**
-     * @throws IllegalArgumentException when a handler on the I/O thread is also given an executor
+     * @throws IllegalArgumentException when a handler on the I/O thread is also given an executor or a queue bound
      */
     public HandlerOptions {
         if (onIoThread && executor != null) {
             throw new IllegalArgumentException("a handler run on the I/O thread takes no executor, was given "
                     + executor);
         }
+        if (onIoThread && queueBound != null) {
+            throw new IllegalArgumentException("a handler run on the I/O thread has no queue to bound, was given "
+                    + queueBound);
+        }
     }
 
     /** Runs on {@code executor} instead of the lane, flow-controlled. */
     public static HandlerOptions onExecutor(Executor executor) {
-        return new HandlerOptions(Objects.requireNonNull(executor, "executor"), true, false);
+        return new HandlerOptions(Objects.requireNonNull(executor, "executor"), true, false, null);
     }
 
     /** The same options, without counting toward the in-flight water marks. */
     public HandlerOptions withoutFlowControl() {
-        return new HandlerOptions(executor, false, onIoThread);
+        return new HandlerOptions(executor, false, onIoThread, queueBound);
+    }
+
+    /** The same options, with at most {@code bound}'s capacity of requests waiting to run. */
+    public HandlerOptions withQueueBound(QueueBound bound) {
+        return new HandlerOptions(executor, flowControlled, onIoThread, Objects.requireNonNull(bound, "bound"));
     }
 }

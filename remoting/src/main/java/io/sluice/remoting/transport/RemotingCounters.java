@@ -17,6 +17,7 @@ public final class RemotingCounters {
     final AtomicLong onewayRequests = new AtomicLong();
     final AtomicLong responses = new AtomicLong();
     final AtomicLong requestsNotSupported = new AtomicLong();
+    final AtomicLong requestsRefusedBusy = new AtomicLong();
     final AtomicLong handlerErrors = new AtomicLong();
     final AtomicLong responseWriteFailures = new AtomicLong();
     final AtomicLong unmatchedResponses = new AtomicLong();
@@ -65,6 +66,11 @@ public final class RemotingCounters {
         return requestsNotSupported.get();
     }
 
+    /** Requests answered SYSTEM_BUSY because their queue was full ({@link QueueBound}). */
+    public long requestsRefusedBusy() {
+        return requestsRefusedBusy.get();
+    }
+
     /** Handler failures (exceptions, null results) turned into SYSTEM_ERROR responses or dropped for oneway. */
     public long handlerErrors() {
         return handlerErrors.get();
@@ -111,6 +117,7 @@ public final class RemotingCounters {
         values.put("onewayRequests", onewayRequests());
         values.put("responses", responses());
         values.put("requestsNotSupported", requestsNotSupported());
+        values.put("requestsRefusedBusy", requestsRefusedBusy());
         values.put("handlerErrors", handlerErrors());
         values.put("responseWriteFailures", responseWriteFailures());
         values.put("unmatchedResponses", unmatchedResponses());

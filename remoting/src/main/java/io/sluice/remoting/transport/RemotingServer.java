@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * handlers one after the other in arrival order, without waiting for the handlers' futures; responses are
  * written when those futures complete, in any order. In-flight requests of a connection are bounded by count
  * and bytes ({@link ServerSettings}): reading stops at a high mark and resumes at the low marks. Unknown codes
- * get REQUEST_CODE_NOT_SUPPORTED; handler failures get SYSTEM_ERROR; a frame that cannot be decoded closes its
+ * get REQUEST_CODE_NOT_SUPPORTED; handler failures get SYSTEM_ERROR; a request of a code whose
+ * {@link QueueBound} is full gets SYSTEM_BUSY without waiting; a frame that cannot be decoded closes its
  * connection only.
  *
  * <p>Thread-safe. Register handlers and listeners before {@link #start()} (later registrations apply to later

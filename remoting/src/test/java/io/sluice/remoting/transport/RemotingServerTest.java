@@ -18,6 +18,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.Test;
 
 class RemotingServerTest {
     private static final long TIMEOUT_MS = 5_000;
+    /** How long a test may hold a handler thread: longer than any wait the test does meanwhile. */
+    private static final long HOLD_MS = 60_000;
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
@@ -393,6 +396,83 @@ class RemotingServerTest {
     }
 
     @Test
+    void aFullQueueOfAnExecutorIsAnsweredSystemBusyAtOnce() throws Exception {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        closeables.add(executor::shutdownNow);
+        assertFullQueueIsAnsweredSystemBusy(HandlerOptions.onExecutor(executor));
+    }
+
+    @Test
+    void aFullQueueOfTheLanesIsAnsweredSystemBusyAtOnce() throws Exception {
+        assertFullQueueIsAnsweredSystemBusy(HandlerOptions.LANE);
+    }
+
+    /**
+     * One request holds the only thread of {@code options}' executor or lane, two wait, which is the bound's
+     * capacity: the next is answered SYSTEM_BUSY without waiting (a oneway one is dropped unanswered), and once the
+     * thread is free every admitted request is answered, nothing stays counted in flight, and there is room again.
+     */
+    private void assertFullQueueIsAnsweredSystemBusy(HandlerOptions options) throws Exception {
+        QueueBound bound = new QueueBound("test", 2);
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        AtomicReference<ConnectionContext> serverSide = new AtomicReference<>();
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(1, (connection, request) -> {
+            serverSide.set(connection);
+            started.countDown();
+            gate.get(HOLD_MS, TimeUnit.MILLISECONDS);
+            return CompletableFuture.completedFuture(RemotingCommand.responseTo(request));
+        }, options.withQueueBound(bound));
+        String address = start(server);
+        RemotingClient client = connectedClient(address);
+
+        CompletableFuture<RemotingCommand> running = client.invoke(address, RemotingCommand.request(1), HOLD_MS);
+        assertTrue(started.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        List<CompletableFuture<RemotingCommand>> waiting = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            waiting.add(client.invoke(address, RemotingCommand.request(1), HOLD_MS));
+        }
+        Await.until("two requests waiting", () -> bound.waiting() == 2);
+
+        RemotingCommand busy = call(client, address, RemotingCommand.request(1));
+        assertEquals(ResponseCode.SYSTEM_BUSY, busy.code());
+        assertTrue(busy.remark().startsWith("[OVERLOAD]") && busy.remark().contains("2 test requests"),
+                busy.remark());
+        assertEquals(1, server.counters().requestsRefusedBusy());
+        client.invokeOneway(address, RemotingCommand.request(1)).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        Await.until("the oneway request refused", () -> server.counters().requestsRefusedBusy() == 2);
+        assertEquals(2, bound.waiting());
+        Await.until("the refused requests hold nothing", () -> serverSide.get().inFlightRequests() == 3);
+
+        gate.complete(null);
+        assertEquals(ResponseCode.SUCCESS, running.get(TIMEOUT_MS, TimeUnit.MILLISECONDS).code());
+        for (CompletableFuture<RemotingCommand> admitted : waiting) {
+            assertEquals(ResponseCode.SUCCESS, admitted.get(TIMEOUT_MS, TimeUnit.MILLISECONDS).code());
+        }
+        assertEquals(0, bound.waiting());
+        Await.until("nothing in flight", () -> serverSide.get().inFlightRequests() == 0);
+        assertEquals(ResponseCode.SUCCESS, call(client, address, RemotingCommand.request(1)).code());
+        assertEquals(2, server.counters().requestsRefusedBusy());
+        assertEquals(0, server.counters().handlerErrors());
+    }
+
+    @Test
+    void queueBoundsRefuseWhatCannotBeBounded() {
+        IllegalArgumentException capacity = assertThrows(IllegalArgumentException.class,
+                () -> new QueueBound("pull", 0));
+        assertTrue(capacity.getMessage().contains("pull") && capacity.getMessage().contains("0"),
+                capacity.getMessage());
+        QueueBound bound = new QueueBound("send", 1);
+        IllegalArgumentException ioThread = assertThrows(IllegalArgumentException.class,
+                () -> HandlerOptions.IO_THREAD.withQueueBound(bound));
+        assertTrue(ioThread.getMessage().contains("no queue to bound"), ioThread.getMessage());
+        HandlerOptions pulls = HandlerOptions.LANE.withoutFlowControl().withQueueBound(bound);
+        assertFalse(pulls.flowControlled());
+        assertEquals(bound, pulls.queueBound());
+    }
+
+    @Test
     void handlersCanRunOnTheIoThreadInArrivalOrderAndFlowControlled() throws Exception {
         int count = 30;
         List<Integer> invocationOrder = new CopyOnWriteArrayList<>();
@@ -472,7 +552,7 @@ class RemotingServerTest {
         ExecutorService admin = Executors.newSingleThreadExecutor();
         closeables.add(admin::shutdownNow);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new HandlerOptions(admin, true, true));
+                () -> new HandlerOptions(admin, true, true, null));
         assertTrue(e.getMessage().contains("takes no executor"), e.getMessage());
         HandlerOptions unmetered = HandlerOptions.IO_THREAD.withoutFlowControl();
         assertTrue(unmetered.onIoThread());

@@ -81,11 +81,15 @@ public final class BrokerConfigKeys {
     /** Send queue bound. */
     public static final ConfigKey<Integer> SEND_THREAD_POOL_QUEUE_CAPACITY = ConfigKey.ofInt(
             "sendThreadPoolQueueCapacity", 10_000, 1, 10_000_000, "requests",
-            "Queued send requests before new ones get SYSTEM_BUSY.");
+            "Send requests waiting for a send thread, across all connections, before new ones are answered"
+                    + " SYSTEM_BUSY at once (the Sluice producer retries them, as Apache's 5.3 producer does for"
+                    + " synchronous sends). Only with sendOnIoThread=false: on the I/O thread sends never wait in a"
+                    + " queue.");
     /** Pull queue bound. */
     public static final ConfigKey<Integer> PULL_THREAD_POOL_QUEUE_CAPACITY = ConfigKey.ofInt(
             "pullThreadPoolQueueCapacity", 100_000, 1, 10_000_000, "requests",
-            "Queued pull requests before new ones get SYSTEM_BUSY.");
+            "Pull requests waiting for a pull thread before new ones are answered SYSTEM_BUSY at once (consumers"
+                    + " pull again later); re-runs of parked long polls are not counted.");
     /** Registration period. */
     public static final ConfigKey<Integer> REGISTER_BROKER_INTERVAL_MS = ConfigKey.ofInt("registerBrokerIntervalMs",
             30_000, 1_000, 60_000, "ms",

@@ -37,9 +37,10 @@ import org.agrona.concurrent.EpochClock;
  *       read or parsed by the dispatcher do not count): {@code dispatchBehindBytes} is the distance in bytes,
  *       {@code dispatchBehindMs} an upper bound on how long the oldest undispatched record has waited (now minus
  *       the later of the last dispatched record's store time and the moment dispatch last caught up); both are 0
- *       when caught up ({@link StoreStats#dispatchLagBytes()}, {@link StoreStats#dispatchLagMs()}). Sluice
- *       has no send/pull/ack thread pools (handlers run on connection lanes) and no timer wheel, so those queue
- *       sizes, wait times and timer figures are 0. The get rate is sent as both {@code getTransferredTps} (5.x
+ *       when caught up ({@link StoreStats#dispatchLagBytes()}, {@link StoreStats#dispatchLagMs()}).
+ *       {@code sendThreadPoolQueueSize} and {@code pullThreadPoolQueueSize} are the requests waiting for a send
+ *       lane or a pull thread ({@link QueuedRequests}); Sluice has no ack, query, lite-pull or heartbeat pools of
+ *       Apache's kind, measures no queue wait times and has no timer wheel, so those figures are 0. The get rate is sent as both {@code getTransferredTps} (5.x
  *       tools) and {@code getTransferedTps} (4.x tools).</li>
  * </ul>
  *
@@ -56,6 +57,7 @@ public final class BrokerInfoHandler {
     private final DelayScheduler scheduler;
     private final EpochClock clock;
     private final long bootTimestampMs;
+    private final QueuedRequests queued;
 
     /**
      * @param effectiveConfig every setting as text, in documentation order (BrokerSettings.toProperties())
@@ -64,14 +66,17 @@ public final class BrokerInfoHandler {
      * @param scheduler       delay-level progress
      * @param clock           the time source of the uptime
      * @param bootTimestampMs when the broker started, epoch ms
+     * @param queued          the send and pull requests waiting for a thread
      */
     public BrokerInfoHandler(Map<String, String> effectiveConfig, MessageStore store, BrokerStats stats,
-                             DelayScheduler scheduler, EpochClock clock, long bootTimestampMs) {
+                             DelayScheduler scheduler, EpochClock clock, long bootTimestampMs,
+                             QueuedRequests queued) {
         this.store = store;
         this.stats = stats;
         this.scheduler = scheduler;
         this.clock = clock;
         this.bootTimestampMs = bootTimestampMs;
+        this.queued = queued;
         this.configText = propertiesText(effectiveConfig);
     }
 
@@ -110,7 +115,12 @@ public final class BrokerInfoHandler {
         t.put("msgGetTotalTodayMorning", Long.toString(stats.getTotalTodayMorning()));
         t.put("msgGetTotalTodayNow", Long.toString(stats.getTotal()));
         for (String pool : new String[] {"send", "pull", "ack", "query", "lite", "heartbeat"}) {
-            t.put(pool + "ThreadPoolQueueSize", "0");
+            int waiting = switch (pool) {
+                case "send" -> queued.sends().getAsInt();
+                case "pull" -> queued.pulls().getAsInt();
+                default -> 0;
+            };
+            t.put(pool + "ThreadPoolQueueSize", Integer.toString(waiting));
             t.put(pool + "ThreadPoolQueueHeadWaitTimeMills", "0");
         }
         t.put("pageCacheLockTimeMills", "0");

@@ -79,7 +79,7 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
                                                 MetadataStore metadata, TopicRegistry topics,
                                                 SubscriptionGroups groups, ClientRegistry clients,
                                                 Executor adminExecutor, ScheduledExecutorService scheduler,
-                                                EpochClock clock) {
+                                                EpochClock clock, QueuedRequests queued) {
         long bootMs = clock.time();
         BrokerStats stats = new BrokerStats(() -> store.stats().appendedMessages(), clock, ZoneId.systemDefault());
         DelayScheduler delays = new DelayScheduler(store, metadata, ScheduleSettings.of(settings.delayLevelsMs()),
@@ -100,7 +100,8 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
         server.registerHandler(RequestCode.LOCK_BATCH_MQ, RequestHandler.sync(lock::onLockBatch));
         server.registerHandler(RequestCode.UNLOCK_BATCH_MQ, RequestHandler.sync(lock::onUnlockBatch));
 
-        BrokerInfoHandler info = new BrokerInfoHandler(settings.toProperties(), store, stats, delays, clock, bootMs);
+        BrokerInfoHandler info = new BrokerInfoHandler(settings.toProperties(), store, stats, delays, clock, bootMs,
+                queued);
         server.registerHandler(RequestCode.GET_BROKER_CONFIG, RequestHandler.sync(info::onGetBrokerConfig));
         server.registerHandler(RequestCode.GET_BROKER_RUNTIME_INFO, RequestHandler.sync(info::onGetRuntimeInfo));
 

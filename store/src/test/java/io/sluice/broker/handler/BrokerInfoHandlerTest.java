@@ -103,6 +103,9 @@ class BrokerInfoHandlerTest {
             }
             assertEquals("V5_3_3", t.get("brokerVersionDesc"));
             assertEquals("2", t.get("msgPutTotalTodayNow"));
+            assertEquals("3", t.get("sendThreadPoolQueueSize"));
+            assertEquals("7", t.get("pullThreadPoolQueueSize"));
+            assertEquals("0", t.get("ackThreadPoolQueueSize"));
             assertEquals(Long.toString(first.storeTimestampMs()), t.get("earliestMessageTimeStamp"));
             assertEquals("[ 1 days, 1 hours, 1 minutes, 1 seconds ]", t.get("runtime"));
             assertTrue(t.get("putTps").matches("\\d+\\.\\d\\d \\d+\\.\\d\\d \\d+\\.\\d\\d"), t.get("putTps"));
@@ -130,6 +133,7 @@ class BrokerInfoHandlerTest {
                 ZoneOffset.UTC);
         DelayScheduler scheduler = new DelayScheduler(stores.store(), stores.metadata(),
                 ScheduleSettings.of(List.of(1_000L, 2_000L)), nowMs::get);
-        return new BrokerInfoHandler(config, stores.store(), stats, scheduler, nowMs::get, BOOT_MS);
+        return new BrokerInfoHandler(config, stores.store(), stats, scheduler, nowMs::get, BOOT_MS,
+                new QueuedRequests(() -> 3, () -> 7));
     }
 }
