@@ -5,11 +5,14 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where one measured run's CPU went, in a JVM that holds both the broker and a producer: the producer's threads
  * (the sending thread and every thread the client starts), the broker's threads (Sluice threads that are not the
- * client's), and the rest of the process (JIT compiler and GC threads, which are not Java threads). Both
+ * client's), and the rest of the process (JIT compiler and GC threads, which are not Java threads, and the JVM's
+ * own Java threads such as the Reference Handler). Threads of a producer closed before the run (and still
+ * winding down) count as client, as do all threads that are neither Sluice's nor the JVM's. Both
  * producers share the broker, so comparing the split shows whether a difference in rate comes from the client or
  * from what the broker does with the client's requests.
  *
@@ -17,6 +20,13 @@ import java.util.Map;
  * producer is closed (a thread that ends inside the interval loses its share).
  */
 final class CpuSplit {
+    /**
+     * The JVM's own Java threads. Their work belongs to neither side: the Reference Handler, for one, unmaps the
+     * segments of the store a previous run deleted (up to 100 ns per message of a run), whichever producer runs.
+     */
+    private static final Set<String> JVM_THREADS = Set.of("Reference Handler", "Finalizer", "Signal Dispatcher",
+            "Common-Cleaner", "Notification Thread", "Attach Listener");
+
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -60,6 +70,9 @@ final class CpuSplit {
             long usedNs = cpuNs - cpuNsAtStart.getOrDefault(info.getThreadId(), 0L);
             byGroupNs.merge(info.getThreadId() == sendingThreadId ? "(sending thread)"
                     : info.getThreadName().replaceAll("[-_#]?[0-9]+", ""), usedNs, Long::sum);
+            if (JVM_THREADS.contains(info.getThreadName())) {
+                continue; // counted in the rest of the process
+            }
             if (isClient(info)) {
                 clientNs += usedNs;
             } else {
