@@ -214,14 +214,17 @@ public final class BrokerConfigKeys {
             "Above this disk use, the oldest files are deleted even if not yet expired (with cleanFileForciblyEnable).");
     /** Forced deletion switch. */
     public static final ConfigKey<Boolean> CLEAN_FILE_FORCIBLY_ENABLE = ConfigKey.ofBoolean("cleanFileForciblyEnable",
-            true, "Allow deleting unexpired files when the disk is above diskSpaceCleanForciblyRatio.");
+            true, "Allow deleting unexpired files when the disk is above diskSpaceCleanForciblyRatio. Such deletions"
+                    + " wait while files deleted earlier still hold their disk blocks (until the JVM collects their"
+                    + " mappings; retention asks for a collection at most once a minute).");
     /** Retention check period. */
     public static final ConfigKey<Integer> CLEAN_RESOURCE_INTERVAL = ConfigKey.ofInt("cleanResourceInterval", 10_000,
             100, 3_600_000, "ms", "Period of the retention check.");
     /** Grace before an unmapped file is destroyed (Apache's spelling). */
     public static final ConfigKey<Integer> DESTROY_MAPED_FILE_INTERVAL_FORCIBLY = ConfigKey.ofInt(
             "destroyMapedFileIntervalForcibly", 120_000, 0, 3_600_000, "ms",
-            "A file chosen for deletion that readers still reference is destroyed after this grace. Apache's spelling.");
+            "Accepted for Apache compatibility and not used: Sluice never unmaps a file readers may still use; a"
+                    + " deleted file's blocks come back when the JVM collects its mapping. Apache's spelling.");
 
     // ------------------------------------------------------------------ topics, groups, consumers
 

@@ -93,6 +93,8 @@ public final class CommitLog implements AutoCloseable {
     private final QueueOffsetTable queueOffsets = new QueueOffsetTable(appendLock);
     /** Position after the last byte appended; stored with release, read with acquire. */
     private final AtomicLong written = new AtomicLong();
+    /** Segments retention deleted whose disk blocks are still held by their mappings. */
+    private final SegmentReleases releases = new SegmentReleases();
     /** Where records start, for the pipelined dispatcher's reader; written under {@link #appendLock}. */
     private final RecordBoundaryIndex boundaries;
     private final LogFlushTarget flushTarget;
@@ -556,10 +558,20 @@ public final class CommitLog implements AutoCloseable {
                 failureHandler.onIoFailure("delete expired " + s, e);
                 break;
             }
+            releases.track(s);
             deleted++;
             LOG.info("deleted expired {} (last write {} ms ago, forced {})", s, nowMs - s.lastWriteTimeMs(), force);
         }
         return minPosition();
+    }
+
+    /**
+     * Bytes of segments deleted by {@link #deleteExpiredSegments} whose disk blocks are still held: a deleted
+     * segment's mapping keeps its blocks until the garbage collector finds it unreachable (no reader holds a view of
+     * it any more). Until this falls to 0 the file system's usage does not show those deletions. Any thread.
+     */
+    public long pendingReleaseBytes() {
+        return releases.pendingBytes();
     }
 
     /**

@@ -31,7 +31,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * responses that may still be in flight when retention deletes the file), and an explicit unmap under such a
  * view would crash the JVM. Deleting a segment therefore only unlinks the file; the mapping, and with it the
  * file's disk blocks, are released when the garbage collector finds the buffer unreachable. The cost is that
- * address space and disk space of deleted segments are reclaimed with a delay that depends on the GC. The file
+ * address space and disk space of deleted segments are reclaimed with a delay that depends on the GC; retention
+ * knows how many bytes are still held that way ({@link SegmentReleases}) and does not judge the disk by them. The file
  * is never shortened while mapped either (that would fault readers): truncation writes zeros instead.
  *
  * <p>Thread-safety: the file is written only by the holder of the CommitLog append lock (appends, truncation) or
@@ -313,6 +314,11 @@ final class MappedSegment {
         if (c != null) {
             c.close();
         }
+    }
+
+    /** The mapping itself, for tracking when it is collected ({@link SegmentReleases}); never read or written. */
+    Object mapping() {
+        return mapped;
     }
 
     /** Closes the file's channel and unlinks the file. The mapping stays valid for readers until it is collected. */

@@ -24,6 +24,14 @@ import org.slf4j.LoggerFactory;
  *       {@code fileReservedHours} ago; above {@code diskForceCleanRatio} (or the refuse ratio), with
  *       {@code cleanFileForcibly}, the oldest segments go whatever their age. Never the active segment, never a
  *       segment dispatch has not finished with, at most {@code maxSegmentDeletesPerRun};</li>
+ *   <li>segments deleted earlier whose disk blocks are still held ({@link CommitLog#pendingReleaseBytes()}: a
+ *       deleted segment's mapping keeps its blocks until the garbage collector finds no reader holding a view of
+ *       it) suspend the forcible deletion of segments that have not expired: the disk figure does not show the
+ *       earlier deletions yet, and judging by it would delete one batch of unexpired segments after another, all
+ *       the data, without freeing a byte. While such bytes are pending under disk pressure, the agent asks the
+ *       JVM for a collection ({@link System#gc()}, at most once a minute), which gives the blocks back once no
+ *       pull response still reads the segments. A view held for long (a response that cannot be written) holds
+ *       back forced deletion as long; expired segments still go;</li>
  *   <li>when the log's first position moved, trims every consume queue below it (their min offsets rise).</li>
  * </ol>
  *
@@ -33,6 +41,8 @@ import org.slf4j.LoggerFactory;
 public final class RetentionAgent implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetentionAgent.class);
+    /** At most one requested collection (a full GC pause) per minute while deleted segments hold their blocks. */
+    static final long COLLECTION_REQUEST_INTERVAL_MS = 60_000;
 
     private final RetentionSettings settings;
     private final CommitLog log;
@@ -44,6 +54,9 @@ public final class RetentionAgent implements Runnable {
     private final ZoneId zone;
     private final AtomicLong deletedSegments = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong collectionRequests = new AtomicLong();
+    /** When this agent last asked for a collection; check() only. */
+    private long lastCollectionRequestMs = -COLLECTION_REQUEST_INTERVAL_MS;
     private volatile double lastDiskUsedRatio = -1;
     private long trimmedUpTo = -1;
 
@@ -62,13 +75,22 @@ public final class RetentionAgent implements Runnable {
     /** One check; see the class comment. */
     public synchronized RetentionOutcome check() {
         long nowMs = clock.time();
+        // Read before the disk figure: a release the figure does not show yet is still counted as pending.
+        long pendingRelease = log.pendingReleaseBytes();
         double ratio = readRatio();
         if (ratio >= 0) {
             failureHandler.markDiskFull(ratio > settings.diskRefuseWriteRatio());
         }
         boolean pressure = ratio > settings.diskMaxUsedSpaceRatio();
-        boolean forced = settings.cleanFileForcibly()
+        boolean forceWanted = settings.cleanFileForcibly()
                 && (ratio > settings.diskForceCleanRatio() || ratio > settings.diskRefuseWriteRatio());
+        boolean forced = forceWanted && pendingRelease == 0;
+        if (pendingRelease > 0 && (pressure || forceWanted)
+                && nowMs - lastCollectionRequestMs >= COLLECTION_REQUEST_INTERVAL_MS) {
+            lastCollectionRequestMs = nowMs;
+            collectionRequests.incrementAndGet();
+            System.gc();
+        }
         int hour = Instant.ofEpochMilli(nowMs).atZone(zone).getHour();
         boolean due = settings.deleteWhenHours().contains(hour) || pressure || forced;
         int deleted = 0;
@@ -149,5 +171,10 @@ public final class RetentionAgent implements Runnable {
     /** Checks (or disk reads) that failed. */
     public long failures() {
         return failures.get();
+    }
+
+    /** Checks that asked the JVM for a collection because deleted segments still held their disk blocks. */
+    public long collectionRequests() {
+        return collectionRequests.get();
     }
 }

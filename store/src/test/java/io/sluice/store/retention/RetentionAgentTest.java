@@ -15,6 +15,8 @@ import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogEnvironment;
 import io.sluice.store.log.LogSettings;
 import io.sluice.store.log.MessageDraft;
+import io.sluice.store.log.ReadResult;
+import io.sluice.store.log.ReadStatus;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -113,8 +115,42 @@ class RetentionAgentTest {
         assertTrue(failures.isDiskFull());
 
         dispatched[0] = log.writtenPosition();
+        Await.until("the deleted segment's blocks given back", () -> {
+            System.gc();
+            return log.pendingReleaseBytes() == 0;
+        });
         assertEquals(2, agent.check().deletedSegments());
         assertEquals(3, agent.deletedSegments());
+    }
+
+    @Test
+    void shouldNotForceMoreDeletionsWhileDeletedSegmentsStillHoldTheirBlocks() {
+        // The disk figure stays high: the deleted segment's mapping still holds its blocks (a reader's view of it).
+        disk[0] = 0.99;
+        dispatched[0] = log.writtenPosition();
+        ReadResult view = log.readRecord(0, 100);
+        agent = new RetentionAgent(RetentionSettings.defaults().withMaxSegmentDeletesPerRun(1), log, queues,
+                dispatcher, failures, path -> disk[0], clock, ZoneOffset.UTC);
+        assertEquals(1, agent.check().deletedSegments());
+        assertEquals(SEGMENT_BYTES, log.pendingReleaseBytes());
+
+        RetentionOutcome held = agent.check();
+
+        assertFalse(held.forced(), "no forced deletion while the earlier one has freed nothing");
+        assertEquals(0, held.deletedSegments());
+        assertEquals(SEGMENT_BYTES, log.minPosition());
+        assertEquals(1, agent.collectionRequests());
+        assertEquals(ReadStatus.FOUND, view.status(), "the reader's view stays readable");
+        assertTrue(view.buffer().remaining() > 0);
+
+        view = null;
+        Await.until("the deleted segment's blocks given back", () -> {
+            System.gc();
+            return log.pendingReleaseBytes() == 0;
+        });
+        RetentionOutcome freed = agent.check();
+        assertTrue(freed.forced());
+        assertEquals(1, freed.deletedSegments());
     }
 
     @Test
