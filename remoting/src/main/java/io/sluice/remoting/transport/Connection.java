@@ -104,15 +104,7 @@ final class Connection implements ConnectionContext {
         }
         Executor executor = registration.options().executor() != null ? registration.options().executor() : lane;
         QueueBound bound = registration.options().queueBound();
-        if (bound == null) {
-            try {
-                executor.execute(() -> invoke(registration.handler(), inbound, flowControlled));
-            } catch (RuntimeException rejected) {
-                complete(inbound, flowControlled, null, rejected);
-            }
-            return;
-        }
-        if (!bound.tryEnter()) {
+        if (bound != null && !bound.tryEnter()) {
             counters.requestsRefusedBusy.incrementAndGet();
             complete(inbound, flowControlled, RemotingCommand.response(ResponseCode.SYSTEM_BUSY,
                     bound.busyRemark(command.code())), null);
@@ -120,11 +112,15 @@ final class Connection implements ConnectionContext {
         }
         try {
             executor.execute(() -> {
-                bound.leave();
+                if (bound != null) {
+                    bound.leave();
+                }
                 invoke(registration.handler(), inbound, flowControlled);
             });
         } catch (RuntimeException rejected) {
-            bound.leave();
+            if (bound != null) {
+                bound.leave();
+            }
             complete(inbound, flowControlled, null, rejected);
         }
     }

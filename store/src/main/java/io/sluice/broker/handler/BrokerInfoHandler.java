@@ -40,8 +40,8 @@ import org.agrona.concurrent.EpochClock;
  *       when caught up ({@link StoreStats#dispatchLagBytes()}, {@link StoreStats#dispatchLagMs()}).
  *       {@code sendThreadPoolQueueSize} and {@code pullThreadPoolQueueSize} are the requests waiting for a send
  *       lane or a pull thread ({@link QueuedRequests}); Sluice has no ack, query, lite-pull or heartbeat pools of
- *       Apache's kind, measures no queue wait times and has no timer wheel, so those figures are 0. The get rate is sent as both {@code getTransferredTps} (5.x
- *       tools) and {@code getTransferedTps} (4.x tools).</li>
+ *       Apache's kind, measures no queue wait times and has no timer wheel, so those figures are 0. The get rate
+ *       is sent as both {@code getTransferredTps} (5.x tools) and {@code getTransferedTps} (4.x tools).</li>
  * </ul>
  *
  * <p>Thread-safe; stateless apart from its collaborators. Quick enough for the connection's lane.
@@ -115,14 +115,11 @@ public final class BrokerInfoHandler {
         t.put("msgGetTotalTodayMorning", Long.toString(stats.getTotalTodayMorning()));
         t.put("msgGetTotalTodayNow", Long.toString(stats.getTotal()));
         for (String pool : new String[] {"send", "pull", "ack", "query", "lite", "heartbeat"}) {
-            int waiting = switch (pool) {
-                case "send" -> queued.sends().getAsInt();
-                case "pull" -> queued.pulls().getAsInt();
-                default -> 0;
-            };
-            t.put(pool + "ThreadPoolQueueSize", Integer.toString(waiting));
+            t.put(pool + "ThreadPoolQueueSize", "0");
             t.put(pool + "ThreadPoolQueueHeadWaitTimeMills", "0");
         }
+        t.put("sendThreadPoolQueueSize", Integer.toString(queued.sends().getAsInt()));
+        t.put("pullThreadPoolQueueSize", Integer.toString(queued.pulls().getAsInt()));
         t.put("pageCacheLockTimeMills", "0");
         t.put("earliestMessageTimeStamp", Long.toString(earliestMessageTimeMs(s)));
         String diskRatio = Double.toString(Math.max(0, s.diskUsedRatio()));

@@ -10,6 +10,4 @@ import java.util.function.IntSupplier;
  * @param pulls pull requests waiting for a pull thread (re-runs of parked long polls not counted)
  */
 public record QueuedRequests(IntSupplier sends, IntSupplier pulls) {
-    /** Nothing ever waits. */
-    public static final QueuedRequests NONE = new QueuedRequests(() -> 0, () -> 0);
 }
