@@ -113,6 +113,11 @@ public final class SendHandler {
             return refuse(ResponseCode.MESSAGE_ILLEGAL, "the message body size " + body.length
                     + " is larger than the maximum " + settings.maxMessageBytes());
         }
+        Optional<RemotingCommand> unhonoured = UnhonouredSends.refusal(header, body);
+        if (unhonoured.isPresent()) {
+            refused.increment();
+            return CompletableFuture.completedFuture(unhonoured.get());
+        }
         Optional<TopicConfig> found = topics.find(topic);
         if (found.isEmpty()) {
             found = topics.autoCreateForSend(topic, header.defaultTopic(), header.defaultTopicQueueNums());

@@ -7,6 +7,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Optional;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Layout of the SEND_BATCH_MESSAGE request body: the concatenation, in batch order, of one entry per message.
@@ -133,6 +135,36 @@ public final class BatchBodyDescriptor {
             throw new MalformedBatchException("batch body holds no message (" + body.remaining() + " bytes)");
         }
         return n;
+    }
+
+    /**
+     * The first of {@code names} that an entry carries in its properties, entries scanned in batch order. The scan
+     * stops quietly at the first malformed entry: {@link #count} refuses those when the batch is appended.
+     *
+     * @return the name found, or empty when no entry carries any of them
+     */
+    public static Optional<String> firstPropertyOfEntries(ByteBuffer body, MessageProperties.NameSet names) {
+        UnsafeBuffer view = new UnsafeBuffer(body);
+        long[] found = new long[names.size()];
+        int index = body.position();
+        int limit = body.limit();
+        while (limit - index >= ENTRY_OVERHEAD_BYTES) {
+            int totalSize = bigEndianInt(body, index + TOTAL_SIZE_OFFSET);
+            int bodyLength = bigEndianInt(body, index + BODY_LENGTH_OFFSET);
+            if (totalSize < ENTRY_OVERHEAD_BYTES || totalSize > limit - index || bodyLength < 0
+                    || bodyLength > totalSize - ENTRY_OVERHEAD_BYTES) {
+                break;
+            }
+            int propertiesIndex = index + BODY_OFFSET + bodyLength + Short.BYTES;
+            MessageProperties.findValues(view, propertiesIndex, totalSize - (propertiesIndex - index), names, found);
+            for (int k = 0; k < found.length; k++) {
+                if (found[k] != MessageProperties.NOT_FOUND) {
+                    return Optional.of(names.name(k));
+                }
+            }
+            index += totalSize;
+        }
+        return Optional.empty();
     }
 
     private static int bigEndianInt(ByteBuffer b, int index) {

@@ -64,6 +64,12 @@ public final class MessageProperties {
     public static final String MSG_REGION = "MSG_REGION";
     /** Trace switch (response field of Apache brokers). */
     public static final String TRACE_ON = "TRACE_ON";
+    /** Timer message: the absolute delivery time, epoch milliseconds. */
+    public static final String TIMER_DELIVER_MS = "TIMER_DELIVER_MS";
+    /** Timer message: the delay in seconds from the send. */
+    public static final String TIMER_DELAY_SEC = "TIMER_DELAY_SEC";
+    /** Timer message: the delay in milliseconds from the send. */
+    public static final String TIMER_DELAY_MS = "TIMER_DELAY_MS";
 
     private static final long LOW_BIT_OF_EVERY_BYTE = 0x0101010101010101L;
     private static final long HIGH_BIT_OF_EVERY_BYTE = 0x8080808080808080L;
@@ -230,7 +236,7 @@ public final class MessageProperties {
      * Property names looked up together by {@link #findValues}, checked once rather than on every lookup. Immutable;
      * the arrays are never handed out.
      */
-    static final class NameSet {
+    public static final class NameSet {
         private final byte[][] names;
         /** Every name is non-empty and free of NAME_VALUE_SEPARATOR: one pass over the piece ends finds them all. */
         private final boolean plain;
@@ -243,6 +249,24 @@ public final class MessageProperties {
                 allPlain &= names[k].length > 0 && !contains(names[k], (byte) NAME_VALUE_SEPARATOR);
             }
             this.plain = allPlain;
+        }
+
+        /** A set of the given ASCII property names. */
+        public static NameSet of(String... names) {
+            byte[][] bytes = new byte[names.length][];
+            for (int k = 0; k < names.length; k++) {
+                bytes[k] = nameBytes(names[k]);
+            }
+            return new NameSet(bytes);
+        }
+
+        /** The k-th name. */
+        String name(int k) {
+            return new String(names[k], StandardCharsets.US_ASCII);
+        }
+
+        int size() {
+            return names.length;
         }
     }
 

@@ -151,4 +151,22 @@ class BatchBodyDescriptorTest {
         assertEquals("hello", new String(e.body(body), java.nio.charset.StandardCharsets.US_ASCII));
         assertEquals("KEYS\u0001k1\u0002WAIT\u0001true", e.properties(body));
     }
+
+    @Test
+    void firstPropertyOfEntriesFindsANameInAnyEntryAndStopsAtAMalformedOne() {
+        MessageProperties.NameSet names = MessageProperties.NameSet.of("TIMER_DELAY_SEC", "TRAN_MSG");
+        byte[] plain = BatchBodyDescriptor.encode(List.of(
+                new BatchBodyDescriptor.Message(0, new byte[] {1}, "TAGS\u0001a\u0002"),
+                new BatchBodyDescriptor.Message(0, new byte[] {2}, "KEYS\u0001TRAN_MSG\u0002")));
+        assertTrue(BatchBodyDescriptor.firstPropertyOfEntries(ByteBuffer.wrap(plain), names).isEmpty(),
+                "a value equal to a name is no match");
+        byte[] timed = BatchBodyDescriptor.encode(List.of(
+                new BatchBodyDescriptor.Message(0, new byte[] {1}, "TAGS\u0001a\u0002"),
+                new BatchBodyDescriptor.Message(0, new byte[] {2}, "TAGS\u0001b\u0002TIMER_DELAY_SEC\u00015\u0002")));
+        assertEquals("TIMER_DELAY_SEC",
+                BatchBodyDescriptor.firstPropertyOfEntries(ByteBuffer.wrap(timed), names).orElseThrow());
+        ByteBuffer broken = ByteBuffer.wrap(timed);
+        broken.putInt(0, 5); // the first entry's TOTALSIZE is impossible: nothing after it is read
+        assertTrue(BatchBodyDescriptor.firstPropertyOfEntries(broken, names).isEmpty());
+    }
 }
