@@ -228,11 +228,15 @@ public final class Broker implements AutoCloseable {
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
                 settings.maxTransferCountPerPull()), retryAndAdmin.stats()::onPull);
-        // Pulls are not flow-controlled (a long poll may stay parked), so the pull pool's queue is what bounds them:
-        // at most pullThreadPoolQueueCapacity wait for a pull thread, more are answered SYSTEM_BUSY and consumers
-        // pull again later. Re-runs of parked pulls go to the pool directly: they were admitted once already.
-        HandlerOptions pulls = HandlerOptions.onExecutor(pullExecutor).withoutFlowControl()
-                .withQueueBound(pullQueue);
+        // Pulls run on the I/O thread that decoded them by default (pullOnIoThread): the push consumer keeps one
+        // pull in flight per queue, so its rate is bounded by the pull round trip, and the hand-off to a pull
+        // thread and back is two wake-ups of that trip; the read itself only slices mapped files. The price: a
+        // pull whose pages are not cached holds up its I/O thread's connections while they are read.
+        // Pulls are not flow-controlled (a long poll may stay parked). On the pull pool its queue is what bounds
+        // them: at most pullThreadPoolQueueCapacity wait for a pull thread, more are answered SYSTEM_BUSY and
+        // consumers pull again later. Re-runs of parked pulls go to the pool directly: they were admitted once.
+        HandlerOptions pulls = settings.pullOnIoThread() ? HandlerOptions.IO_THREAD.withoutFlowControl()
+                : HandlerOptions.onExecutor(pullExecutor).withoutFlowControl().withQueueBound(pullQueue);
         server.registerHandler(RequestCode.PULL_MESSAGE, pullHandler::onPull, pulls);
         server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pullHandler::onPull, pulls);
 

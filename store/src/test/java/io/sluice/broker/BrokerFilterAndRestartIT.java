@@ -52,10 +52,10 @@ class BrokerFilterAndRestartIT {
     void start() throws Exception {
         // A pipeline shaped through broker.conf, far from the defaults: small chunks, one parse worker, a small
         // ring and no inline chunks, so every message passes reader, worker and writer (before and after restart).
-        // Sends run on the send lanes, not on the I/O threads (the default elsewhere).
+        // Sends run on the send lanes and pulls on the pull pool, not on the I/O threads (the default elsewhere).
         cluster = EmbeddedCluster.start(dir, Map.of("dispatchChunkBytes", "4096", "dispatchMaxRecordsPerChunk", "8",
                 "dispatchParseThreads", "1", "dispatchRingSlots", "2", "dispatchInlineMaxBytes", "0",
-                "sendOnIoThread", "false"));
+                "sendOnIoThread", "false", "pullOnIoThread", "false"));
     }
 
     @AfterEach

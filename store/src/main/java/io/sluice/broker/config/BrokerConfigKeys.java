@@ -77,7 +77,15 @@ public final class BrokerConfigKeys {
                     + " the other connections of its I/O thread (whose heartbeats then wait too).");
     /** Pull handler threads. */
     public static final ConfigKey<Integer> PULL_MESSAGE_THREAD_POOL_NUMS = ConfigKey.ofInt("pullMessageThreadPoolNums",
-            16, 1, 1024, "", "Threads that process pull requests (Apache: 16 + 2 x cores).");
+            16, 1, 1024, "", "Threads that process pull requests with pullOnIoThread=false, and re-run parked long polls"
+                    + " (Apache: 16 + 2 x cores).");
+    /** Where pull requests run. */
+    public static final ConfigKey<Boolean> PULL_ON_IO_THREAD = ConfigKey.ofBoolean("pullOnIoThread", true,
+            "Run pull requests on the I/O thread that decoded them: the response is written by the thread that read"
+                    + " the request, with no hand-off to a pull thread and none back. false = on"
+                    + " pullMessageThreadPoolNums threads (bounded by pullThreadPoolQueueCapacity), so that a pull"
+                    + " reading cold data from disk does not hold up the other connections of its I/O thread."
+                    + " Re-runs of parked long polls use the pull threads either way.");
     /** Send queue bound. */
     public static final ConfigKey<Integer> SEND_THREAD_POOL_QUEUE_CAPACITY = ConfigKey.ofInt(
             "sendThreadPoolQueueCapacity", 10_000, 1, 10_000_000, "requests",
@@ -89,7 +97,8 @@ public final class BrokerConfigKeys {
     public static final ConfigKey<Integer> PULL_THREAD_POOL_QUEUE_CAPACITY = ConfigKey.ofInt(
             "pullThreadPoolQueueCapacity", 100_000, 1, 10_000_000, "requests",
             "Pull requests waiting for a pull thread before new ones are answered SYSTEM_BUSY at once (consumers"
-                    + " pull again later); re-runs of parked long polls are not counted.");
+                    + " pull again later); re-runs of parked long polls are not counted. Only with"
+                    + " pullOnIoThread=false: on the I/O thread pulls never wait in a queue.");
     /** Registration period. */
     public static final ConfigKey<Integer> REGISTER_BROKER_INTERVAL_MS = ConfigKey.ofInt("registerBrokerIntervalMs",
             30_000, 1_000, 60_000, "ms",
@@ -271,7 +280,7 @@ public final class BrokerConfigKeys {
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
-            PULL_MESSAGE_THREAD_POOL_NUMS,
+            PULL_MESSAGE_THREAD_POOL_NUMS, PULL_ON_IO_THREAD,
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,

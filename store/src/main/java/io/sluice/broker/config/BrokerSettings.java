@@ -119,6 +119,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.SEND_ON_IO_THREAD);
     }
 
+    /** {@code pullOnIoThread}. */
+    public boolean pullOnIoThread() {
+        return get(BrokerConfigKeys.PULL_ON_IO_THREAD);
+    }
+
     /** {@code pullMessageThreadPoolNums}. */
     public int pullMessageThreads() {
         return get(BrokerConfigKeys.PULL_MESSAGE_THREAD_POOL_NUMS);
