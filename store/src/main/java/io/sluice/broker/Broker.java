@@ -461,7 +461,8 @@ public final class Broker implements AutoCloseable {
         IndexSettings index = IndexSettings.defaults(settings.storePathRootDir())
                 .withSimpleCqSlotsPerFile(settings.consumeQueueFileBytes() / SIMPLE_CQ_SLOT_BYTES)
                 .withBatchCqSlotsPerFile(settings.batchConsumeQueueFileBytes() / BATCH_CQ_SLOT_BYTES)
-                .withMaxQueuesPerTopic(IndexSettings.MAX_QUEUES_PER_TOPIC_LIMIT);
+                .withMaxQueuesPerTopic(IndexSettings.MAX_QUEUES_PER_TOPIC_LIMIT)
+                .withBatchCqUnitMaxBytes(settings.batchCqUnitMaxBytes());
         RetentionSettings retention = RetentionSettings.defaults()
                 .withFileReservedHours(settings.fileReservedHours())
                 .withDeleteWhenHours(settings.deleteWhenHours())

@@ -6,6 +6,7 @@ import io.sluice.store.index.ReadStatus;
 import io.sluice.store.index.SlotBatch;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
+import io.sluice.store.log.RecordDescriptor;
 import io.sluice.store.meta.TopicNames;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -73,9 +74,45 @@ final class MessageReader {
         return queues.find(topic, queueId);
     }
 
+    /**
+     * The bytes of the whole records at the start of {@code unit} whose messages all lie below {@code offset}: a
+     * record ends where the next one starts, and the next one's QUEUEOFFSET is its first message's offset.
+     */
+    static int bytesOfRecordsBelow(ByteBuffer unit, long offset) {
+        int start = unit.position();
+        int limit = unit.limit();
+        int skip = 0;
+        while (true) {
+            int totalSize = unit.getInt(start + skip + RecordDescriptor.TOTAL_SIZE_OFFSET);
+            int next = skip + totalSize;
+            if (totalSize <= 0 || start + next + RecordDescriptor.QUEUE_OFFSET_OFFSET + Long.BYTES > limit
+                    || unit.getLong(start + next + RecordDescriptor.QUEUE_OFFSET_OFFSET) > offset) {
+                return skip;
+            }
+            skip = next;
+        }
+    }
+
+    /** The bytes of the records at the start of {@code unit} whose first message lies below {@code endOffset}. */
+    static int bytesOfRecordsStartingBelow(ByteBuffer unit, long endOffset) {
+        int start = unit.position();
+        int length = unit.limit() - start;
+        int kept = 0;
+        while (kept + RecordDescriptor.QUEUE_OFFSET_OFFSET + Long.BYTES <= length
+                && unit.getLong(start + kept + RecordDescriptor.QUEUE_OFFSET_OFFSET) < endOffset) {
+            int totalSize = unit.getInt(start + kept + RecordDescriptor.TOTAL_SIZE_OFFSET);
+            if (totalSize <= 0 || totalSize > length - kept) {
+                break;
+            }
+            kept += totalSize;
+        }
+        return kept;
+    }
+
     private GetResult collect(ConsumeQueue queue, long offset, int maxCount, int maxBytes, LongPredicate filter,
                               long min, long max) {
         SlotBatch slots = SLOTS.get();
+        boolean batchQueue = queue.type() == QueueType.BATCH;
         List<ByteBuffer> records = new ArrayList<>(Math.min(maxCount, SLOTS_PER_READ));
         long scanLimit = Math.max(MAX_FILTER_SCAN_SLOTS, maxCount);
         long scanned = 0;
@@ -108,6 +145,7 @@ final class MessageReader {
                     break scan;
                 }
                 scanned++;
+                long wanted = next;
                 next = slots.baseOffset(i) + batchCount;
                 if (filter != null && !filter.test(slots.tagsCode(i))) {
                     continue;
@@ -124,11 +162,27 @@ final class MessageReader {
                     if (count == 0) {
                         return GetResult.empty(GetStatus.OFFSET_FOUND_NULL, slots.baseOffset(i), min, max);
                     }
-                    next = slots.baseOffset(i);
+                    next = wanted;
                     break scan;
                 }
-                records.add(record.buffer());
-                count += batchCount;
+                ByteBuffer buffer = record.buffer();
+                int messages = batchCount;
+                if (batchQueue) {
+                    // A shared slot holds several records: those its count covers (a growing slot's size may run
+                    // ahead), from the one holding the offset wanted next (a slot that grew after it was read
+                    // once is met again by the next read, at an offset inside it).
+                    int kept = bytesOfRecordsStartingBelow(buffer, slots.baseOffset(i) + batchCount);
+                    int skip = wanted > slots.baseOffset(i) ? bytesOfRecordsBelow(buffer, wanted) : 0;
+                    if (skip > 0 || kept < size) {
+                        long firstOffset = skip == 0 ? slots.baseOffset(i)
+                                : buffer.getLong(buffer.position() + skip + RecordDescriptor.QUEUE_OFFSET_OFFSET);
+                        messages -= (int) (firstOffset - slots.baseOffset(i));
+                        size = kept - skip;
+                        buffer = buffer.slice(buffer.position() + skip, size);
+                    }
+                }
+                records.add(buffer);
+                count += messages;
                 bytes += size;
                 status = GetStatus.FOUND;
             }

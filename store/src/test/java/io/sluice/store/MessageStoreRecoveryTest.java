@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.store.flush.FlushMode;
+import io.sluice.store.index.IndexSettings;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.recovery.AbortMarker;
@@ -49,9 +51,11 @@ class MessageStoreRecoveryTest {
         while (offset < store.maxOffset(topic, queueId)) {
             GetResult r = store.getMessages(topic, queueId, offset, 32, ALL_BYTES, null);
             assertEquals(GetStatus.FOUND, r.status(), r::toString);
-            for (ByteBuffer record : r.records()) {
-                MessageExt m = MessageDecoder.decode(record.duplicate(), true, false);
-                out.add(new String(m.getBody(), StandardCharsets.UTF_8));
+            for (ByteBuffer unit : r.records()) {
+                // A shared BatchCQ slot returns several records in one buffer.
+                for (MessageExt m : MessageDecoder.decodesBatch(unit.duplicate(), true, false, false)) {
+                    out.add(new String(m.getBody(), StandardCharsets.UTF_8));
+                }
             }
             offset = r.nextOffset();
         }
@@ -253,6 +257,38 @@ class MessageStoreRecoveryTest {
             assertEquals(0, appendOk(store, draft("ghost", 0, "again")).queueOffset());
             awaitMaxOffset(store, "ghost", 0, 1);
             assertEquals(expected("m", 11), bodies(store, SIMPLE_TOPIC, 0));
+        }
+    }
+
+    @Test
+    void shouldRebuildASharedBatchSlotThatReachesPastTheLogEnd() throws IOException {
+        StoreSettings.Builder b = StoreFixture.settings(root);
+        b.index(IndexSettings.defaults(root).withBatchCqUnitMaxBytes(64 * 1024));
+        b.log().flushMode(FlushMode.SYNC); // so that a checkpoint reaches the dispatch point
+        StoreSettings settings = b.build();
+        AppendResult firstLost;
+        try (MessageStore store = MessageStore.open(settings, StoreFixture.TYPES)) {
+            List<AppendResult> first = appendMany(store, BATCH_TOPIC, 0, "m", 0, 5);
+            awaitMaxOffset(store, BATCH_TOPIC, 0, 5);
+            // A checkpoint inside the slot: recovery must re-dispatch from the slot's start, not from here.
+            assertTrue(store.checkpoint() > first.get(0).position());
+            appendMany(store, BATCH_TOPIC, 0, "m", 5, 10);
+            firstLost = appendOk(store, draft(BATCH_TOPIC, 0, "lost-10"));
+            awaitMaxOffset(store, BATCH_TOPIC, 0, 11);
+            assertEquals(11, store.getMessages(BATCH_TOPIC, 0, 0, 1, ALL_BYTES, null).messageCount(),
+                    "records back to back share a slot");
+            store.haltWithoutCleanShutdown();
+        }
+        // The consume queue reached the disk but the log's last record did not: the shared slot reaches past the end.
+        StoreFixture.zeroLogFrom(root, firstLost.position());
+
+        try (MessageStore store = MessageStore.open(settings, StoreFixture.TYPES)) {
+            RecoveryReport report = store.recoveryReport();
+            assertEquals(firstLost.position(), report.endPosition());
+            assertEquals(expected("m", 10), bodies(store, BATCH_TOPIC, 0), "the slot's first records are indexed again");
+            assertEquals(10, appendOk(store, draft(BATCH_TOPIC, 0, "m10")).queueOffset());
+            awaitMaxOffset(store, BATCH_TOPIC, 0, 11);
+            assertEquals(expected("m", 11), bodies(store, BATCH_TOPIC, 0));
         }
     }
 

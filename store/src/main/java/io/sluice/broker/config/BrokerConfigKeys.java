@@ -140,6 +140,14 @@ public final class BrokerConfigKeys {
             "mapperFileSizeBatchConsumeQueue", "int", 13_800_000, null, "bytes",
             "Size of one BatchCQ file (300,000 slots of 46 bytes); a multiple of 46. Apache's spelling.",
             raw -> multipleOf(parseIntValue(raw), 46), String::valueOf);
+    /** Shared BatchCQ slots (Sluice only). */
+    public static final ConfigKey<Integer> BATCH_CQ_UNIT_MAX_BYTES = ConfigKey.ofInt("batchCqUnitMaxBytes",
+            256 * KIB, 0, 64 * MIB, "bytes",
+            "BatchCQ: records of one queue that lie back to back in the CommitLog and are indexed in one dispatch"
+                    + " pass share one slot up to this many bytes. A pull returns at least one whole slot, so a"
+                    + " consumer reading a backlog gets up to this much per pull instead of one producer batch,"
+                    + " within Apache's rule that the first unit is taken whole. 0 = one slot per record."
+                    + " Sluice only.");
     /** Largest message body. */
     public static final ConfigKey<Integer> MAX_MESSAGE_SIZE = ConfigKey.ofInt("maxMessageSize", 4 * MIB, 1, 1024 * MIB,
             "bytes", "Largest message body (a batch body for batch sends); larger sends get MESSAGE_ILLEGAL.");
@@ -284,7 +292,7 @@ public final class BrokerConfigKeys {
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
-            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, WARM_MAPED_FILE_ENABLE,
+            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, BATCH_CQ_UNIT_MAX_BYTES, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, WARM_MAPED_FILE_ENABLE,
             COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, FLUSH_INTERVAL_COMMIT_LOG,
             FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
             DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,

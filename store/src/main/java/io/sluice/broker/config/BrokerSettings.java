@@ -191,6 +191,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE);
     }
 
+    /** {@code batchCqUnitMaxBytes}. */
+    public int batchCqUnitMaxBytes() {
+        return get(BrokerConfigKeys.BATCH_CQ_UNIT_MAX_BYTES);
+    }
+
     /** {@code maxMessageSize}. */
     public int maxMessageBytes() {
         return get(BrokerConfigKeys.MAX_MESSAGE_SIZE);

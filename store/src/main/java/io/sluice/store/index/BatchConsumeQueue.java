@@ -22,6 +22,17 @@ import org.slf4j.LoggerFactory;
  * base offset, message count and store time. Offset and time lookups are O(log n): a binary search over the
  * heap-cached first slot of each file picks the file, a binary search inside that file picks the slot.
  *
+ * <p><b>Shared slots.</b> With a unit limit ({@link IndexSettings#batchCqUnitMaxBytes()} above 0), a record that
+ * starts where the last slot's records end, carries the next offsets and the same tags code joins that slot (its
+ * size and count grow in place) until the slot reaches the limit. A pull returns at least one whole slot (Apache's
+ * rule: the first unit is taken whatever its count), so a consumer behind a queue written faster than it is read
+ * gets up to a unit's bytes per pull instead of one producer batch. A slot still starts at a record; readers skip
+ * whole records before an offset inside it, and records beyond its count (see below) after it.
+ *
+ * <p>Growing a slot: the writer stores the size, then (release fence) the count, then {@code maxOffset}; readers
+ * load the count, then (acquire fence) the size. A reader may so see a size that already covers the next record with
+ * the count before it, never the reverse: it then returns the records the count covers ({@code MessageReader}).
+ *
  * <p>Thread safety: as {@link ConsumeQueue}. The writer publishes the slot count and then {@code maxOffset},
  * both with release stores; readers load {@code maxOffset} then the count with acquire loads, so the count they
  * see covers every offset below the {@code maxOffset} they saw. {@code min} changes only under the log's
@@ -57,11 +68,20 @@ final class BatchConsumeQueue implements ConsumeQueue {
     private long lastRecordEnd;
     /** True while file creation keeps failing, so the failure is logged once. Writer thread. */
     private boolean ioFailing;
+    /** Largest shared slot in bytes; 0: a slot per record. */
+    private final int unitMaxBytes;
+    // The last slot, while records may still join it (see the class comment). Writer thread.
+    private boolean growable;
+    private long lastSlotPosition;
+    private int lastSlotSize;
+    private long lastSlotTagsCode;
+    private int lastSlotCount;
 
-    private BatchConsumeQueue(String topic, int queueId, SlotLog log) {
+    private BatchConsumeQueue(String topic, int queueId, SlotLog log, int unitMaxBytes) {
         this.topic = topic;
         this.queueId = queueId;
         this.log = log;
+        this.unitMaxBytes = unitMaxBytes;
     }
 
     /**
@@ -72,9 +92,9 @@ final class BatchConsumeQueue implements ConsumeQueue {
      * @throws IOException naming the file if the files cannot be mapped or are inconsistent
      */
     static BatchConsumeQueue open(String topic, int queueId, Path directory, int slotsPerFile,
-                                  int recoveryScanFiles, LastStop lastStop) throws IOException {
+                                  int recoveryScanFiles, int unitMaxBytes, LastStop lastStop) throws IOException {
         SlotLog log = SlotLog.open(directory, SLOT_BYTES, slotsPerFile, CACHED_FIELDS);
-        BatchConsumeQueue queue = new BatchConsumeQueue(topic, queueId, log);
+        BatchConsumeQueue queue = new BatchConsumeQueue(topic, queueId, log, unitMaxBytes);
         try {
             queue.recover(recoveryScanFiles, lastStop);
         } catch (RuntimeException e) {
@@ -171,12 +191,50 @@ final class BatchConsumeQueue implements ConsumeQueue {
                 return AppendStatus.GAP;
             }
             return queueOffset + batchCount <= next
-                    ? duplicateOrConflict(queueOffset, batchCount, position)
+                    ? duplicateOrConflict(queueOffset, batchCount, position, sizeBytes)
                     : AppendStatus.CONFLICT; // the batch straddles the current end
         }
         if (position < lastRecordEnd) {
             return AppendStatus.CONFLICT;
         }
+        if (growable && !empty && position == lastSlotPosition + lastSlotSize && tagsCode == lastSlotTagsCode
+                && (long) lastSlotSize + sizeBytes <= unitMaxBytes && lastSlotCount + batchCount <= MAX_BATCH_COUNT) {
+            return grow(slot - 1, sizeBytes, batchCount, queueOffset);
+        }
+        AppendStatus written = writeSlot(position, sizeBytes, tagsCode, storeTimestampMs, queueOffset, batchCount);
+        if (written == AppendStatus.APPENDED) {
+            growable = sizeBytes < unitMaxBytes;
+            lastSlotPosition = position;
+            lastSlotSize = sizeBytes;
+            lastSlotTagsCode = tagsCode;
+            lastSlotCount = batchCount;
+        }
+        return written;
+    }
+
+    /** Adds a record to the last slot, in the order the class comment gives. */
+    private AppendStatus grow(long slot, int sizeBytes, int batchCount, long queueOffset) {
+        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        if (segment == null) {
+            growable = false;
+            return AppendStatus.CLOSED;
+        }
+        try {
+            lastSlotSize += sizeBytes;
+            lastSlotCount += batchCount;
+            BatchConsumeQueueDescriptor.grow(segment.buffer(), segment.byteIndex(slot), lastSlotSize, lastSlotCount);
+        } finally {
+            segment.release();
+        }
+        lastRecordEnd = lastSlotPosition + lastSlotSize;
+        MAX_OFFSET.setRelease(this, queueOffset + batchCount);
+        return AppendStatus.APPENDED;
+    }
+
+    private AppendStatus writeSlot(long position, int sizeBytes, long tagsCode, long storeTimestampMs,
+                                   long queueOffset, int batchCount) {
+        long slot = log.writerCount();
+        boolean empty = slot == log.firstSlot();
         MappedSegment segment;
         try {
             segment = log.hasFiles() || log.startAt(0) ? log.segmentForAppend(slot) : null;
@@ -198,13 +256,32 @@ final class BatchConsumeQueue implements ConsumeQueue {
         return AppendStatus.APPENDED;
     }
 
-    private AppendStatus duplicateOrConflict(long queueOffset, int batchCount, long position) {
+    /**
+     * An entry below the end: a duplicate when a slot already covers exactly its offsets and bytes, alone or as
+     * part of a shared slot (re-dispatch may meet records that a shared slot holds together), or when it lies below
+     * what retention or truncation left.
+     */
+    private AppendStatus duplicateOrConflict(long queueOffset, int batchCount, long position, int sizeBytes) {
+        long first = log.firstSlot();
         long count = log.writerCount();
-        long slot = log.lowerBound(log.firstSlot(), count, BASE_OFFSET_OFFSET, queueOffset, false);
-        if (slot < count && log.readLong(slot, BASE_OFFSET_OFFSET) == queueOffset) {
-            boolean same = log.readLong(slot, POSITION_OFFSET) == position
-                    && slotEndOffset(slot) == queueOffset + batchCount;
-            return same ? AppendStatus.DUPLICATE : AppendStatus.CONFLICT;
+        long slot = log.lowerBound(first, count, BASE_OFFSET_OFFSET, queueOffset, false);
+        if (slot >= count || log.readLong(slot, BASE_OFFSET_OFFSET) != queueOffset) {
+            slot--; // the slot that starts below the offset may hold it
+        }
+        if (slot >= first && slot < count) {
+            long base = log.readLong(slot, BASE_OFFSET_OFFSET);
+            long slotPosition = log.readLong(slot, POSITION_OFFSET);
+            long endOffset = slotEndOffset(slot);
+            long end = recordEnd(slot);
+            // Inside the slot's offsets and bytes, starting at its start exactly when it starts at its first record,
+            // and ending at its end exactly when it ends at its last.
+            boolean covered = base <= queueOffset && queueOffset + batchCount <= endOffset
+                    && slotPosition <= position && position + sizeBytes <= end
+                    && (base == queueOffset) == (slotPosition == position)
+                    && (queueOffset + batchCount == endOffset) == (position + sizeBytes == end);
+            if (base <= queueOffset && queueOffset < endOffset) {
+                return covered ? AppendStatus.DUPLICATE : AppendStatus.CONFLICT;
+            }
         }
         return queueOffset < min.offset() ? AppendStatus.DUPLICATE : AppendStatus.CONFLICT;
     }
@@ -219,6 +296,21 @@ final class BatchConsumeQueue implements ConsumeQueue {
     }
 
     @Override
+    public long startOfSlotReachingPast(long commitLogPosition) {
+        Entries.requirePosition(commitLogPosition);
+        if (unitMaxBytes == 0 || log.isClosed() || !log.hasFiles()) {
+            return Long.MAX_VALUE;
+        }
+        long first = log.firstSlot();
+        long count = log.writerCount();
+        long cut = log.lowerBound(first, count, POSITION_OFFSET, commitLogPosition, false);
+        if (cut > first && recordEnd(cut - 1) > commitLogPosition) {
+            return log.readLong(cut - 1, POSITION_OFFSET);
+        }
+        return Long.MAX_VALUE;
+    }
+
+    @Override
     public long truncateFromPosition(long commitLogPosition) {
         Entries.requirePosition(commitLogPosition);
         ReentrantLock lock = log.structureLock();
@@ -229,7 +321,13 @@ final class BatchConsumeQueue implements ConsumeQueue {
             }
             long count = log.writerCount();
             long first = log.firstSlot();
+            growable = false;
             long cut = log.lowerBound(first, count, POSITION_OFFSET, commitLogPosition, false);
+            if (unitMaxBytes > 0 && cut > first && recordEnd(cut - 1) > commitLogPosition) {
+                // A slot reaching past the cut may be shared, its later records gone: it goes too, and recovery
+                // re-dispatches from its first record (ConsumeQueue#startOfSlotReachingPast).
+                cut--;
+            }
             if (cut >= count) {
                 return 0;
             }
@@ -359,11 +457,10 @@ final class BatchConsumeQueue implements ConsumeQueue {
         try {
             UnsafeBuffer buffer = segment.buffer();
             int at = segment.byteIndex(slot);
-            found = new QueueSlot(BatchConsumeQueueDescriptor.position(buffer, at),
-                    BatchConsumeQueueDescriptor.size(buffer, at),
+            long countAndSize = BatchConsumeQueueDescriptor.countThenSize(buffer, at);
+            found = new QueueSlot(BatchConsumeQueueDescriptor.position(buffer, at), (int) countAndSize,
                     BatchConsumeQueueDescriptor.tagsCode(buffer, at),
-                    BatchConsumeQueueDescriptor.baseOffset(buffer, at),
-                    BatchConsumeQueueDescriptor.batchCount(buffer, at),
+                    BatchConsumeQueueDescriptor.baseOffset(buffer, at), (int) (countAndSize >> 32),
                     BatchConsumeQueueDescriptor.storeTimestampMs(buffer, at));
         } finally {
             segment.release();
@@ -408,8 +505,9 @@ final class BatchConsumeQueue implements ConsumeQueue {
                 for (; slot < limit; slot++) {
                     int at = segment.byteIndex(slot);
                     long base = BatchConsumeQueueDescriptor.baseOffset(buffer, at);
-                    int batchCount = BatchConsumeQueueDescriptor.batchCount(buffer, at);
-                    int size = BatchConsumeQueueDescriptor.size(buffer, at);
+                    long countAndSize = BatchConsumeQueueDescriptor.countThenSize(buffer, at);
+                    int batchCount = (int) (countAndSize >> 32);
+                    int size = (int) countAndSize;
                     if (size <= 0 || batchCount <= 0 || (expectedBase >= 0 && base != expectedBase)) {
                         intact = false;
                         break;

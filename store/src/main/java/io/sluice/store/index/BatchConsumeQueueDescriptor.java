@@ -1,11 +1,13 @@
 package io.sluice.store.index;
 
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Layout of a BatchCQ slot: one 46-byte slot per stored CommitLog record; a record carries
- * {@code batchCount} messages with consecutive queue offsets starting at {@code baseOffset}.
+ * Layout of a BatchCQ slot: one 46-byte slot per stored CommitLog record, or per run of records of the queue that
+ * lie back to back in the log (a shared slot, see {@link BatchConsumeQueue}); the slot's records carry
+ * {@code batchCount} messages with consecutive queue offsets starting at {@code baseOffset}, in {@code size} bytes.
  *
  * <pre>
  *  byte 0          8       12         20          28          36      38          42         46
@@ -66,6 +68,24 @@ final class BatchConsumeQueueDescriptor {
         buffer.putShort(at + BATCH_COUNT_OFFSET, (short) batchCount, ORDER);
         buffer.putInt(at + COMPACTED_OFFSET_OFFSET, COMPACTED_OFFSET_NONE, ORDER);
         buffer.putInt(at + RESERVED_OFFSET, 0, ORDER);
+    }
+
+    /**
+     * Grows a published slot by records that follow it: the size first, then the count, with a release fence
+     * between, so a reader that loads the count and then (acquire fence) the size never sees a count its size does
+     * not cover.
+     */
+    static void grow(UnsafeBuffer buffer, int at, int sizeBytes, int batchCount) {
+        buffer.putInt(at + SIZE_OFFSET, sizeBytes, ORDER);
+        VarHandle.releaseFence();
+        buffer.putShort(at + BATCH_COUNT_OFFSET, (short) batchCount, ORDER);
+    }
+
+    /** The count, then (acquire fence) the size: see {@link #grow}. Returns {@code (count << 32) | size}. */
+    static long countThenSize(UnsafeBuffer buffer, int at) {
+        int count = batchCount(buffer, at);
+        VarHandle.acquireFence();
+        return ((long) count << 32) | (size(buffer, at) & 0xFFFF_FFFFL);
     }
 
     static long position(UnsafeBuffer buffer, int at) {

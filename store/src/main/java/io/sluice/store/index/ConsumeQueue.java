@@ -92,8 +92,19 @@ public interface ConsumeQueue {
     long maxPhysicalEnd();
 
     /**
+     * Where the slot that starts before {@code commitLogPosition} but reaches past it begins, or
+     * {@link Long#MAX_VALUE} when there is none. Only a shared BatchCQ slot can (see
+     * {@link IndexSettings#batchCqUnitMaxBytes()}): {@link #truncateFromPosition} drops it whole, so recovery
+     * re-dispatches from its start. Writer thread only.
+     */
+    default long startOfSlotReachingPast(long commitLogPosition) {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Drops every slot whose record starts at or after {@code commitLogPosition} (the CommitLog was cut back to
-     * it), so {@link #maxOffset()} becomes the offset of the first dropped message. Writer thread only.
+     * it), so {@link #maxOffset()} becomes the offset of the first dropped message; with shared BatchCQ slots, also
+     * the slot that reaches past it. Writer thread only.
      *
      * @return the number of slots dropped
      * @throws IllegalArgumentException if {@code commitLogPosition < 0}

@@ -183,7 +183,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
             case SIMPLE -> SimpleConsumeQueue.open(topic, queueId, directory, settings.simpleCqSlotsPerFile(),
                     settings.recoveryScanFiles(), storeTimes, stop);
             case BATCH -> BatchConsumeQueue.open(topic, queueId, directory, settings.batchCqSlotsPerFile(),
-                    settings.recoveryScanFiles(), stop);
+                    settings.recoveryScanFiles(), settings.batchCqUnitMaxBytes(), stop);
         };
     }
 
@@ -324,6 +324,18 @@ public final class ConsumeQueueTable implements AutoCloseable {
             end = Math.max(end, queue.maxPhysicalEnd());
         }
         return end;
+    }
+
+    /**
+     * The lowest {@link ConsumeQueue#startOfSlotReachingPast} of every queue: recovery re-dispatches from there at
+     * the latest, since {@link #truncateFromPosition} drops those slots whole. Dispatch must be stopped.
+     */
+    public long startOfSlotsReachingPast(long commitLogPosition) {
+        long start = Long.MAX_VALUE;
+        for (ConsumeQueue queue : queues()) {
+            start = Math.min(start, queue.startOfSlotReachingPast(commitLogPosition));
+        }
+        return start;
     }
 
     /**

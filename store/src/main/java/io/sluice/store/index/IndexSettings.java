@@ -16,14 +16,19 @@ import java.nio.file.Path;
  * @param maxQueuesPerTopic     queue ids accepted are {@code [0, maxQueuesPerTopic)}; default 1024
  * @param recoveryScanFiles     how many of a queue's newest files are checked slot by slot at open (older files
  *                              are trusted to be complete); default 3, as upstream
+ * @param batchCqUnitMaxBytes   BatchCQ: records of one queue that lie back to back in the CommitLog and are indexed
+ *                              in the same dispatch pass share one slot up to this many bytes (see
+ *                              {@link BatchConsumeQueue}); 0 (the default) gives every record its own slot
  */
 public record IndexSettings(Path rootDir, int simpleCqSlotsPerFile, int batchCqSlotsPerFile, int maxQueuesPerTopic,
-                            int recoveryScanFiles) {
+                            int recoveryScanFiles, int batchCqUnitMaxBytes) {
 
     public static final int DEFAULT_SIMPLE_CQ_SLOTS_PER_FILE = ConsumeQueueDescriptor.DEFAULT_SLOTS_PER_FILE;
     public static final int DEFAULT_BATCH_CQ_SLOTS_PER_FILE = BatchConsumeQueueDescriptor.DEFAULT_SLOTS_PER_FILE;
     public static final int DEFAULT_MAX_QUEUES_PER_TOPIC = 1024;
     public static final int DEFAULT_RECOVERY_SCAN_FILES = 3;
+    /** Upper bound of {@code batchCqUnitMaxBytes}: a pull answers at least one whole slot. */
+    public static final int MAX_BATCH_CQ_UNIT_BYTES = 64 * 1024 * 1024;
     /** Upper bound of {@code maxQueuesPerTopic}. */
     public static final int MAX_QUEUES_PER_TOPIC_LIMIT = 65_536;
 
@@ -35,6 +40,10 @@ public record IndexSettings(Path rootDir, int simpleCqSlotsPerFile, int batchCqS
         requireRange("batchCqSlotsPerFile", batchCqSlotsPerFile, BatchConsumeQueueDescriptor.MAX_SLOTS_PER_FILE);
         requireRange("maxQueuesPerTopic", maxQueuesPerTopic, MAX_QUEUES_PER_TOPIC_LIMIT);
         requireRange("recoveryScanFiles", recoveryScanFiles, Integer.MAX_VALUE);
+        if (batchCqUnitMaxBytes < 0 || batchCqUnitMaxBytes > MAX_BATCH_CQ_UNIT_BYTES) {
+            throw new IllegalArgumentException("batchCqUnitMaxBytes must be in [0, " + MAX_BATCH_CQ_UNIT_BYTES
+                    + "], was " + batchCqUnitMaxBytes);
+        }
     }
 
     private static void requireRange(String name, int value, int max) {
@@ -46,23 +55,32 @@ public record IndexSettings(Path rootDir, int simpleCqSlotsPerFile, int batchCqS
     /** Upstream defaults under {@code rootDir}. */
     public static IndexSettings defaults(Path rootDir) {
         return new IndexSettings(rootDir, DEFAULT_SIMPLE_CQ_SLOTS_PER_FILE, DEFAULT_BATCH_CQ_SLOTS_PER_FILE,
-                DEFAULT_MAX_QUEUES_PER_TOPIC, DEFAULT_RECOVERY_SCAN_FILES);
+                DEFAULT_MAX_QUEUES_PER_TOPIC, DEFAULT_RECOVERY_SCAN_FILES, 0);
     }
 
     public IndexSettings withSimpleCqSlotsPerFile(int slots) {
-        return new IndexSettings(rootDir, slots, batchCqSlotsPerFile, maxQueuesPerTopic, recoveryScanFiles);
+        return new IndexSettings(rootDir, slots, batchCqSlotsPerFile, maxQueuesPerTopic, recoveryScanFiles,
+                batchCqUnitMaxBytes);
     }
 
     public IndexSettings withBatchCqSlotsPerFile(int slots) {
-        return new IndexSettings(rootDir, simpleCqSlotsPerFile, slots, maxQueuesPerTopic, recoveryScanFiles);
+        return new IndexSettings(rootDir, simpleCqSlotsPerFile, slots, maxQueuesPerTopic, recoveryScanFiles,
+                batchCqUnitMaxBytes);
     }
 
     public IndexSettings withMaxQueuesPerTopic(int queues) {
-        return new IndexSettings(rootDir, simpleCqSlotsPerFile, batchCqSlotsPerFile, queues, recoveryScanFiles);
+        return new IndexSettings(rootDir, simpleCqSlotsPerFile, batchCqSlotsPerFile, queues, recoveryScanFiles,
+                batchCqUnitMaxBytes);
     }
 
     public IndexSettings withRecoveryScanFiles(int files) {
-        return new IndexSettings(rootDir, simpleCqSlotsPerFile, batchCqSlotsPerFile, maxQueuesPerTopic, files);
+        return new IndexSettings(rootDir, simpleCqSlotsPerFile, batchCqSlotsPerFile, maxQueuesPerTopic, files,
+                batchCqUnitMaxBytes);
+    }
+
+    public IndexSettings withBatchCqUnitMaxBytes(int bytes) {
+        return new IndexSettings(rootDir, simpleCqSlotsPerFile, batchCqSlotsPerFile, maxQueuesPerTopic,
+                recoveryScanFiles, bytes);
     }
 
     /** {@code <rootDir>/consumequeue}. */

@@ -1,0 +1,161 @@
+package io.sluice.store;
+
+import static io.sluice.store.StoreFixture.BATCH_TOPIC;
+import static io.sluice.store.StoreFixture.appendOk;
+import static io.sluice.store.StoreFixture.batch;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.store.dispatch.DispatchSettings;
+import io.sluice.store.dispatch.SerialDispatcher;
+import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.index.IndexSettings;
+import io.sluice.store.index.StoreTimeLookup;
+import io.sluice.store.log.AppendKind;
+import io.sluice.store.log.AppendResult;
+import io.sluice.store.log.Await;
+import io.sluice.store.log.CommitLog;
+import io.sluice.store.log.LogEnvironment;
+import io.sluice.store.log.RecordDescriptor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.SystemEpochClock;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageDecoder;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pulls from shared BatchCQ slots: a slot holding several records is returned whole from its start, and from the
+ * record holding the offset when a pull starts inside it; reading a queue by nextOffset while it is written sees
+ * every message once, in order.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SharedBatchSlotReadTest {
+
+    private static final int ALL_BYTES = 1 << 24;
+
+    @TempDir
+    Path root;
+
+    @Test
+    void aPullInsideASharedSlotStartsAtTheRecordHoldingTheOffset() throws IOException {
+        StoreSettings settings = StoreFixture.settings(root).build();
+        try (CommitLog log = CommitLog.open(settings.log(), LogEnvironment.system())) {
+            log.recover(0, true, e -> { });
+            try (ConsumeQueueTable queues = ConsumeQueueTable.open(
+                    IndexSettings.defaults(root).withBatchCqUnitMaxBytes(64 * 1024), StoreFixture.TYPES,
+                    StoreTimeLookup.NONE)) {
+                for (int i = 0; i < 5; i++) {
+                    Await.result(log.append(batch(BATCH_TOPIC, 0, AppendKind.INNER_BATCH, "a" + i, "b" + i, "c" + i)));
+                }
+                try (SerialDispatcher d = new SerialDispatcher(log, queues, DispatchSettings.defaults(), List.of(),
+                        SystemEpochClock.INSTANCE)) {
+                    assertEquals(log.writtenPosition(), d.redispatch(0));
+                }
+                MessageReader reader = new MessageReader(log, queues);
+
+                GetResult whole = reader.get(BATCH_TOPIC, 0, 0, 1, ALL_BYTES, null);
+                assertEquals(15, whole.messageCount(), "records back to back: one slot, returned whole");
+                assertEquals(15, whole.nextOffset());
+                assertEquals(List.of(0L, 3L, 6L, 9L, 12L), recordOffsets(whole.records().get(0)));
+
+                for (long offset = 0; offset < 15; offset++) {
+                    GetResult inside = reader.get(BATCH_TOPIC, 0, offset, 1, ALL_BYTES, null);
+                    long first = offset - offset % 3;
+                    assertEquals(15 - first, inside.messageCount(), "from offset " + offset);
+                    assertEquals(15, inside.nextOffset());
+                    assertEquals(first, recordOffsets(inside.records().get(0)).get(0), "from offset " + offset);
+                    assertEquals(inside.totalBytes(), inside.records().get(0).remaining());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSlotWhoseSizeRunsAheadOfItsCountReturnsOnlyTheCountedRecords() throws IOException {
+        StoreSettings settings = StoreFixture.settings(root).build();
+        try (CommitLog log = CommitLog.open(settings.log(), LogEnvironment.system())) {
+            log.recover(0, true, e -> { });
+            try (ConsumeQueueTable queues = ConsumeQueueTable.open(IndexSettings.defaults(root), StoreFixture.TYPES,
+                    StoreTimeLookup.NONE)) {
+                AppendResult first = Await.result(log.append(batch(BATCH_TOPIC, 0, AppendKind.INNER_BATCH, "a", "b")));
+                AppendResult second = Await.result(log.append(batch(BATCH_TOPIC, 0, AppendKind.INNER_BATCH, "c", "d")));
+                int both = (int) (second.nextPosition() - first.position());
+                // What a reader sees while the writer grows a slot: the new size, still the old count.
+                queues.getOrCreate(BATCH_TOPIC, 0).append(0, 2, first.position(), both, 0, 0);
+
+                GetResult r = new MessageReader(log, queues).get(BATCH_TOPIC, 0, 0, 32, ALL_BYTES, null);
+                assertEquals(2, r.messageCount());
+                assertEquals(2, r.nextOffset());
+                assertEquals(List.of(0L), recordOffsets(r.records().get(0)), "the uncounted record is not sent");
+                assertEquals(second.position() - first.position(), r.totalBytes());
+            }
+        }
+    }
+
+    @Test
+    void readingByNextOffsetWhileWritingSeesEveryMessageOnce() throws Exception {
+        StoreSettings.Builder b = StoreFixture.settings(root);
+        b.index(IndexSettings.defaults(root).withBatchCqUnitMaxBytes(4 * 1024));
+        try (MessageStore store = MessageStore.open(b.build(), StoreFixture.TYPES)) {
+            int batches = 600;
+            Thread writer = new Thread(() -> {
+                for (int i = 0; i < batches; i++) {
+                    appendOk(store, batch(BATCH_TOPIC, 2, AppendKind.INNER_BATCH, "x" + i, "y" + i));
+                }
+            }, "shared-slot-writer");
+            writer.start();
+            long next = 0;
+            List<String> bodies = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
+            while (next < 2L * batches && System.nanoTime() < deadline) {
+                GetResult r = store.getMessages(BATCH_TOPIC, 2, next, 32, ALL_BYTES, null);
+                if (r.status() != GetStatus.FOUND) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                long expected = next;
+                List<List<Long>> seen = new ArrayList<>();
+                for (ByteBuffer unit : r.records()) {
+                    seen.add(recordOffsets(unit));
+                }
+                String what = "pull at " + next + ": " + seen + " next " + r.nextOffset() + " count " + r.messageCount();
+                for (ByteBuffer unit : r.records()) {
+                    for (MessageExt record : MessageDecoder.decodesBatch(unit.duplicate(), true, false, true)) {
+                        assertEquals(expected, record.getQueueOffset(), what);
+                        for (Message m : MessageDecoder.decodeMessages(ByteBuffer.wrap(record.getBody()))) {
+                            bodies.add(new String(m.getBody()));
+                        }
+                        expected += 2;
+                    }
+                }
+                assertEquals(expected, r.nextOffset());
+                next = r.nextOffset();
+            }
+            writer.join(TimeUnit.SECONDS.toMillis(10));
+            assertEquals(2L * batches, next);
+            for (int i = 0; i < batches; i++) {
+                assertEquals("x" + i, bodies.get(2 * i));
+                assertEquals("y" + i, bodies.get(2 * i + 1));
+            }
+            assertTrue(store.getMessages(BATCH_TOPIC, 2, 0, 1, ALL_BYTES, null).messageCount() >= 2);
+        }
+    }
+
+    private static List<Long> recordOffsets(ByteBuffer unit) {
+        List<Long> offsets = new ArrayList<>();
+        int at = unit.position();
+        while (at < unit.limit()) {
+            offsets.add(unit.getLong(at + RecordDescriptor.QUEUE_OFFSET_OFFSET));
+            at += unit.getInt(at + RecordDescriptor.TOTAL_SIZE_OFFSET);
+        }
+        return offsets;
+    }
+}

@@ -1,0 +1,128 @@
+package io.sluice.store.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.sluice.store.QueueType;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Shared BatchCQ slots: records back to back in the log grow the last slot, up to a byte limit. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class BatchConsumeQueueSharedSlotTest {
+
+    private static final int UNIT_BYTES = 1_000;
+
+    @TempDir
+    Path dir;
+    private ConsumeQueueTable table;
+    private ConsumeQueue queue;
+
+    @BeforeEach
+    void open() throws IOException {
+        reopen(LastStop.CRASH);
+    }
+
+    private void reopen(LastStop stop) throws IOException {
+        if (table != null) {
+            table.close();
+        }
+        IndexSettings settings = IndexSettings.defaults(dir).withBatchCqSlotsPerFile(64)
+                .withBatchCqUnitMaxBytes(UNIT_BYTES);
+        table = ConsumeQueueTable.open(settings, topic -> QueueType.BATCH, (position, size) -> -1L, stop);
+        queue = table.getOrCreate("T", 0);
+    }
+
+    @AfterEach
+    void close() {
+        table.close();
+    }
+
+    private AppendStatus append(long offset, int count, long position, int size) {
+        return queue.append(offset, count, position, size, 7, 1_000 + position);
+    }
+
+    @Test
+    void recordsBackToBackGrowTheLastSlotAndAreVisibleAtOnce() {
+        assertEquals(AppendStatus.APPENDED, append(0, 10, 0, 300));
+        assertEquals(10, queue.maxOffset());
+        assertEquals(AppendStatus.APPENDED, append(10, 10, 300, 300));
+        assertEquals(20, queue.maxOffset());
+        assertEquals(AppendStatus.APPENDED, append(20, 5, 600, 300));
+        assertEquals(25, queue.maxOffset());
+        assertEquals(new QueueSlot(0, 900, 7, 0, 25, 1_000), queue.lookup(13));
+        SlotBatch slots = new SlotBatch(4);
+        assertEquals(ReadStatus.FOUND, queue.read(21, slots));
+        assertEquals(1, slots.size());
+        assertEquals(900, slots.sizeBytes(0));
+    }
+
+    @Test
+    void aGapInPositionsOtherTagsOrTheByteLimitStartANewSlot() {
+        append(0, 1, 0, 400);
+        append(1, 1, 400, 400);
+        append(2, 1, 800, 400);          // 1,200 bytes would pass the limit
+        append(3, 1, 1_300, 100);        // not back to back
+        queue.append(4, 1, 1_400, 100, 8, 0); // other tags code
+        assertEquals(new QueueSlot(0, 800, 7, 0, 2, 1_000), queue.lookup(1));
+        assertEquals(800, ((QueueSlot) queue.lookup(2)).position());
+        assertEquals(1, ((QueueSlot) queue.lookup(2)).batchCount());
+        assertEquals(1_300, ((QueueSlot) queue.lookup(3)).position());
+        assertEquals(1_400, ((QueueSlot) queue.lookup(4)).position());
+        assertEquals(5, queue.maxOffset());
+    }
+
+    @Test
+    void aRecordAsLargeAsTheLimitGetsItsOwnSlotAtOnce() {
+        assertEquals(AppendStatus.APPENDED, append(0, 3, 0, UNIT_BYTES));
+        assertEquals(AppendStatus.APPENDED, append(3, 1, UNIT_BYTES, 10));
+        assertEquals(UNIT_BYTES, ((QueueSlot) queue.lookup(0)).sizeBytes(), "nothing can join a full slot");
+        assertEquals(UNIT_BYTES, ((QueueSlot) queue.lookup(3)).position());
+    }
+
+    @Test
+    void reDispatchOfRecordsInsideASharedSlotIsADuplicateAndAnotherSplitAConflict() {
+        append(0, 10, 0, 300);
+        append(10, 10, 300, 300);
+        append(20, 10, 600, 300);
+        assertEquals(AppendStatus.DUPLICATE, append(0, 10, 0, 300));
+        assertEquals(AppendStatus.DUPLICATE, append(10, 10, 300, 300));
+        assertEquals(AppendStatus.DUPLICATE, append(20, 10, 600, 300));
+        assertEquals(AppendStatus.CONFLICT, append(10, 10, 800, 300), "bytes beyond the slot's");
+        assertEquals(AppendStatus.CONFLICT, append(0, 10, 0, 900), "the whole slot's bytes for part of its offsets");
+        assertEquals(AppendStatus.CONFLICT, append(20, 5, 600, 300), "ends at the slot's end with fewer messages");
+        assertEquals(30, queue.maxOffset());
+    }
+
+    @Test
+    void truncationInsideASharedSlotDropsTheWholeSlotAndSaysWhereItStarted() throws IOException {
+        append(0, 5, 0, 90);
+        append(5, 10, 100, 300); // not back to back: a new slot at 100...
+        append(15, 10, 400, 300); // ... which this one joins
+        assertEquals(Long.MAX_VALUE, queue.startOfSlotReachingPast(700), "nothing reaches past the end");
+        assertEquals(100, queue.startOfSlotReachingPast(400));
+        assertEquals(1, queue.truncateFromPosition(400), "the shared slot reaches past the cut");
+        assertEquals(5, queue.maxOffset());
+        assertInstanceOf(QueueSlot.class, queue.lookup(4));
+        assertEquals(AppendStatus.APPENDED, append(5, 10, 100, 300), "re-dispatch from its start rebuilds it");
+        assertEquals(15, queue.maxOffset());
+    }
+
+    @Test
+    void aGrownSlotSurvivesAReopenAndIsNotGrownAfterIt() throws IOException {
+        append(0, 5, 0, 100);
+        append(5, 5, 100, 100);
+        reopen(LastStop.CRASH);
+        assertEquals(10, queue.maxOffset());
+        assertEquals(new QueueSlot(0, 200, 7, 0, 10, 1_000), queue.lookup(7));
+        assertEquals(AppendStatus.DUPLICATE, append(5, 5, 100, 100), "re-dispatch of its second record");
+        assertEquals(AppendStatus.APPENDED, append(10, 5, 200, 100));
+        assertEquals(200, ((QueueSlot) queue.lookup(10)).position(), "a new slot after the reopen");
+    }
+}
