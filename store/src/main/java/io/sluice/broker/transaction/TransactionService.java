@@ -21,9 +21,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -45,11 +43,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Durable state.</b> The CommitLog is the only record of outcomes: half messages in
  * {@value HalfMessages#HALF_TOPIC} queue 0, one op record per outcome or check in
- * {@value OpRecordDescriptor#OP_TOPIC} queue 0 ({@link OpRecordDescriptor}). Three offsets in the metadata store
- * bound what a start has to read again: the oldest unresolved half message ({@value #HALF_OFFSET_KEY}), the first op
- * record about a half message at or above it ({@value #OP_OFFSET_KEY}), and the first op record whose commit may
- * lack its committed copy ({@value #CONFIRMED_OP_OFFSET_KEY}). They are written after the records they cover, so a
- * stale value only makes the start read more; {@link #recover} rebuilds the rest from the op records.
+ * {@value OpRecordDescriptor#OP_TOPIC} queue 0 ({@link OpRecordDescriptor}). Two offsets in the metadata store
+ * bound what a start has to read again: the oldest unresolved half message ({@value #HALF_OFFSET_KEY}; op records
+ * about it or later ones were all written after it, so the start reads the op queue from the first record stored
+ * after that half message) and the first op record whose commit may lack its committed copy
+ * ({@value #CONFIRMED_OP_OFFSET_KEY}). They are written after the records they cover, so a stale value only makes
+ * the start read more; {@link #recover} rebuilds the rest from the op records.
  *
  * <p><b>Once only.</b> A half message is decided by its first C, R or D op record; later END_TRANSACTIONs and
  * check-back answers for it change nothing. A commit writes its C op before the committed copy: a crash between
@@ -57,10 +56,10 @@ import org.slf4j.LoggerFactory;
  * op's {@code TRAN_OP_REAL_FROM}) and stores then. The other order could store the copy twice (the half message
  * would still look unresolved, be checked back and committed again).
  *
- * <p><b>Heap.</b> One bit per half message between the oldest unresolved one and the newest decided one
- * ({@link DecidedWindow}), plus the check counts of unresolved half messages that were checked and the op records
- * about half messages in that window: an unresolved half message is given up after {@code transactionCheckMax}
- * checks, so the window spans at most that many check intervals of transactional traffic.
+ * <p><b>Heap.</b> Two bytes per half message between the oldest unresolved one and the newest one decided or
+ * checked ({@link HalfWindow}): an unresolved half message is given up after {@code transactionCheckMax} checks, so
+ * the window spans at most that many check intervals of transactional traffic; plus the commits whose copy the
+ * store refused, until a pass stores them.
  *
  * <p><b>Threads.</b> One thread, {@code sluice-transaction}, owns every field marked "transaction thread": it runs
  * {@link #recover} first, then END_TRANSACTIONs in arrival order, the check pass every
@@ -75,8 +74,6 @@ public final class TransactionService implements AutoCloseable {
 
     /** Metadata key: the oldest half message without an outcome. */
     static final String HALF_OFFSET_KEY = "transaction.half.offset";
-    /** Metadata key: the first op record a start must read. */
-    static final String OP_OFFSET_KEY = "transaction.op.offset";
     /** Metadata key: every commit op record below it has its committed copy stored. */
     static final String CONFIRMED_OP_OFFSET_KEY = "transaction.op.confirmed";
     /** END_TRANSACTIONs waiting for the transaction thread before more are refused. */
@@ -102,16 +99,11 @@ public final class TransactionService implements AutoCloseable {
     private volatile boolean started;
 
     // transaction thread only
-    private DecidedWindow decided = new DecidedWindow(0);
-    /** Checks sent so far, by half offset, for unresolved half messages. */
-    private final Map<Long, Integer> checkCounts = new HashMap<>();
-    /** {op offset, half offset} of op records about half messages at or above the floor, in op order. */
-    private final ArrayDeque<long[]> liveOps = new ArrayDeque<>();
+    private HalfWindow window = new HalfWindow(0);
     /** {op offset, half offset} of commits whose copy could not be stored yet, in op order. */
     private final ArrayDeque<long[]> owedCommits = new ArrayDeque<>();
     private long nextOpOffset;
     private long persistedHalf = -1;
-    private long persistedOp = -1;
     private long persistedConfirmed = -1;
     private long lastWarnMs = Long.MIN_VALUE;
     private long warningsSuppressed;
@@ -266,7 +258,7 @@ public final class TransactionService implements AutoCloseable {
             return EndOutcome.WRONG_GROUP;
         }
         long halfOffset = half.queueOffset();
-        if (decided.isDecided(halfOffset)) {
+        if (window.isDecided(halfOffset)) {
             duplicateEnds.incrementAndGet();
             return EndOutcome.ALREADY_RESOLVED;
         }
@@ -298,9 +290,7 @@ public final class TransactionService implements AutoCloseable {
     }
 
     private void resolved(long halfOffset) {
-        decided.decide(halfOffset);
-        checkCounts.remove(halfOffset);
-        dropDeadOps();
+        window.decide(halfOffset);
     }
 
     // ------------------------------------------------------------------------------------------------ check pass
@@ -316,13 +306,13 @@ public final class TransactionService implements AutoCloseable {
         long nowMs = clock.time();
         retryOwedCommits();
         long min = store.minOffset(HalfMessages.HALF_TOPIC, 0);
-        if (min > decided.floor()) {
+        if (min > window.floor()) {
             warn("half messages below offset {} were removed by retention before they were resolved", min);
-            decided.raiseFloor(min);
+            window.raiseFloor(min);
         }
         int sent = 0;
         int gaveUp = 0;
-        long offset = decided.floor();
+        long offset = window.floor();
         scan:
         while (true) {
             GetResult read = store.getMessages(HalfMessages.HALF_TOPIC, 0, offset, READ_BATCH, MAX_READ_BYTES, null);
@@ -340,12 +330,12 @@ public final class TransactionService implements AutoCloseable {
                 if (decodedHalf.isEmpty()) {
                     // It can never be resolved: leaving it would hold the window open for good.
                     warn("half message at offset {} cannot be decoded: skipped for good", offset + i);
-                    decided.decide(offset + i);
+                    window.decide(offset + i);
                     continue;
                 }
                 StoredMessage half = decodedHalf.get();
                 long halfOffset = half.queueOffset();
-                if (decided.isDecided(halfOffset)) {
+                if (window.isDecided(halfOffset)) {
                     continue;
                 }
                 long ageMs = nowMs - half.storeTimestampMs();
@@ -355,7 +345,7 @@ public final class TransactionService implements AutoCloseable {
                 if (ageMs < HalfMessages.checkAfterMs(half, settings.timeoutMs())) {
                     continue;
                 }
-                int checks = checkCounts.getOrDefault(halfOffset, 0);
+                int checks = window.checks(halfOffset);
                 if (checks >= settings.checkMax() || HalfMessages.realQueue(half).isEmpty()) {
                     if (giveUp(half)) {
                         gaveUp++;
@@ -366,8 +356,6 @@ public final class TransactionService implements AutoCloseable {
             }
             offset = read.nextOffset();
         }
-        dropDeadOps();
-        checkCounts.keySet().removeIf(decided::isDecided);
         persistOffsets();
         if (gaveUp > 0) {
             LOG.warn("{} half messages still unresolved after {} checks were moved to {} and will not be delivered",
@@ -380,7 +368,7 @@ public final class TransactionService implements AutoCloseable {
         if (appendOp(new Op(Kind.CHECKED, half.queueOffset(), checks, 0)).isEmpty()) {
             return false;
         }
-        checkCounts.put(half.queueOffset(), checks);
+        window.setChecks(half.queueOffset(), checks);
         Optional<ConnectionContext> producer = producers.apply(half.property(MessageProperties.PGROUP));
         if (producer.isEmpty()) {
             checksWithoutProducer.incrementAndGet();
@@ -437,15 +425,15 @@ public final class TransactionService implements AutoCloseable {
         long opMin = store.minOffset(OpRecordDescriptor.OP_TOPIC, 0);
         long opMax = store.maxOffset(OpRecordDescriptor.OP_TOPIC, 0);
         long halfFloor = clamp(HALF_OFFSET_KEY, metadata.getLong(HALF_OFFSET_KEY).orElse(halfMin), halfMin, halfMax);
-        long opFrom = clamp(OP_OFFSET_KEY, metadata.getLong(OP_OFFSET_KEY).orElse(opMin), opMin, opMax);
-        long confirmed = clamp(CONFIRMED_OP_OFFSET_KEY, metadata.getLong(CONFIRMED_OP_OFFSET_KEY).orElse(opFrom),
+        long confirmed = clamp(CONFIRMED_OP_OFFSET_KEY, metadata.getLong(CONFIRMED_OP_OFFSET_KEY).orElse(opMin),
                 opMin, opMax);
-        decided = new DecidedWindow(halfFloor);
-        checkCounts.clear();
-        liveOps.clear();
+        // Nothing at the floor: every half message is decided, no op record can be about a later one yet. An
+        // unreadable one: read every op record rather than risk missing an outcome.
+        long opFrom = halfFloor >= halfMax ? opMax
+                : readHalf(halfFloor).map(h -> firstOpAfter(h.position(), opMin, opMax)).orElse(opMin);
+        window = new HalfWindow(halfFloor);
         owedCommits.clear();
-        List<long[]> toVerify = new ArrayList<>(); // {op offset} of commit op records
-        List<Op> commits = new ArrayList<>();
+        List<CommitOp> toVerify = new ArrayList<>();
         long offset = Math.min(opFrom, confirmed);
         int read = 0;
         while (true) {
@@ -468,31 +456,49 @@ public final class TransactionService implements AutoCloseable {
                 long opOffset = message.get().queueOffset();
                 Op o = op.get();
                 if (o.kind() == Kind.COMMIT && opOffset >= confirmed) {
-                    toVerify.add(new long[] {opOffset});
-                    commits.add(o);
+                    toVerify.add(new CommitOp(opOffset, o));
                 }
-                if (opOffset < opFrom || o.halfOffset() < halfFloor) {
-                    continue;
-                }
-                liveOps.addLast(new long[] {opOffset, o.halfOffset()});
                 if (o.kind().terminal) {
-                    decided.decide(o.halfOffset());
-                } else if (!decided.isDecided(o.halfOffset())) {
-                    checkCounts.merge(o.halfOffset(), o.checks(), Math::max);
+                    window.decide(o.halfOffset());
+                } else {
+                    window.setChecks(o.halfOffset(), Math.max(o.checks(), window.checks(o.halfOffset())));
                 }
             }
             offset = result.nextOffset();
         }
         nextOpOffset = Math.max(offset, opMax);
-        checkCounts.keySet().removeIf(decided::isDecided);
-        for (int i = 0; i < commits.size(); i++) {
-            repairCommit(toVerify.get(i)[0], commits.get(i));
+        for (CommitOp commit : toVerify) {
+            repairCommit(commit.opOffset(), commit.op());
         }
-        dropDeadOps();
         persistOffsets();
-        LOG.info("transactions recovered: {} op records read, oldest unresolved half message {}, {} of them checked"
-                + " before, {} commits verified, {} repaired", read, decided.floor(), checkCounts.size(),
+        LOG.info("transactions recovered: {} op records read from offset {}, oldest unresolved half message {},"
+                + " {} commits verified, {} repaired", read, Math.min(opFrom, confirmed), window.floor(),
                 toVerify.size(), repairedCommits.get());
+    }
+
+    /** A commit op record and its offset in the op queue. */
+    private record CommitOp(long opOffset, Op op) {
+    }
+
+    /**
+     * The first op queue offset whose record was stored after CommitLog {@code position} (op records are stored
+     * in queue order); an unreadable probe moves the answer down, which only means reading more.
+     */
+    private long firstOpAfter(long position, long opMin, long opMax) {
+        long low = opMin;
+        long high = opMax;
+        while (low < high) {
+            long mid = low + (high - low) / 2;
+            GetResult probe = store.getMessages(OpRecordDescriptor.OP_TOPIC, 0, mid, 1, MAX_READ_BYTES, null);
+            Optional<StoredMessage> op = probe.status() == GetStatus.FOUND && !probe.records().isEmpty()
+                    ? decodeQuietly(probe.records().get(0)) : Optional.empty();
+            if (op.isEmpty() || op.get().position() > position) {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        return low;
     }
 
     /** Stores the committed copy of a commit op record unless the real queue holds it already. */
@@ -565,7 +571,6 @@ public final class TransactionService implements AutoCloseable {
         }
         long opOffset = result.get().queueOffset();
         nextOpOffset = opOffset + 1;
-        liveOps.addLast(new long[] {opOffset, op.halfOffset()});
         return OptionalLong.of(opOffset);
     }
 
@@ -607,26 +612,13 @@ public final class TransactionService implements AutoCloseable {
         }
     }
 
-    /** Drops op records about half messages below the floor from the front of the live list. */
-    private void dropDeadOps() {
-        long floor = decided.floor();
-        while (!liveOps.isEmpty() && liveOps.peekFirst()[1] < floor) {
-            liveOps.pollFirst();
-        }
-    }
-
-    /** Writes the three offsets that changed: half first, so that a stale op offset only means more reading. */
+    /** Writes the offsets that changed; each covers records already stored, so a stale one means more reading. */
     void persistOffsets() {
-        long half = decided.floor();
-        long op = liveOps.isEmpty() ? nextOpOffset : liveOps.peekFirst()[0];
+        long half = window.floor();
         long confirmed = owedCommits.isEmpty() ? nextOpOffset : owedCommits.peekFirst()[0];
         if (half != persistedHalf) {
             metadata.putLong(HALF_OFFSET_KEY, half);
             persistedHalf = half;
-        }
-        if (op != persistedOp) {
-            metadata.putLong(OP_OFFSET_KEY, op);
-            persistedOp = op;
         }
         if (confirmed != persistedConfirmed) {
             metadata.putLong(CONFIRMED_OP_OFFSET_KEY, confirmed);

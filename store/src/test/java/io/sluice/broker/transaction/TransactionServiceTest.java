@@ -89,6 +89,8 @@ class TransactionServiceTest {
             assertEquals(null, copy.property(MessageProperties.TRAN_MSG));
             assertEquals(null, copy.property(MessageProperties.REAL_TOPIC));
 
+            // As if the confirmation had not been persisted: both commits are verified again and both have a copy.
+            stores.metadata().putLong(TransactionService.CONFIRMED_OP_OFFSET_KEY, 0);
             TransactionService third = service(stores, 15);
             assertEquals(0, third.repairedCommitCount(), "a completed commit is never stored again");
             assertEquals(EndOutcome.ALREADY_RESOLVED, third.end(end(half, EndTransactionRequest.COMMIT)));
@@ -120,9 +122,10 @@ class TransactionServiceTest {
             first.persistOffsets();
         }
         try (OpenStores stores = OpenStores.open(dir)) {
-            // Offsets from a metadata store that outlived its CommitLog's tail, and one that was never valid.
-            stores.metadata().putLong(TransactionService.OP_OFFSET_KEY, 1_000);
-            stores.metadata().putLong(TransactionService.CONFIRMED_OP_OFFSET_KEY, -7);
+            // Offsets outside their queues: one that was never valid, one from a metadata store that outlived its
+            // CommitLog's tail.
+            stores.metadata().putLong(TransactionService.HALF_OFFSET_KEY, -3);
+            stores.metadata().putLong(TransactionService.CONFIRMED_OP_OFFSET_KEY, 1_000);
             TransactionService second = service(stores, 15);
             assertEquals(4, second.malformedRecordCount(), "each malformed op record is skipped and counted");
             assertEquals(0, second.repairedCommitCount());
