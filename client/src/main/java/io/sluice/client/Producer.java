@@ -239,6 +239,30 @@ public final class Producer implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Sends {@code message} as the half message of a transaction (never auto-batched; retried like any send): the
+     * broker keeps it from consumers until END_TRANSACTION. For {@link TransactionalProducer}.
+     */
+    CompletableFuture<SendResult> sendPrepared(Message message) {
+        ensureOpen();
+        validate(message);
+        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
+        directJobs.incrementAndGet();
+        sender.send(SendJob.single(encoded, null, outcome(result)).asPreparedTransaction(settings.producerGroup()));
+        return result.thenApply(results -> results.get(0));
+    }
+
+    /** The client runtime (connections, routes, request handlers). For {@link TransactionalProducer}. */
+    ClientRuntime runtime() {
+        return runtime;
+    }
+
+    /** Waits for a send's outcome as the synchronous sends do. */
+    <T> T awaitSend(CompletableFuture<T> future) {
+        return await(future);
+    }
+
     /** The writable queues of {@code topic}, fetching its route if needed. */
     public List<MessageQueue> publishQueues(String topic) {
         Checks.topic(topic);

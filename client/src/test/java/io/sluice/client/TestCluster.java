@@ -99,6 +99,10 @@ final class TestCluster {
                 "mappedFileSizeCommitLog=" + 64 * 1024 * 1024,
                 // As the Apache broker below: producers may create topics by sending to them (through TBW102).
                 "autoCreateTopicEnable=true",
+                // Unresolved transactions are checked back after 1 s, twice a second (Apache: after 6 s, every 30 s).
+                "transactionTimeOut=1000",
+                "transactionCheckInterval=500",
+                "transactionCheckMax=100",
                 ""));
         ChildJvm broker = ChildJvm.start("sluice-broker", sluiceClassPath(), List.of("-Xmx512m",
                 "-XX:+UseParallelGC"), "io.sluice.broker.BrokerMain", List.of("standalone", "-c", conf.toString()),

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.broker.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
-import io.sluice.remoting.protocol.RemotingCommand;
-import io.sluice.remoting.protocol.RequestCode;
-import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +47,7 @@ class ApacheClient49IT {
     void plainAndBatchSendsAreStoredAndAPushConsumerReceivesEverything() throws Exception {
         try (NamesrvAndBroker cluster = NamesrvAndBroker.start(dir, Map.of());
              RemotingClient admin = new RemotingClient(ClientSettings.defaults())) {
-            createTopic(admin, cluster.brokerAddr());
+            StandaloneConf.createTopic(admin, cluster.brokerAddr(), TOPIC, 4);
 
             DefaultMQProducer producer = new DefaultMQProducer("client49-pg");
             producer.setNamesrvAddr(cluster.namesrvAddr());
@@ -99,18 +96,5 @@ class ApacheClient49IT {
                 producer.shutdown();
             }
         }
-    }
-
-    /** UPDATE_AND_CREATE_TOPIC with 4 queues (the 4.9.8 jars in this module include no admin tools). */
-    private static void createTopic(RemotingClient admin, String brokerAddr) {
-        RemotingCommand create = RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_TOPIC)
-                .putExtField("topic", TOPIC)
-                .putExtField("defaultTopic", "TBW102")
-                .putExtField("readQueueNums", 4)
-                .putExtField("writeQueueNums", 4)
-                .putExtField("perm", 6)
-                .putExtField("topicFilterType", "SINGLE_TAG");
-        RemotingCommand answer = admin.invoke(brokerAddr, create, 10_000).join();
-        assertEquals(ResponseCode.SUCCESS, answer.code(), answer.remark());
     }
 }

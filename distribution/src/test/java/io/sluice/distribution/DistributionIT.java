@@ -9,8 +9,6 @@ import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,20 +45,10 @@ class DistributionIT {
 
     @Test
     void standaloneStartsOnFreePortsAnswersARouteQueryAndStops() throws Exception {
-        int namesrvPort = freePort();
-        int brokerPort = freePort();
-        Path conf = dir.resolve("broker.conf");
-        Files.writeString(conf, String.join("\n",
-                "brokerClusterName=ItCluster",
-                "brokerName=it-broker",
-                "namesrvAddr=127.0.0.1:" + namesrvPort,
-                "listenPort=" + brokerPort,
-                "brokerIP1=127.0.0.1",
-                "storePathRootDir=" + dir.resolve("store"),
-                "mappedFileSizeCommitLog=" + 16 * 1024 * 1024,
-                "mappedFileSizeConsumeQueue=" + 20 * 10_000,
-                "mapperFileSizeBatchConsumeQueue=" + 46 * 10_000,
-                ""), StandardCharsets.UTF_8);
+        int namesrvPort = StandaloneConf.freePort();
+        int brokerPort = StandaloneConf.freePort();
+        Path conf = StandaloneConf.write(dir, namesrvPort, brokerPort, "brokerClusterName=ItCluster",
+                "brokerName=it-broker");
         try (SluiceProcess standalone = SluiceProcess.start(dir, "standalone", "-c", conf.toString());
              RemotingClient client = new RemotingClient(ClientSettings.defaults())) {
             String ready = standalone.awaitLine("sluice standalone ready", 60_000);
@@ -108,7 +96,7 @@ class DistributionIT {
         assertEquals(2, badNumber.exitCode(), badNumber.toString());
         assertTrue(badNumber.stderr().contains("'many' is not an int"), badNumber.stderr());
 
-        int closedPort = freePort();
+        int closedPort = StandaloneConf.freePort();
         SluiceProcess.Result unreachable = SluiceProcess.run(dir, "admin", "topic", "list", "-n",
                 "127.0.0.1:" + closedPort, "--rpc-timeout-ms", "2000");
         assertEquals(1, unreachable.exitCode(), unreachable.toString());
@@ -134,12 +122,6 @@ class DistributionIT {
     private static List<String> names(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }

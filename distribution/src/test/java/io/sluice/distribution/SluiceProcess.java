@@ -91,6 +91,14 @@ final class SluiceProcess implements AutoCloseable {
                         + " before printing '" + text + "'; stdout " + stdout + ", stderr " + stderr()));
     }
 
+    /** Kills the process with SIGKILL (bin/sluice execs the JVM, so the JVM itself) and waits for it to end. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("bin/sluice survived SIGKILL for 30 s");
+        }
+    }
+
     String stderr() {
         try {
             return Files.readString(stderrFile, StandardCharsets.UTF_8);

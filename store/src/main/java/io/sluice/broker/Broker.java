@@ -19,6 +19,9 @@ import io.sluice.broker.registry.NameServerRegistrar;
 import io.sluice.broker.registry.RegistrarSettings;
 import io.sluice.broker.topic.TopicRegistry;
 import io.sluice.broker.topic.TopicSettings;
+import io.sluice.broker.transaction.HalfMessages;
+import io.sluice.broker.transaction.TransactionService;
+import io.sluice.broker.transaction.TransactionSettings;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
@@ -35,6 +38,7 @@ import io.sluice.store.dispatch.DispatchMode;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.index.IndexSettings;
+import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.LogSettings;
 import io.sluice.store.meta.MetadataSettings;
 import io.sluice.store.meta.MetadataStore;
@@ -73,7 +77,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: the transport's I/O threads decode and encode, and run sends (validation and the append, in
  * arrival order per connection; on the transport's ordered lanes with {@code sendOnIoThread=false}); a pull pool
  * runs pulls and re-executes parked ones; two control threads answer heartbeats and offset and metadata queries;
- * one admin thread creates topics and groups; one scheduler thread runs long-poll timeouts and the periodic tasks.
+ * one admin thread creates topics and groups; one scheduler thread runs long-poll timeouts and the periodic tasks;
+ * one transaction thread applies END_TRANSACTIONs and checks back unresolved half messages.
  *
  * <p>Thread-safe; {@link #start()} and {@link #close()} are serialised on this object.
  */
@@ -112,6 +117,7 @@ public final class Broker implements AutoCloseable {
     private ClientRegistry clients;
     private PullParking parking;
     private RetryAndAdminHandlers retryAndAdmin;
+    private TransactionService transactions;
     private InetSocketAddress address;
     private SendHandler sendHandler;
     private PullHandler pullHandler;
@@ -190,6 +196,11 @@ public final class Broker implements AutoCloseable {
         retryAndAdmin = RetryAndAdminHandlers.install(settings, server, store, metadata, topics, groups, clients,
                 adminExecutor, scheduler, clock,
                 new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting));
+        transactions = new TransactionService(store, metadata, clients::producerConnection,
+                topic -> topics.find(topic).isPresent(), new TransactionSettings(settings.transactionTimeOutMs(),
+                settings.transactionCheckIntervalMs(), settings.transactionCheckMax(), settings.brokerName()),
+                clock, address);
+        transactions.start();
         registerHandlers();
         ready = true;
 
@@ -204,7 +215,7 @@ public final class Broker implements AutoCloseable {
     private void registerHandlers() {
         sendHandler = new SendHandler(store, topics, groups, new SendSettings(settings.brokerClusterName(),
                 settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock,
-                new SendHooks(retryAndAdmin.delays()::redirectIfDelayed, retryAndAdmin.stats()::onPut));
+                new SendHooks(this::beforeAppend, retryAndAdmin.stats()::onPut));
         RequestHandler onSend = sendHandler::onSend;
         // On the I/O thread by default: the hand-off to a lane and back (a queue, a wake-up each way, the request
         // read on another core) cost the broker about 270 ns of CPU per 1 KiB message (2,820 against 2,550 over
@@ -220,6 +231,9 @@ public final class Broker implements AutoCloseable {
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend, sends);
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend, sends);
         server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, onSend, sends);
+        // The handler only parses and hands over to the transaction thread, which applies outcomes in order.
+        server.registerHandler(RequestCode.END_TRANSACTION, transactions::onEndTransaction,
+                HandlerOptions.onExecutor(controlExecutor));
 
         // Pulls, heartbeats and offset requests run on their own executors, never queued behind the sends of
         // a connection (once decoded): a client closes its connection when a synchronous call (heartbeat, offset
@@ -269,6 +283,12 @@ public final class Broker implements AutoCloseable {
                 control);
         server.registerHandler(RequestCode.GET_TOPIC_CONFIG, RequestHandler.sync(topicHandler::onGetTopicConfig),
                 control);
+    }
+
+    /** A prepared send becomes a half message; any other send may be a delay-level message. */
+    private MessageDraft beforeAppend(MessageDraft draft) {
+        return HalfMessages.isPrepared(draft) ? transactions.toHalf(draft)
+                : retryAndAdmin.delays().redirectIfDelayed(draft);
     }
 
     /** Before the broker is ready every request is SYSTEM_BUSY; afterwards unknown codes are not supported. */
@@ -367,6 +387,11 @@ public final class Broker implements AutoCloseable {
         return sendHandler;
     }
 
+    /** Transactional messages (their counters). */
+    public TransactionService transactions() {
+        return transactions;
+    }
+
     /** The pull handler (its transfer counters). */
     public PullHandler pullHandler() {
         return pullHandler;
@@ -410,6 +435,7 @@ public final class Broker implements AutoCloseable {
         closeQuietly("admin executor", adminExecutor == null ? null : () -> stop(adminExecutor));
         closeQuietly("control executor", controlExecutor == null ? null : () -> stop(controlExecutor));
         closeQuietly("pull executor", pullExecutor == null ? null : () -> stop(pullExecutor));
+        closeQuietly("transaction service", transactions);
         closeQuietly("retry and admin handlers", retryAndAdmin);
         closeQuietly("message store", store);
         closeQuietly("client", client);

@@ -62,6 +62,23 @@ public final class SendJob {
     }
 
     /**
+     * This single-message job as the half message of a transaction: {@code TRAN_MSG=true} and
+     * {@code PGROUP=producerGroup} added to its header properties, which the broker stores as a half message until
+     * END_TRANSACTION decides it.
+     */
+    public SendJob asPreparedTransaction(String producerGroup) {
+        if (isBatch()) {
+            throw new IllegalArgumentException("a batch cannot be a transaction (topic " + topic + ")");
+        }
+        StringBuilder text = new StringBuilder(properties);
+        PropertyCodec.append(text, PropertyKeys.TRAN_MSG, "true");
+        PropertyCodec.append(text, PropertyKeys.PGROUP, producerGroup);
+        String prepared = text.toString();
+        return new SendJob(topic, fixedQueue, body, null, bodyOffset, bodyLength, uniqKeys, prepared, prepared,
+                userFlag, outcome);
+    }
+
+    /**
      * A batch send of the entries in {@code body}, which nobody may write afterwards: the job takes it over and
      * releases it once its outcome is told. When this throws, the body stays the caller's.
      *

@@ -333,6 +333,26 @@ public final class ClientRegistry implements ConnectionListener {
         }
     }
 
+    /**
+     * A live connection of producer group {@code groupName}: the active member with the latest heartbeat, for
+     * requests the broker sends to a producer (CHECK_TRANSACTION_STATE). Empty when no member is connected.
+     */
+    public Optional<ConnectionContext> producerConnection(String groupName) {
+        ProducerGroup group = groupName == null ? null : producers.get(groupName);
+        if (group == null) {
+            return Optional.empty();
+        }
+        synchronized (group) {
+            Member latest = null;
+            for (Member m : group.members.values()) {
+                if (m.connection.isActive() && (latest == null || m.lastUpdateMs > latest.lastUpdateMs)) {
+                    latest = m;
+                }
+            }
+            return latest == null ? Optional.empty() : Optional.of(latest.connection);
+        }
+    }
+
     /** NOTIFY_CONSUMER_IDS_CHANGED requests sent so far. */
     public long notificationsSent() {
         return notificationsSent.get();

@@ -285,6 +285,19 @@ public final class BrokerConfigKeys {
             "Delay of each delay level 1..N, space-separated, units s m h d. Retries use level 3 + reconsumeTimes.",
             BrokerConfigKeys::parseDelayLevels, BrokerConfigKeys::formatDelayLevels);
 
+    /** Age of an unresolved half message before the broker asks its producer. */
+    public static final ConfigKey<Long> TRANSACTION_TIME_OUT = ConfigKey.ofLong("transactionTimeOut", 6_000, 1,
+            86_400_000, "ms", "A transactional half message neither committed nor rolled back this long after it"
+                    + " was stored is checked back: CHECK_TRANSACTION_STATE goes to a live connection of its"
+                    + " producer group. A message's CHECK_IMMUNITY_TIME_IN_SECONDS, when longer, applies instead.");
+    /** Period of the transaction check. */
+    public static final ConfigKey<Long> TRANSACTION_CHECK_INTERVAL = ConfigKey.ofLong("transactionCheckInterval",
+            30_000, 10, 86_400_000, "ms", "Period of the check of unresolved half messages.");
+    /** Checks before a half message is given up. */
+    public static final ConfigKey<Integer> TRANSACTION_CHECK_MAX = ConfigKey.ofInt("transactionCheckMax", 15, 1,
+            10_000, "checks", "A half message still unresolved after this many checks is moved to"
+                    + " TRANS_CHECK_MAX_TIME_TOPIC and never delivered.");
+
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
@@ -301,7 +314,8 @@ public final class BrokerConfigKeys {
             CLEAN_FILE_FORCIBLY_ENABLE, CLEAN_RESOURCE_INTERVAL, DESTROY_MAPED_FILE_INTERVAL_FORCIBLY,
             AUTO_CREATE_TOPIC_ENABLE, AUTO_CREATE_SUBSCRIPTION_GROUP, DEFAULT_TOPIC_QUEUE_NUMS,
             FLUSH_CONSUMER_OFFSET_INTERVAL, LONG_POLLING_ENABLE, SHORT_POLLING_TIME_MILLS, LONG_POLLING_SUSPEND_MAX_MS,
-            MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY, MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY, MESSAGE_DELAY_LEVEL);
+            MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY, MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY, MESSAGE_DELAY_LEVEL,
+            TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX);
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 

@@ -342,6 +342,21 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.MESSAGE_DELAY_LEVEL);
     }
 
+    /** {@code transactionTimeOut}. */
+    public long transactionTimeOutMs() {
+        return get(BrokerConfigKeys.TRANSACTION_TIME_OUT);
+    }
+
+    /** {@code transactionCheckInterval}. */
+    public long transactionCheckIntervalMs() {
+        return get(BrokerConfigKeys.TRANSACTION_CHECK_INTERVAL);
+    }
+
+    /** {@code transactionCheckMax}. */
+    public int transactionCheckMax() {
+        return get(BrokerConfigKeys.TRANSACTION_CHECK_MAX);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof BrokerSettings other && values.equals(other.values);

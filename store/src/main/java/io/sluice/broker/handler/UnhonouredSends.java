@@ -9,13 +9,14 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
- * Sends that ask for a delivery this broker does not perform: transactional (half) messages and timer messages
- * ({@code TIMER_DELIVER_MS}, {@code TIMER_DELAY_SEC}, {@code TIMER_DELAY_MS}). They are refused before anything is
- * stored: an acknowledged send must be delivered as it asked, so what cannot be is never acknowledged.
+ * Sends that ask for a delivery this broker does not perform: timer messages ({@code TIMER_DELIVER_MS},
+ * {@code TIMER_DELAY_SEC}, {@code TIMER_DELAY_MS}) and transactional batches (transactions are single messages; the
+ * Apache client never batches them). They are refused before anything is stored: an acknowledged send must be
+ * delivered as it asked, so what cannot be is never acknowledged.
  *
- * <p>A transactional send is answered NO_PERMISSION, as an Apache broker that rejects transaction messages does; a
- * timer send MESSAGE_ILLEGAL, as an Apache broker with the timer wheel disabled does. Batches are checked entry by
- * entry, since the Apache client keeps each message's properties in its entry.
+ * <p>A timer send is answered MESSAGE_ILLEGAL, as an Apache broker with the timer wheel disabled does; so is a
+ * transactional batch. Batches are checked entry by entry, since the Apache client keeps each message's properties
+ * in its entry. Single transactional sends are served (io.sluice.broker.transaction).
  *
  * <p>Stateless; thread-safe.
  */
@@ -39,8 +40,9 @@ final class UnhonouredSends {
      */
     static Optional<RemotingCommand> refusal(SendRequest header, byte[] body) {
         String topic = header.topic();
-        if (RecordDescriptor.transactionType(header.sysFlag()) != RecordDescriptor.TRANSACTION_NOT_TYPE
-                || "true".equalsIgnoreCase(MessageProperties.find(header.properties(), MessageProperties.TRAN_MSG))) {
+        if (header.batch() && (RecordDescriptor.transactionType(header.sysFlag())
+                != RecordDescriptor.TRANSACTION_NOT_TYPE
+                || "true".equalsIgnoreCase(MessageProperties.find(header.properties(), MessageProperties.TRAN_MSG)))) {
             return Optional.of(transactionRefusal(topic));
         }
         for (String name : TIMER_NAMES) {
@@ -59,9 +61,9 @@ final class UnhonouredSends {
     }
 
     private static RemotingCommand transactionRefusal(String topic) {
-        return RemotingCommand.response(ResponseCode.NO_PERMISSION, "transactional messages are not supported by"
-                + " this broker yet: the half message to topic[" + topic + "] was not stored; send it as a normal"
-                + " message or use a broker that serves END_TRANSACTION");
+        return RemotingCommand.response(ResponseCode.MESSAGE_ILLEGAL, "a batch cannot carry transactional"
+                + " messages: the batch to topic[" + topic + "] was not stored; send each transactional message on"
+                + " its own");
     }
 
     private static RemotingCommand timerRefusal(String topic, String property) {

@@ -39,12 +39,17 @@ class TopicAttributesTest {
                 () -> TopicAttributes.forCreate("+queue.type=FastCQ"));
         assertTrue(badValue.getMessage().contains("FastCQ"), badValue.getMessage());
         assertThrows(IllegalArgumentException.class, () -> TopicAttributes.forCreate("+cleanup.policy=COMPACTION"));
-        for (String type : new String[] {"DELAY", "TRANSACTION", "MIXED"}) {
+        for (String type : new String[] {"DELAY", "MIXED"}) {
             IllegalArgumentException unsupported = assertThrows(IllegalArgumentException.class,
                     () -> TopicAttributes.forCreate("+message.type=" + type));
             assertTrue(unsupported.getMessage().contains("message.type " + type + " is not supported"),
                     unsupported.getMessage());
         }
+    }
+
+    @Test
+    void shouldAcceptTransactionTopicsNowThatTransactionsAreServed() {
+        assertEquals(Map.of("message.type", "TRANSACTION"), TopicAttributes.forCreate("+message.type=TRANSACTION"));
     }
 
     @Test

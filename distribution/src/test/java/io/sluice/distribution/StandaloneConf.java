@@ -1,0 +1,63 @@
+package io.sluice.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.transport.RemotingClient;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Test helpers for standalone processes: free ports, a small-file broker.conf, topic creation by request. */
+final class StandaloneConf {
+
+    private StandaloneConf() {
+    }
+
+    /** A loopback port free at the time of the call. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * Writes {@code dir/broker.conf}: the name server and broker on the given loopback ports, the store under
+     * {@code dir/store} with small files, then {@code extraLines}.
+     */
+    static Path write(Path dir, int namesrvPort, int brokerPort, String... extraLines) throws IOException {
+        List<String> lines = new ArrayList<>(List.of(
+                "namesrvAddr=127.0.0.1:" + namesrvPort,
+                "listenPort=" + brokerPort,
+                "brokerIP1=127.0.0.1",
+                "storePathRootDir=" + dir.resolve("store"),
+                "mappedFileSizeCommitLog=" + 16 * 1024 * 1024,
+                "mappedFileSizeConsumeQueue=" + 20 * 10_000,
+                "mapperFileSizeBatchConsumeQueue=" + 46 * 10_000));
+        lines.addAll(List.of(extraLines));
+        lines.add("");
+        Path conf = dir.resolve("broker.conf");
+        Files.writeString(conf, String.join("\n", lines), StandardCharsets.UTF_8);
+        return conf;
+    }
+
+    /** UPDATE_AND_CREATE_TOPIC with {@code queues} queues (the 4.9.8 jars in this module include no admin tools). */
+    static void createTopic(RemotingClient admin, String brokerAddr, String topic, int queues) {
+        RemotingCommand create = RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_TOPIC)
+                .putExtField("topic", topic)
+                .putExtField("defaultTopic", "TBW102")
+                .putExtField("readQueueNums", queues)
+                .putExtField("writeQueueNums", queues)
+                .putExtField("perm", 6)
+                .putExtField("topicFilterType", "SINGLE_TAG");
+        RemotingCommand answer = admin.invoke(brokerAddr, create, 10_000).join();
+        assertEquals(ResponseCode.SUCCESS, answer.code(), answer.remark());
+    }
+}
