@@ -226,7 +226,10 @@ public final class Broker implements AutoCloseable {
         // On the lanes, at most sendThreadPoolQueueCapacity sends wait across all connections; more are answered
         // SYSTEM_BUSY (our producer retries them, as Apache's 5.3 producer does for synchronous sends). On the I/O
         // thread nothing waits in a queue.
-        HandlerOptions sends = sendQueue == null ? HandlerOptions.IO_THREAD
+        // On the I/O thread, the sends of one read burst run after it, grouped by topic and queue: a producer that
+        // spreads batches over its queues then writes each queue's records back to back, and they share a BatchCQ
+        // slot (batchCqUnitMaxBytes), so one pull carries several batches to a push consumer behind.
+        HandlerOptions sends = sendQueue == null ? HandlerOptions.IO_THREAD.withBurstGroup(SendHandler::burstGroup)
                 : HandlerOptions.LANE.withQueueBound(sendQueue);
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend, sends);
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend, sends);

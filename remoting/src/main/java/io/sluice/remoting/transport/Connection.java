@@ -9,6 +9,9 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +56,8 @@ final class Connection implements ConnectionContext {
     private final ConcurrentHashMap<Integer, Outstanding> outstanding = new ConcurrentHashMap<>();
     /** Whether a {@link #sweep} is due. */
     private final AtomicBoolean sweepScheduled = new AtomicBoolean();
+    /** Requests held until the end of the current read burst (see {@link HandlerOptions}). I/O thread only. */
+    private final List<BurstEntry> burst = new ArrayList<>();
     private volatile boolean readPaused;
     private volatile Object attachment;
     private volatile String remoteAddressText;
@@ -70,7 +76,15 @@ final class Connection implements ConnectionContext {
         endpoint.onConnected(this);
     }
 
+    /** A request held for the end of its read burst. */
+    private record BurstEntry(int group, RequestHandler handler, InboundCommand inbound, boolean flowControlled) {
+    }
+
+    private static final Comparator<BurstEntry> BURST_ORDER = Comparator.comparingInt(BurstEntry::group);
+
     void onInactive() {
+        // Requests held for a burst that never ended: the peer is gone, so nobody waits for their answers.
+        burst.clear();
         ConnectionClosedException closed = new ConnectionClosedException("connection " + id() + " to "
                 + remoteAddressText() + " closed");
         outstanding.values().forEach(future -> future.completeExceptionally(closed));
@@ -99,7 +113,13 @@ final class Connection implements ConnectionContext {
             acquire(inbound.frameBytes());
         }
         if (registration.options().onIoThread()) {
-            invoke(registration.handler(), inbound, flowControlled);
+            ToIntFunction<RemotingCommand> group = registration.options().burstGroup();
+            if (group != null) {
+                burst.add(new BurstEntry(group.applyAsInt(command), registration.handler(), inbound,
+                        flowControlled));
+            } else {
+                invoke(registration.handler(), inbound, flowControlled);
+            }
             return;
         }
         Executor executor = registration.options().executor() != null ? registration.options().executor() : lane;
@@ -123,6 +143,25 @@ final class Connection implements ConnectionContext {
             }
             complete(inbound, flowControlled, null, rejected);
         }
+    }
+
+    /**
+     * End of a read burst (I/O thread): runs the requests held for it, grouped by their key, in arrival order within
+     * a group (a stable sort).
+     */
+    void onReadComplete() {
+        int n = burst.size();
+        if (n == 0) {
+            return;
+        }
+        if (n > 1) {
+            burst.sort(BURST_ORDER);
+        }
+        for (int i = 0; i < n; i++) {
+            BurstEntry entry = burst.get(i);
+            invoke(entry.handler(), entry.inbound(), entry.flowControlled());
+        }
+        burst.clear();
     }
 
     // ---------------------------------------------------------------------------- handler and response path

@@ -1,7 +1,9 @@
 package io.sluice.remoting.transport;
 
+import io.sluice.remoting.protocol.RemotingCommand;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.ToIntFunction;
 
 /**
  * How the requests of one registered code are run. Immutable, thread-safe.
@@ -20,18 +22,27 @@ import java.util.concurrent.Executor;
  * @param queueBound limits the requests waiting for the lane or executor, across every connection and every code
  *                   given the same bound; null for no limit. Not for handlers on the I/O thread, which never wait
  *                   in a queue.
+ * @param burstGroup only with {@code onIoThread}: the requests of one read burst (the frames decoded from what one
+ *                   wake-up of the I/O thread read) wait until the burst has been read, then run grouped by this
+ *                   key, in arrival order within a group; null runs each as soon as it is decoded. For sends: the
+ *                   records of one queue then lie back to back in the log and share a consume-queue slot.
  */
-public record HandlerOptions(Executor executor, boolean flowControlled, boolean onIoThread, QueueBound queueBound) {
+public record HandlerOptions(Executor executor, boolean flowControlled, boolean onIoThread, QueueBound queueBound,
+                             ToIntFunction<RemotingCommand> burstGroup) {
     /** Runs on the connection's lane, flow-controlled: the default. */
-    public static final HandlerOptions LANE = new HandlerOptions(null, true, false, null);
+    public static final HandlerOptions LANE = new HandlerOptions(null, true, false, null, null);
 
     /** Runs on the connection's I/O thread, flow-controlled. */
-    public static final HandlerOptions IO_THREAD = new HandlerOptions(null, true, true, null);
+    public static final HandlerOptions IO_THREAD = new HandlerOptions(null, true, true, null, null);
 
     /**
-     * @throws IllegalArgumentException when a handler on the I/O thread is also given an executor or a queue bound
+     * @throws IllegalArgumentException when a handler on the I/O thread is also given an executor or a queue bound,
+     *                                  or a handler elsewhere a burst group
      */
     public HandlerOptions {
+        if (!onIoThread && burstGroup != null) {
+            throw new IllegalArgumentException("only a handler run on the I/O thread runs by read burst");
+        }
         if (onIoThread && executor != null) {
             throw new IllegalArgumentException("a handler run on the I/O thread takes no executor, was given "
                     + executor);
@@ -44,16 +55,23 @@ public record HandlerOptions(Executor executor, boolean flowControlled, boolean 
 
     /** Runs on {@code executor} instead of the lane, flow-controlled. */
     public static HandlerOptions onExecutor(Executor executor) {
-        return new HandlerOptions(Objects.requireNonNull(executor, "executor"), true, false, null);
+        return new HandlerOptions(Objects.requireNonNull(executor, "executor"), true, false, null, null);
     }
 
     /** The same options, without counting toward the in-flight water marks. */
     public HandlerOptions withoutFlowControl() {
-        return new HandlerOptions(executor, false, onIoThread, queueBound);
+        return new HandlerOptions(executor, false, onIoThread, queueBound, burstGroup);
     }
 
     /** The same options, with at most {@code bound}'s capacity of requests waiting to run. */
     public HandlerOptions withQueueBound(QueueBound bound) {
-        return new HandlerOptions(executor, flowControlled, onIoThread, Objects.requireNonNull(bound, "bound"));
+        return new HandlerOptions(executor, flowControlled, onIoThread, Objects.requireNonNull(bound, "bound"),
+                burstGroup);
+    }
+
+    /** The same options, run by read burst, grouped by {@code group} (see the {@code burstGroup} parameter). */
+    public HandlerOptions withBurstGroup(ToIntFunction<RemotingCommand> group) {
+        return new HandlerOptions(executor, flowControlled, onIoThread, queueBound,
+                Objects.requireNonNull(group, "group"));
     }
 }

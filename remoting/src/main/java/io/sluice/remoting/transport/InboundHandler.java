@@ -38,6 +38,12 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        connection.onReadComplete();
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
         if (event instanceof IdleStateEvent) {
             log.info("Closing idle connection {} to {}", connection.id(), connection.remoteAddressText());

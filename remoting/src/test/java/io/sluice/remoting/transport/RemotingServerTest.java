@@ -7,12 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.sluice.remoting.protocol.FrameCodec;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.SerializeType;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -473,6 +479,51 @@ class RemotingServerTest {
     }
 
     @Test
+    void requestsOfOneReadBurstRunGroupedByTheirKeyInArrivalOrderWithinAGroup() throws Exception {
+        List<String> invocationOrder = new CopyOnWriteArrayList<>();
+        RemotingServer server = server(ServerSettings.builder());
+        server.registerHandler(RequestCode.SEND_MESSAGE_V2, RequestHandler.sync((connection, request) -> {
+            invocationOrder.add(request.requireString("g") + request.requireInt("seq"));
+            return RemotingCommand.responseTo(request);
+        }), HandlerOptions.IO_THREAD.withBurstGroup(request -> request.requireString("g").hashCode()));
+        start(server);
+        // Frames written in one piece reach the server in one read burst (a few hundred bytes on loopback).
+        List<String> sent = List.of("b0", "a1", "b2", "c3", "a4", "b5", "a6");
+        ByteBuf frames = Unpooled.buffer();
+        FrameCodec codec = new FrameCodec(1 << 20);
+        int opaque = 1;
+        for (String id : sent) {
+            ByteBuf frame = codec.encode(RemotingCommand.request(RequestCode.SEND_MESSAGE_V2)
+                    .putExtField("g", id.substring(0, 1)).putExtField("seq", Integer.parseInt(id.substring(1)))
+                    .setOpaque(opaque++), UnpooledByteBufAllocator.DEFAULT);
+            frames.writeBytes(frame);
+            frame.release();
+        }
+        byte[] bytes = new byte[frames.readableBytes()];
+        frames.readBytes(bytes);
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.getOutputStream().write(bytes);
+            socket.getOutputStream().flush();
+            Await.until("every request handled", () -> invocationOrder.size() == sent.size(), () -> invocationOrder);
+        }
+        List<String> expectedOrder = new ArrayList<>(sent);
+        expectedOrder.sort(Comparator.comparingInt(id -> id.substring(0, 1).hashCode()));
+        assertEquals(expectedOrder, invocationOrder, "grouped by key, arrival order kept within each group");
+    }
+
+    @Test
+    void aBurstGroupNeedsTheIoThread() {
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            assertThrows(IllegalArgumentException.class,
+                    () -> HandlerOptions.onExecutor(executor).withBurstGroup(request -> 0));
+            assertThrows(IllegalArgumentException.class, () -> HandlerOptions.LANE.withBurstGroup(request -> 0));
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
     void handlersCanRunOnTheIoThreadInArrivalOrderAndFlowControlled() throws Exception {
         int count = 30;
         List<Integer> invocationOrder = new CopyOnWriteArrayList<>();
@@ -552,7 +603,7 @@ class RemotingServerTest {
         ExecutorService admin = Executors.newSingleThreadExecutor();
         closeables.add(admin::shutdownNow);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new HandlerOptions(admin, true, true, null));
+                () -> new HandlerOptions(admin, true, true, null, null));
         assertTrue(e.getMessage().contains("takes no executor"), e.getMessage());
         HandlerOptions unmetered = HandlerOptions.IO_THREAD.withoutFlowControl();
         assertTrue(unmetered.onIoThread());
