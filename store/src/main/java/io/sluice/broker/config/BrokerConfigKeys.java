@@ -298,6 +298,20 @@ public final class BrokerConfigKeys {
             10_000, "checks", "A half message still unresolved after this many checks is moved to"
                     + " TRANS_CHECK_MAX_TIME_TOPIC and never delivered.");
 
+    /** Whether timer messages are served. */
+    public static final ConfigKey<Boolean> TIMER_WHEEL_ENABLE = ConfigKey.ofBoolean("timerWheelEnable", true,
+            "Serve timer messages (TIMER_DELIVER_MS, TIMER_DELAY_SEC, TIMER_DELAY_MS): each waits in"
+                    + " rmq_sys_wheel_timer until due, then is stored in its topic. false: they are refused"
+                    + " (MESSAGE_ILLEGAL).");
+    /** Granularity of timer delivery. */
+    public static final ConfigKey<Long> TIMER_PRECISION_MS = ConfigKey.ofLong("timerPrecisionMs", 1_000, 10,
+            60_000, "ms", "A timer message is delivered at most this long after its time (under normal load): the"
+                    + " timer thread wakes at least this often, and earlier for a nearer timer.");
+    /** Longest timer delay. */
+    public static final ConfigKey<Long> TIMER_MAX_DELAY_SEC = ConfigKey.ofLong("timerMaxDelaySec", 259_200, 1,
+            315_360_000, "s", "A timer message due more than this long after it arrives is refused"
+                    + " (MESSAGE_ILLEGAL).");
+
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
@@ -315,7 +329,8 @@ public final class BrokerConfigKeys {
             AUTO_CREATE_TOPIC_ENABLE, AUTO_CREATE_SUBSCRIPTION_GROUP, DEFAULT_TOPIC_QUEUE_NUMS,
             FLUSH_CONSUMER_OFFSET_INTERVAL, LONG_POLLING_ENABLE, SHORT_POLLING_TIME_MILLS, LONG_POLLING_SUSPEND_MAX_MS,
             MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY, MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY, MESSAGE_DELAY_LEVEL,
-            TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX);
+            TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX, TIMER_WHEEL_ENABLE,
+            TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC);
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 

@@ -357,6 +357,26 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.TRANSACTION_CHECK_MAX);
     }
 
+    /** {@code timerWheelEnable}. */
+    public boolean timerWheelEnable() {
+        return get(BrokerConfigKeys.TIMER_WHEEL_ENABLE);
+    }
+
+    /** {@code timerPrecisionMs}. */
+    public long timerPrecisionMs() {
+        return get(BrokerConfigKeys.TIMER_PRECISION_MS);
+    }
+
+    /** {@code timerMaxDelaySec}. */
+    public long timerMaxDelaySec() {
+        return get(BrokerConfigKeys.TIMER_MAX_DELAY_SEC);
+    }
+
+    /** Where the timer index database lives: {@code <storePathRootDir>/timer/index}. */
+    public Path timerIndexDir() {
+        return storePathRootDir().resolve("timer").resolve("index");
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof BrokerSettings other && values.equals(other.values);

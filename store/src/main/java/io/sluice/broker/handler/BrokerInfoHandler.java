@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongFunction;
 import org.agrona.concurrent.EpochClock;
 
 /**
@@ -40,7 +41,8 @@ import org.agrona.concurrent.EpochClock;
  *       when caught up ({@link StoreStats#dispatchLagBytes()}, {@link StoreStats#dispatchLagMs()}).
  *       {@code sendThreadPoolQueueSize} and {@code pullThreadPoolQueueSize} are the requests waiting for a send
  *       lane or a pull thread ({@link QueuedRequests}); Sluice has no ack, query, lite-pull or heartbeat pools of
- *       Apache's kind, measures no queue wait times and has no timer wheel, so those figures are 0. The get rate
+ *       Apache's kind, measures no queue wait times, so those figures are 0. The timer figures are the timer service's
+ *       ({@code io.sluice.broker.timer.TimerService#runtimeFigures}). The get rate
  *       is sent as both {@code getTransferredTps} (5.x tools) and {@code getTransferedTps} (4.x tools).</li>
  * </ul>
  *
@@ -58,6 +60,7 @@ public final class BrokerInfoHandler {
     private final EpochClock clock;
     private final long bootTimestampMs;
     private final QueuedRequests queued;
+    private final LongFunction<Map<String, String>> timerFigures;
 
     /**
      * @param effectiveConfig every setting as text, in documentation order (BrokerSettings.toProperties())
@@ -67,10 +70,12 @@ public final class BrokerInfoHandler {
      * @param clock           the time source of the uptime
      * @param bootTimestampMs when the broker started, epoch ms
      * @param queued          the send and pull requests waiting for a thread
+     * @param timerFigures    the timer figures (timerReadBehind, timerOffsetBehind, ...) at a given time
      */
     public BrokerInfoHandler(Map<String, String> effectiveConfig, MessageStore store, BrokerStats stats,
                              DelayScheduler scheduler, EpochClock clock, long bootTimestampMs,
-                             QueuedRequests queued) {
+                             QueuedRequests queued, LongFunction<Map<String, String>> timerFigures) {
+        this.timerFigures = timerFigures;
         this.store = store;
         this.stats = stats;
         this.scheduler = scheduler;
@@ -130,10 +135,7 @@ public final class BrokerInfoHandler {
         t.put("dispatchBehindBytes", Long.toString(s.dispatchLagBytes()));
         t.put("dispatchBehindMs", Long.toString(s.dispatchLagMs()));
         t.put("remainHowManyDataToFlush", Long.toString(Math.max(0, s.writtenPosition() - s.flushedPosition())));
-        for (String timer : new String[] {"timerReadBehind", "timerOffsetBehind", "timerCongestNum",
-                "timerEnqueueTps", "timerDequeueTps"}) {
-            t.put(timer, "0");
-        }
+        t.putAll(timerFigures.apply(nowMs));
         for (int level = 1; level <= scheduler.settings().maxLevel(); level++) {
             long max = store.maxOffset(DelayScheduler.SCHEDULE_TOPIC, level - 1);
             t.put("scheduleMessageOffset_" + level, scheduler.offset(level) + "," + max);

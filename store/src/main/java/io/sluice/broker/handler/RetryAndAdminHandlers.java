@@ -15,10 +15,12 @@ import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.store.MessageStore;
 import io.sluice.store.meta.MetadataStore;
 import java.time.ZoneId;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,13 +75,16 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
      * @param adminExecutor runs group and topic creation and message queries
      * @param scheduler     runs the stats sample and the lock purge
      * @param clock         the broker's clock
+     * @param timerFigures  the timer figures of GET_BROKER_RUNTIME_INFO at a given time
+     * @param queued        the send and pull requests waiting for a thread
      * @return the running part; {@link #close} it before the store
      */
     public static RetryAndAdminHandlers install(BrokerSettings settings, RemotingServer server, MessageStore store,
                                                 MetadataStore metadata, TopicRegistry topics,
                                                 SubscriptionGroups groups, ClientRegistry clients,
                                                 Executor adminExecutor, ScheduledExecutorService scheduler,
-                                                EpochClock clock, QueuedRequests queued) {
+                                                EpochClock clock, LongFunction<Map<String, String>> timerFigures,
+                                                QueuedRequests queued) {
         long bootMs = clock.time();
         BrokerStats stats = new BrokerStats(() -> store.stats().appendedMessages(), clock, ZoneId.systemDefault());
         DelayScheduler delays = new DelayScheduler(store, metadata, ScheduleSettings.of(settings.delayLevelsMs()),
@@ -101,7 +106,7 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
         server.registerHandler(RequestCode.UNLOCK_BATCH_MQ, RequestHandler.sync(lock::onUnlockBatch));
 
         BrokerInfoHandler info = new BrokerInfoHandler(settings.toProperties(), store, stats, delays, clock, bootMs,
-                queued);
+                queued, timerFigures);
         server.registerHandler(RequestCode.GET_BROKER_CONFIG, RequestHandler.sync(info::onGetBrokerConfig));
         server.registerHandler(RequestCode.GET_BROKER_RUNTIME_INFO, RequestHandler.sync(info::onGetRuntimeInfo));
 

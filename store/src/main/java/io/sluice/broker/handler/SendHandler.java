@@ -132,6 +132,12 @@ public final class SendHandler {
             refused.increment();
             return CompletableFuture.completedFuture(unhonoured.get());
         }
+        if (!header.batch()) {
+            Optional<String> refusal = hooks.admission().refusal(topic, header.sysFlag(), header.properties());
+            if (refusal.isPresent()) {
+                return refuse(ResponseCode.MESSAGE_ILLEGAL, refusal.get());
+            }
+        }
         Optional<TopicConfig> found = topics.find(topic);
         if (found.isEmpty()) {
             found = topics.autoCreateForSend(topic, header.defaultTopic(), header.defaultTopicQueueNums());

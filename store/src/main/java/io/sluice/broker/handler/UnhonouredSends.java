@@ -9,14 +9,12 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
- * Sends that ask for a delivery this broker does not perform: timer messages ({@code TIMER_DELIVER_MS},
- * {@code TIMER_DELAY_SEC}, {@code TIMER_DELAY_MS}) and transactional batches (transactions are single messages; the
- * Apache client never batches them). They are refused before anything is stored: an acknowledged send must be
- * delivered as it asked, so what cannot be is never acknowledged.
- *
- * <p>A timer send is answered MESSAGE_ILLEGAL, as an Apache broker with the timer wheel disabled does; so is a
- * transactional batch. Batches are checked entry by entry, since the Apache client keeps each message's properties
- * in its entry. Single transactional sends are served (io.sluice.broker.transaction).
+ * Batches that ask for a delivery this broker does not perform: batches carrying timer messages
+ * ({@code TIMER_DELIVER_MS}, {@code TIMER_DELAY_SEC}, {@code TIMER_DELAY_MS}) or transactional messages (timers and
+ * transactions are served for single messages: io.sluice.broker.timer, io.sluice.broker.transaction). They are
+ * refused, MESSAGE_ILLEGAL, before anything is stored: an acknowledged send must be delivered as it asked, so what
+ * cannot be is never acknowledged. Batches are checked entry by entry too, since the Apache client keeps each
+ * message's properties in its entry.
  *
  * <p>Stateless; thread-safe.
  */
@@ -32,17 +30,19 @@ final class UnhonouredSends {
     }
 
     /**
-     * The refusal of a send this broker cannot honour.
+     * The refusal of a batch this broker cannot honour; single sends pass (their checks are elsewhere).
      *
      * @param header the send header
      * @param body   the request body: the message body, or the batch body when {@code header.batch()}
      * @return the response to answer with, or empty when the send can be stored as asked
      */
     static Optional<RemotingCommand> refusal(SendRequest header, byte[] body) {
+        if (!header.batch()) {
+            return Optional.empty();
+        }
         String topic = header.topic();
-        if (header.batch() && (RecordDescriptor.transactionType(header.sysFlag())
-                != RecordDescriptor.TRANSACTION_NOT_TYPE
-                || "true".equalsIgnoreCase(MessageProperties.find(header.properties(), MessageProperties.TRAN_MSG)))) {
+        if (RecordDescriptor.transactionType(header.sysFlag()) != RecordDescriptor.TRANSACTION_NOT_TYPE
+                || "true".equalsIgnoreCase(MessageProperties.find(header.properties(), MessageProperties.TRAN_MSG))) {
             return Optional.of(transactionRefusal(topic));
         }
         for (String name : TIMER_NAMES) {
@@ -50,14 +50,9 @@ final class UnhonouredSends {
                 return Optional.of(timerRefusal(topic, name));
             }
         }
-        if (header.batch()) {
-            Optional<String> found = BatchBodyDescriptor.firstPropertyOfEntries(ByteBuffer.wrap(body), ENTRY_NAMES);
-            if (found.isPresent()) {
-                return Optional.of(MessageProperties.TRAN_MSG.equals(found.get())
-                        ? transactionRefusal(topic) : timerRefusal(topic, found.get()));
-            }
-        }
-        return Optional.empty();
+        Optional<String> found = BatchBodyDescriptor.firstPropertyOfEntries(ByteBuffer.wrap(body), ENTRY_NAMES);
+        return found.map(name -> MessageProperties.TRAN_MSG.equals(name)
+                ? transactionRefusal(topic) : timerRefusal(topic, name));
     }
 
     private static RemotingCommand transactionRefusal(String topic) {
@@ -67,8 +62,8 @@ final class UnhonouredSends {
     }
 
     private static RemotingCommand timerRefusal(String topic, String property) {
-        return RemotingCommand.response(ResponseCode.MESSAGE_ILLEGAL, "timer messages are not supported by this"
-                + " broker yet: the message to topic[" + topic + "] carries " + property + " and was not stored;"
-                + " delay levels (DELAY) are supported");
+        return RemotingCommand.response(ResponseCode.MESSAGE_ILLEGAL, "a batch cannot carry timer messages: the"
+                + " batch to topic[" + topic + "] carries " + property + " and was not stored; send each timer"
+                + " message on its own");
     }
 }

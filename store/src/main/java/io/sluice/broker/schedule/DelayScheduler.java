@@ -5,8 +5,6 @@ import io.sluice.store.GetResult;
 import io.sluice.store.MessageStore;
 import io.sluice.store.QueueType;
 import io.sluice.store.log.AppendKind;
-import io.sluice.store.log.AppendResult;
-import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.MessageProperties;
 import io.sluice.store.log.RecordDescriptor;
@@ -14,9 +12,9 @@ import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.TopicConfig;
 import io.sluice.store.meta.TopicNames;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -73,9 +71,8 @@ public final class DelayScheduler implements AutoCloseable {
     /** Offsets last written to the metadata store; pass thread only. */
     private final long[] persisted;
     private final ArrivalListener arrivals = this::onArrival;
-    private final AtomicLong delivered = new AtomicLong();
-    private final AtomicLong dropped = new AtomicLong();
-    private final AtomicLong appendFailures = new AtomicLong();
+    /** Re-stores due messages; REAL_TOPIC and REAL_QID stay, as Apache's schedule service leaves them. */
+    private final RealTopicRestore restore;
     private final AtomicLong passErrors = new AtomicLong();
     /** Set once the schedule topic is known to exist. */
     private volatile boolean scheduleTopicReady;
@@ -97,6 +94,7 @@ public final class DelayScheduler implements AutoCloseable {
         this.metadata = metadata;
         this.settings = settings;
         this.clock = clock;
+        this.restore = new RealTopicRestore(store, "delayed message", List.of(MessageProperties.DELAY));
         int levels = settings.maxLevel();
         this.offsets = new AtomicLongArray(levels);
         this.persisted = new long[levels];
@@ -278,66 +276,18 @@ public final class DelayScheduler implements AutoCloseable {
         try {
             message = StoredMessage.decode(record);
         } catch (IllegalArgumentException e) {
-            dropped.incrementAndGet();
-            LOG.error("schedule topic record cannot be decoded, skipped: {}", e.getMessage());
+            restore.countUndecodable(e.getMessage());
             return Outcome.SKIPPED;
         }
         long dueMs = message.storeTimestampMs() + delayMs;
         if (dueMs > nowMs) {
             return Outcome.notDue(dueMs);
         }
-        Optional<MessageDraft> draft = realDraft(message);
-        if (draft.isEmpty()) {
-            dropped.incrementAndGet();
-            return Outcome.SKIPPED;
-        }
-        AppendResult result;
-        try {
-            result = store.append(draft.get()).join();
-        } catch (CompletionException e) {
-            appendFailures.incrementAndGet();
-            LOG.error("delivering the delayed message at position {} to {} failed", message.position(),
-                    draft.get().topic(), e.getCause());
-            return Outcome.RETRY;
-        }
-        AppendStatus status = result.status();
-        if (status.isStored()) {
-            delivered.incrementAndGet();
-            return Outcome.DELIVERED;
-        }
-        if (status == AppendStatus.MESSAGE_ILLEGAL || status == AppendStatus.PROPERTIES_SIZE_EXCEEDED) {
-            dropped.incrementAndGet();
-            LOG.error("the delayed message at position {} for {} was refused ({}), skipped", message.position(),
-                    draft.get().topic(), status);
-            return Outcome.SKIPPED;
-        }
-        appendFailures.incrementAndGet();
-        LOG.warn("delivering the delayed message at position {} to {} was refused ({}); retrying later",
-                message.position(), draft.get().topic(), status);
-        return Outcome.RETRY;
-    }
-
-    /** The message for its real topic and queue, or empty (logged) when the schedule record does not name them. */
-    private static Optional<MessageDraft> realDraft(StoredMessage message) {
-        Map<String, String> properties = MessageProperties.parse(message.propertiesText());
-        String realTopic = properties.get(MessageProperties.REAL_TOPIC);
-        String realQid = properties.get(MessageProperties.REAL_QID);
-        int queueId;
-        try {
-            queueId = realQid == null ? -1 : Integer.parseInt(realQid);
-        } catch (NumberFormatException e) {
-            queueId = -1;
-        }
-        if (realTopic == null || !TopicNames.isValid(realTopic) || queueId < 0) {
-            LOG.error("the delayed message at position {} names no valid REAL_TOPIC/REAL_QID ({}/{}), skipped",
-                    message.position(), realTopic, realQid);
-            return Optional.empty();
-        }
-        properties.remove(MessageProperties.DELAY);
-        return Optional.of(new MessageDraft(realTopic, queueId, message.flag(), message.sysFlag(),
-                message.bornTimestampMs(), message.bornHost(), message.reconsumeTimes(),
-                message.preparedTransactionOffset(), message.body(), MessageProperties.encode(properties),
-                AppendKind.SINGLE));
+        return switch (restore.restore(message)) {
+            case DELIVERED -> Outcome.DELIVERED;
+            case SKIPPED -> Outcome.SKIPPED;
+            case RETRY -> Outcome.RETRY;
+        };
     }
 
     private void persist(int level) {
@@ -434,17 +384,17 @@ public final class DelayScheduler implements AutoCloseable {
 
     /** Messages re-stored into their real topic so far. */
     public long deliveredCount() {
-        return delivered.get();
+        return restore.deliveredCount();
     }
 
     /** Schedule records skipped because they can never be delivered. */
     public long droppedCount() {
-        return dropped.get();
+        return restore.skippedCount();
     }
 
     /** Deliveries refused for a reason that may pass (retried on a later pass). */
     public long appendFailureCount() {
-        return appendFailures.get();
+        return restore.appendFailureCount();
     }
 
     /** Passes that failed with an unexpected exception. */

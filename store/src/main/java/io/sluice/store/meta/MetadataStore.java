@@ -3,10 +3,8 @@ package io.sluice.store.meta;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,7 +78,7 @@ public final class MetadataStore implements AutoCloseable {
 
     private final Path dir;
     private final EpochClock clock;
-    private final Deque<AutoCloseable> resources;
+    private final NativeResources resources;
     private final RocksDB db;
     private final ColumnFamilyHandle offsetsCf;
     private final ColumnFamilyHandle kvCf;
@@ -91,7 +89,7 @@ public final class MetadataStore implements AutoCloseable {
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
 
-    private MetadataStore(Path dir, EpochClock clock, Deque<AutoCloseable> resources, RocksDB db,
+    private MetadataStore(Path dir, EpochClock clock, NativeResources resources, RocksDB db,
                           List<ColumnFamilyHandle> handles, WriteOptions syncWrite, WriteOptions walWrite) {
         this.dir = dir;
         this.clock = clock;
@@ -128,26 +126,26 @@ public final class MetadataStore implements AutoCloseable {
         } catch (IOException e) {
             throw new MetadataStoreException("cannot create metadata directory " + dir, e);
         }
-        Deque<AutoCloseable> resources = new ArrayDeque<>();
+        NativeResources resources = new NativeResources();
         try {
-            DBOptions dbOptions = push(resources, new DBOptions()
+            DBOptions dbOptions = resources.add(new DBOptions()
                     .setCreateIfMissing(true)
                     .setCreateMissingColumnFamilies(true)
                     .setMaxTotalWalSize(settings.maxTotalWalBytes())
                     .setKeepLogFileNum(2)
                     .setInfoLogLevel(InfoLogLevel.WARN_LEVEL));
-            ColumnFamilyOptions cfOptions = push(resources, new ColumnFamilyOptions()
+            ColumnFamilyOptions cfOptions = resources.add(new ColumnFamilyOptions()
                     .setWriteBufferSize(WRITE_BUFFER_BYTES));
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
             for (String name : MetadataKeyDescriptor.COLUMN_FAMILIES) {
                 descriptors.add(new ColumnFamilyDescriptor(MetadataJson.utf8(name), cfOptions));
             }
             List<ColumnFamilyHandle> handles = new ArrayList<>();
-            RocksDB db = push(resources, RocksDB.open(dbOptions, dir.toString(), descriptors, handles));
+            RocksDB db = resources.add(RocksDB.open(dbOptions, dir.toString(), descriptors, handles));
             // Handles are pushed after the database so that close() releases them first.
-            handles.forEach(h -> push(resources, h));
-            WriteOptions syncWrite = push(resources, new WriteOptions().setSync(true));
-            WriteOptions walWrite = push(resources, new WriteOptions().setSync(false));
+            handles.forEach(resources::add);
+            WriteOptions syncWrite = resources.add(new WriteOptions().setSync(true));
+            WriteOptions walWrite = resources.add(new WriteOptions().setSync(false));
             checkFormat(db, handles.get(0), syncWrite, dir);
             MetadataStore store = new MetadataStore(dir, clock, resources, db, handles, syncWrite, walWrite);
             long nowMs = clock.time();
@@ -157,10 +155,10 @@ public final class MetadataStore implements AutoCloseable {
                     store.topics.version().counter(), store.groups.size());
             return store;
         } catch (RocksDBException | IllegalArgumentException e) {
-            closeAll(resources);
+            resources.close();
             throw new MetadataStoreException("cannot open metadata store " + dir + ": " + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
-            closeAll(resources);
+            resources.close();
             throw e;
         }
     }
@@ -519,7 +517,7 @@ public final class MetadataStore implements AutoCloseable {
             } catch (RocksDBException e) {
                 flushFailure = e;
             }
-            closeAll(resources);
+            resources.close();
             LOG.info("metadata store {} closed", dir);
             if (flushFailure != null) {
                 throw failure("flush at close", flushFailure);
@@ -588,23 +586,6 @@ public final class MetadataStore implements AutoCloseable {
         if (format != MetadataKeyDescriptor.FORMAT_VERSION) {
             throw new IllegalArgumentException("metadata store " + dir + " has format version " + format
                     + ", this build reads version " + MetadataKeyDescriptor.FORMAT_VERSION);
-        }
-    }
-
-    private static <T extends AutoCloseable> T push(Deque<AutoCloseable> resources, T resource) {
-        resources.push(resource);
-        return resource;
-    }
-
-    /** Closes in reverse order of creation: write options, handles, database, options. */
-    private static void closeAll(Deque<AutoCloseable> resources) {
-        while (!resources.isEmpty()) {
-            AutoCloseable resource = resources.pop();
-            try {
-                resource.close();
-            } catch (Exception e) {
-                LOG.error("closing {} failed", resource.getClass().getSimpleName(), e);
-            }
         }
     }
 }

@@ -20,10 +20,10 @@ import java.util.TreeMap;
  *   key             values                                              default   changeable after creation
  *   queue.type      BatchCQ, SimpleCQ                                   SimpleCQ  no
  *   cleanup.policy  DELETE (COMPACTION is not supported by Sluice)      DELETE    no
- *   message.type    UNSPECIFIED, NORMAL, FIFO, TRANSACTION             NORMAL    yes
+ *   message.type    UNSPECIFIED, NORMAL, FIFO, DELAY, TRANSACTION,      NORMAL    yes
+ *                   MIXED
  * </pre>
- * Sluice does not deliver timer messages yet, so {@code message.type} DELAY and MIXED (which admits them) are refused
- * rather than accepted for a behaviour that does not exist.
+ * {@code message.type} is a declaration: Sluice serves timer (DELAY) and transactional messages on any topic.
  * Apache's {@code reserve.time} needs a tiered store, which Sluice does not have, so it is unknown here.
  *
  * <p>Stateless; thread-safe.
@@ -41,10 +41,8 @@ public final class TopicAttributes {
     private static final Map<String, Known> KNOWN = Map.of(
             QueueType.ATTRIBUTE_KEY, new Known(List.of("BatchCQ", "SimpleCQ"), false),
             CLEANUP_POLICY, new Known(List.of("DELETE"), false),
-            MESSAGE_TYPE, new Known(List.of("UNSPECIFIED", "NORMAL", "FIFO", "TRANSACTION"), true));
-
-    /** Apache's message types for behaviours Sluice does not have yet. */
-    private static final List<String> UNSUPPORTED_MESSAGE_TYPES = List.of("DELAY", "MIXED");
+            MESSAGE_TYPE, new Known(List.of("UNSPECIFIED", "NORMAL", "FIFO", "DELAY", "TRANSACTION", "MIXED"),
+                    true));
 
     private TopicAttributes() {
     }
@@ -150,10 +148,6 @@ public final class TopicAttributes {
 
     private static String checkValue(String key, String value) {
         Known known = known(key);
-        if (MESSAGE_TYPE.equals(key) && UNSUPPORTED_MESSAGE_TYPES.contains(value)) {
-            throw new IllegalArgumentException("message.type " + value + " is not supported by Sluice yet: it does"
-                    + " not deliver timer messages; use one of " + known.values());
-        }
         if (!known.values().contains(value)) {
             throw new IllegalArgumentException("value '" + value + "' is not allowed for attribute " + key
                     + ", expected one of " + known.values());

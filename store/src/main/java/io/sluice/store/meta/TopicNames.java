@@ -40,6 +40,8 @@ public final class TopicNames {
     public static final String AUTO_CREATE_TOPIC_KEY_TOPIC = "TBW102";
     /** Where delay-level messages wait until they are due. */
     public static final String SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX";
+    /** Where timer messages wait until they are due (Apache's name). */
+    public static final String TIMER_TOPIC = "rmq_sys_wheel_timer";
     /** A one-queue topic every broker provides for connectivity checks. */
     public static final String SELF_TEST_TOPIC = "SELF_TEST_TOPIC";
     /** A one-queue topic every broker provides; Apache records consumer offset resets there. */
@@ -48,6 +50,7 @@ public final class TopicNames {
     private static final Set<String> SYSTEM_TOPICS = Set.of(
             AUTO_CREATE_TOPIC_KEY_TOPIC,
             SCHEDULE_TOPIC,
+            TIMER_TOPIC,
             "BenchmarkTest",
             "RMQ_SYS_TRANS_HALF_TOPIC",
             "RMQ_SYS_TRACE_TOPIC",
@@ -60,6 +63,7 @@ public final class TopicNames {
     /** System topics a producer may never send to (they are written only by the broker itself). */
     private static final Set<String> NOT_SENDABLE_TOPICS = Set.of(
             SCHEDULE_TOPIC,
+            TIMER_TOPIC,
             "RMQ_SYS_TRANS_HALF_TOPIC",
             "RMQ_SYS_TRANS_OP_HALF_TOPIC",
             "TRANS_CHECK_MAX_TIME_TOPIC",

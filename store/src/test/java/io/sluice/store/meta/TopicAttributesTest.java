@@ -39,17 +39,16 @@ class TopicAttributesTest {
                 () -> TopicAttributes.forCreate("+queue.type=FastCQ"));
         assertTrue(badValue.getMessage().contains("FastCQ"), badValue.getMessage());
         assertThrows(IllegalArgumentException.class, () -> TopicAttributes.forCreate("+cleanup.policy=COMPACTION"));
-        for (String type : new String[] {"DELAY", "MIXED"}) {
-            IllegalArgumentException unsupported = assertThrows(IllegalArgumentException.class,
-                    () -> TopicAttributes.forCreate("+message.type=" + type));
-            assertTrue(unsupported.getMessage().contains("message.type " + type + " is not supported"),
-                    unsupported.getMessage());
-        }
+        IllegalArgumentException badType = assertThrows(IllegalArgumentException.class,
+                () -> TopicAttributes.forCreate("+message.type=SCHEDULED"));
+        assertTrue(badType.getMessage().contains("SCHEDULED"), badType.getMessage());
     }
 
     @Test
-    void shouldAcceptTransactionTopicsNowThatTransactionsAreServed() {
-        assertEquals(Map.of("message.type", "TRANSACTION"), TopicAttributes.forCreate("+message.type=TRANSACTION"));
+    void shouldAcceptTransactionDelayAndMixedTopicsNowThatTheyAreServed() {
+        for (String type : new String[] {"TRANSACTION", "DELAY", "MIXED"}) {
+            assertEquals(Map.of("message.type", type), TopicAttributes.forCreate("+message.type=" + type));
+        }
     }
 
     @Test
