@@ -143,8 +143,8 @@ public final class BrokerConfigKeys {
     /** Shared BatchCQ slots (Sluice only). */
     public static final ConfigKey<Integer> BATCH_CQ_UNIT_MAX_BYTES = ConfigKey.ofInt("batchCqUnitMaxBytes",
             256 * KIB, 0, 64 * MIB, "bytes",
-            "BatchCQ: records of one queue that lie back to back in the CommitLog and are indexed in one dispatch"
-                    + " pass share one slot up to this many bytes. A pull returns at least one whole slot, so a"
+            "BatchCQ: records of one queue that lie back to back in the CommitLog share one slot up to this many"
+                    + " bytes. A pull returns at least one whole slot, so a"
                     + " consumer reading a backlog gets up to this much per pull instead of one producer batch,"
                     + " within Apache's rule that the first unit is taken whole. 0 = one slot per record."
                     + " Sluice only.");

@@ -1,6 +1,5 @@
 package io.sluice.broker.schedule;
 
-import io.sluice.store.ArrivalListener;
 import io.sluice.store.GetResult;
 import io.sluice.store.MessageStore;
 import io.sluice.store.QueueType;
@@ -16,9 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,16 +67,13 @@ public final class DelayScheduler implements AutoCloseable {
     private final AtomicLongArray offsets;
     /** Offsets last written to the metadata store; pass thread only. */
     private final long[] persisted;
-    private final ArrivalListener arrivals = this::onArrival;
     /** Re-stores due messages; REAL_TOPIC and REAL_QID stay, as Apache's schedule service leaves them. */
     private final RealTopicRestore restore;
-    private final AtomicLong passErrors = new AtomicLong();
     /** Set once the schedule topic is known to exist. */
     private volatile boolean scheduleTopicReady;
     /** Earliest due time seen in the last pass; pass thread only. */
     private long nextDueMs = Long.MAX_VALUE;
-    private volatile Thread thread;
-    private volatile boolean running;
+    private final TopicPassThread passes;
 
     /**
      * Loads each level's consumed offset from {@code metadata} (0 when none was stored).
@@ -95,6 +89,8 @@ public final class DelayScheduler implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.restore = new RealTopicRestore(store, "delayed message", List.of(MessageProperties.DELAY));
+        this.passes = new TopicPassThread(store, SCHEDULE_TOPIC, "sluice-delay-scheduler", this::pass,
+                TimeUnit.MILLISECONDS.toNanos(settings.pollIntervalMs()), STOP_TIMEOUT_MS);
         int levels = settings.maxLevel();
         this.offsets = new AtomicLongArray(levels);
         this.persisted = new long[levels];
@@ -305,69 +301,27 @@ public final class DelayScheduler implements AutoCloseable {
      *
      * @throws IllegalStateException when already started
      */
-    public synchronized void start() {
-        if (thread != null) {
-            throw new IllegalStateException("the delay scheduler is already started");
-        }
-        running = true;
-        Thread t = new Thread(this::run, "sluice-delay-scheduler");
-        t.setDaemon(true);
-        thread = t;
-        store.addArrivalListener(arrivals);
-        t.start();
+    public void start() {
+        passes.start();
     }
 
-    private void run() {
+    /** One pass for the scheduler thread: the time to the next due message, at most the poll interval. */
+    private long pass() {
+        if (doWork() > 0 && nextDueMs <= clock.time()) {
+            return 0;
+        }
         long pollNs = TimeUnit.MILLISECONDS.toNanos(settings.pollIntervalMs());
-        while (running) {
-            long waitNs = pollNs;
-            try {
-                if (doWork() > 0 && nextDueMs <= clock.time()) {
-                    continue;
-                }
-                if (nextDueMs != Long.MAX_VALUE) {
-                    long untilDueMs = Math.max(1, nextDueMs - clock.time());
-                    waitNs = Math.min(pollNs, TimeUnit.MILLISECONDS.toNanos(untilDueMs));
-                }
-            } catch (RuntimeException e) {
-                passErrors.incrementAndGet();
-                LOG.error("delay scheduler pass failed; retrying in {} ms", settings.pollIntervalMs(), e);
-            }
-            if (running) {
-                LockSupport.parkNanos(this, waitNs);
-            }
+        if (nextDueMs == Long.MAX_VALUE) {
+            return pollNs;
         }
-    }
-
-    private void onArrival(String topic, int queueId, long maxOffset) {
-        if (SCHEDULE_TOPIC.equals(topic)) {
-            Thread t = thread;
-            if (t != null) {
-                LockSupport.unpark(t);
-            }
-        }
+        long untilDueMs = Math.max(1, nextDueMs - clock.time());
+        return Math.min(pollNs, TimeUnit.MILLISECONDS.toNanos(untilDueMs));
     }
 
     /** Stops the thread (waiting for a running pass to finish) and persists the offsets. Idempotent. */
     @Override
     public void close() {
-        Thread t;
-        synchronized (this) {
-            t = thread;
-            if (t == null || !running) {
-                return;
-            }
-            running = false;
-        }
-        store.removeArrivalListener(arrivals);
-        LockSupport.unpark(t);
-        try {
-            t.join(STOP_TIMEOUT_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (t.isAlive()) {
-            LOG.error("the delay scheduler thread did not stop within {} ms", STOP_TIMEOUT_MS);
+        if (passes.stop() != TopicPassThread.Stopped.ENDED) {
             return;
         }
         for (int level = 1; level <= settings.maxLevel(); level++) {
@@ -399,6 +353,6 @@ public final class DelayScheduler implements AutoCloseable {
 
     /** Passes that failed with an unexpected exception. */
     public long passErrorCount() {
-        return passErrors.get();
+        return passes.passErrorCount();
     }
 }

@@ -1,8 +1,8 @@
 package io.sluice.broker.timer;
 
 import io.sluice.broker.schedule.RealTopicRestore;
+import io.sluice.broker.schedule.TopicPassThread;
 import io.sluice.broker.schedule.StoredMessage;
-import io.sluice.store.ArrivalListener;
 import io.sluice.store.GetResult;
 import io.sluice.store.MessageStore;
 import io.sluice.store.QueueType;
@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,11 +87,9 @@ public final class TimerService implements AutoCloseable {
     private final EpochClock clock;
     private final TimerIndex index;
     private final RealTopicRestore restore;
-    private final ArrivalListener arrivals = this::onArrival;
     private final AtomicLong enqueued = new AtomicLong();
     private final AtomicLong skippedRecords = new AtomicLong();
     private final AtomicLong missingRecords = new AtomicLong();
-    private final AtomicLong passErrors = new AtomicLong();
     /** The checkpoint last written; pass thread only. */
     private long checkpointOffset;
     private long checkpointDeliveredMs;
@@ -107,8 +104,7 @@ public final class TimerService implements AutoCloseable {
     private long rateWindowStartMs;
     private long rateWindowEnqueued;
     private long rateWindowDequeued;
-    private volatile Thread thread;
-    private volatile boolean running;
+    private final TopicPassThread passes;
 
     /**
      * Opens the timer index in {@code indexDir} and loads the checkpoint.
@@ -132,6 +128,8 @@ public final class TimerService implements AutoCloseable {
         this.checkpointDeliveredMs = metadata.getLong(CHECKPOINT_DELIVERED_MS_KEY).orElse(-1L);
         this.index = TimerIndex.open(indexDir);
         this.rateWindowStartMs = clock.time();
+        this.passes = new TopicPassThread(store, TIMER_TOPIC, THREAD_NAME, this::pass,
+                TimeUnit.MILLISECONDS.toNanos(settings.precisionMs()), STOP_TIMEOUT_MS);
     }
 
     /** The settings this service runs with. */
@@ -416,74 +414,33 @@ public final class TimerService implements AutoCloseable {
      *
      * @throws IllegalStateException when already started
      */
-    public synchronized void start() {
-        if (thread != null) {
-            throw new IllegalStateException("the timer service is already started");
-        }
-        running = true;
-        Thread t = new Thread(this::run, THREAD_NAME);
-        t.setDaemon(true);
-        thread = t;
-        store.addArrivalListener(arrivals);
-        t.start();
+    public void start() {
+        passes.start();
     }
 
-    private void run() {
-        while (running) {
-            long waitMs = settings.precisionMs();
-            try {
-                doWork();
-                if (dueLeft > 0) {
-                    continue;
-                }
-                long earliest = earliestPendingMs;
-                if (earliest != Long.MAX_VALUE) {
-                    waitMs = Math.max(1, Math.min(waitMs, earliest - clock.time()));
-                }
-            } catch (RuntimeException e) {
-                passErrors.incrementAndGet();
-                LOG.error("timer pass failed; retrying in {} ms", settings.precisionMs(), e);
-            }
-            if (running) {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(waitMs));
-            }
+    /** One pass for the timer thread: the time to the next due timer, at most the precision; 0 while due ones wait. */
+    private long pass() {
+        doWork();
+        if (dueLeft > 0) {
+            return 0;
         }
-    }
-
-    private void onArrival(String topic, int queueId, long maxOffset) {
-        if (TIMER_TOPIC.equals(topic)) {
-            Thread t = thread;
-            if (t != null) {
-                LockSupport.unpark(t);
-            }
+        long waitMs = settings.precisionMs();
+        long earliest = earliestPendingMs;
+        if (earliest != Long.MAX_VALUE) {
+            waitMs = Math.max(1, Math.min(waitMs, earliest - clock.time()));
         }
+        return TimeUnit.MILLISECONDS.toNanos(waitMs);
     }
 
     /** Stops the thread (waiting for a running pass to finish) and closes the index. Idempotent. */
     @Override
     public void close() {
-        Thread t;
-        synchronized (this) {
-            t = thread;
-            if (!running && t != null) {
-                return;
-            }
-            running = false;
+        TopicPassThread.Stopped stopped = passes.stop();
+        if (stopped == TopicPassThread.Stopped.ENDED || stopped == TopicPassThread.Stopped.NEVER_STARTED) {
+            index.close();
+        } else if (stopped == TopicPassThread.Stopped.STILL_RUNNING) {
+            LOG.error("the timer index stays open: a pass still runs");
         }
-        if (t != null) {
-            store.removeArrivalListener(arrivals);
-            LockSupport.unpark(t);
-            try {
-                t.join(STOP_TIMEOUT_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (t.isAlive()) {
-                LOG.error("the timer thread did not stop within {} ms; the timer index stays open", STOP_TIMEOUT_MS);
-                return;
-            }
-        }
-        index.close();
     }
 
     // ------------------------------------------------------------------------------------------------ reads
@@ -515,7 +472,7 @@ public final class TimerService implements AutoCloseable {
 
     /** Passes that failed with an unexpected exception. */
     public long passErrorCount() {
-        return passErrors.get();
+        return passes.passErrorCount();
     }
 
     /**

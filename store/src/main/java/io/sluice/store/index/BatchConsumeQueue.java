@@ -301,13 +301,20 @@ final class BatchConsumeQueue implements ConsumeQueue {
         if (unitMaxBytes == 0 || log.isClosed() || !log.hasFiles()) {
             return Long.MAX_VALUE;
         }
+        long cut = firstSlotToCut(commitLogPosition);
+        long start = cut < log.writerCount() ? log.readLong(cut, POSITION_OFFSET) : Long.MAX_VALUE;
+        return start < commitLogPosition ? start : Long.MAX_VALUE; // only a slot that starts before reaches past
+    }
+
+    /**
+     * The first slot {@link #truncateFromPosition} drops: the first whose record starts at or after the position,
+     * or, with shared slots, the one before it when it reaches past the position (its later records are gone, and
+     * recovery re-dispatches from its first record).
+     */
+    private long firstSlotToCut(long commitLogPosition) {
         long first = log.firstSlot();
-        long count = log.writerCount();
-        long cut = log.lowerBound(first, count, POSITION_OFFSET, commitLogPosition, false);
-        if (cut > first && recordEnd(cut - 1) > commitLogPosition) {
-            return log.readLong(cut - 1, POSITION_OFFSET);
-        }
-        return Long.MAX_VALUE;
+        long cut = log.lowerBound(first, log.writerCount(), POSITION_OFFSET, commitLogPosition, false);
+        return unitMaxBytes > 0 && cut > first && recordEnd(cut - 1) > commitLogPosition ? cut - 1 : cut;
     }
 
     @Override
@@ -322,12 +329,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
             long count = log.writerCount();
             long first = log.firstSlot();
             growable = false;
-            long cut = log.lowerBound(first, count, POSITION_OFFSET, commitLogPosition, false);
-            if (unitMaxBytes > 0 && cut > first && recordEnd(cut - 1) > commitLogPosition) {
-                // A slot reaching past the cut may be shared, its later records gone: it goes too, and recovery
-                // re-dispatches from its first record (ConsumeQueue#startOfSlotReachingPast).
-                cut--;
-            }
+            long cut = firstSlotToCut(commitLogPosition);
             if (cut >= count) {
                 return 0;
             }

@@ -16,9 +16,9 @@ import java.nio.file.Path;
  * @param maxQueuesPerTopic     queue ids accepted are {@code [0, maxQueuesPerTopic)}; default 1024
  * @param recoveryScanFiles     how many of a queue's newest files are checked slot by slot at open (older files
  *                              are trusted to be complete); default 3, as upstream
- * @param batchCqUnitMaxBytes   BatchCQ: records of one queue that lie back to back in the CommitLog and are indexed
- *                              in the same dispatch pass share one slot up to this many bytes (see
- *                              {@link BatchConsumeQueue}); 0 (the default) gives every record its own slot
+ * @param batchCqUnitMaxBytes   BatchCQ: a record that starts where its queue's last slot ends joins that slot, up to
+ *                              this many bytes (see {@link BatchConsumeQueue}); 0 (the default) gives every record
+ *                              its own slot
  */
 public record IndexSettings(Path rootDir, int simpleCqSlotsPerFile, int batchCqSlotsPerFile, int maxQueuesPerTopic,
                             int recoveryScanFiles, int batchCqUnitMaxBytes) {

@@ -66,7 +66,6 @@ public final class StoreRecovery {
             from = 0;
             end = log.recover(0, verify, entry -> scanned[0]++);
         }
-        from = Math.max(from, log.minPosition());
         // A shared BatchCQ slot reaching past the end is dropped whole: its first records are indexed again.
         from = Math.max(log.minPosition(), Math.min(from, queues.startOfSlotsReachingPast(end)));
         long truncated = queues.truncateFromPosition(end);
