@@ -162,7 +162,7 @@ public final class PullHandler {
         GetResult result = store.getMessages(pull.topic(), pull.queueId(), pull.queueOffset(), maxCount,
                 settings.maxTransferBytes(), filter);
         if (first && pull.hasFlag(PullRequest.COMMIT_OFFSET) && pull.commitOffset() >= 0) {
-            offsets.commitOffset(pull.consumerGroup(), pull.topic(), pull.queueId(), pull.commitOffset());
+            offsets.commitOffsetDeferred(pull.consumerGroup(), pull.topic(), pull.queueId(), pull.commitOffset());
         }
         int code = codeOf(result.status(), pull.queueOffset());
         if (code == ResponseCode.PULL_NOT_FOUND && first && pull.hasFlag(PullRequest.SUSPEND)) {

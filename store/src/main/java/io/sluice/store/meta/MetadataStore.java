@@ -5,13 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Predicate;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -44,6 +48,8 @@ import org.slf4j.LoggerFactory;
  *       since the last {@link #flush()}. The broker calls {@link #flush()} periodically (Apache persists
  *       offsets every 5 s), and {@link #close()} flushes. Losing a few offset commits only makes consumers
  *       re-consume a few messages (at-least-once).</li>
+ *   <li><b>Deferred offsets</b> ({@link #commitOffsetDeferred}, the offset a pull carries): in memory until the
+ *       next {@link #flush()}, so a process crash loses those since the last flush.</li>
  * </ul>
  *
  * <h2>Reads</h2>
@@ -87,6 +93,11 @@ public final class MetadataStore implements AutoCloseable {
     private final VersionedTable<TopicConfig> topics;
     private final VersionedTable<SubscriptionGroupConfig> groups;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    /**
+     * Offsets committed with {@link #commitOffsetDeferred} and not yet written: a later eager commit or a delete
+     * removes the entry, {@link #flush()} writes and removes it. Any thread.
+     */
+    private final ConcurrentHashMap<ConsumerOffset.QueueRef, Long> deferredOffsets = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private MetadataStore(Path dir, EpochClock clock, NativeResources resources, RocksDB db,
@@ -311,11 +322,33 @@ public final class MetadataStore implements AutoCloseable {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
+            deferredOffsets.remove(new ConsumerOffset.QueueRef(group, topic, queueId));
             db.put(offsetsCf, walWrite, key, MetadataKeyDescriptor.encodeLong(offset));
         } catch (RocksDBException e) {
             throw failure("commit offset " + group + "/" + topic + "/" + queueId, e);
         } finally {
             lifecycle.readLock().unlock();
+        }
+    }
+
+    /**
+     * {@link #commitOffset}, kept in memory until the next {@link #flush()} (or {@link #close()}): for the offset
+     * every pull carries, which would otherwise cost a database write per pull. Queries see it at once; a process
+     * crash loses what came since the last flush, so consumers re-consume at most that much (at-least-once, as
+     * Apache keeps offsets in memory and persists them every 5 s).
+     *
+     * @throws IllegalArgumentException naming the group, topic, queue id or offset that is invalid
+     */
+    public void commitOffsetDeferred(String group, String topic, int queueId, long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset " + offset + " for " + group + "/" + topic + "/" + queueId
+                    + " must be >= 0");
+        }
+        ensureOpen();
+        ConsumerOffset.QueueRef queue = new ConsumerOffset.QueueRef(group, topic, queueId);
+        if (deferredOffsets.replace(queue, offset) == null) {
+            offsetKey(group, topic, queueId); // validates the names once per queue, not once per pull
+            deferredOffsets.put(queue, offset);
         }
     }
 
@@ -327,6 +360,10 @@ public final class MetadataStore implements AutoCloseable {
      */
     public long queryOffset(String group, String topic, int queueId) {
         byte[] key = offsetKey(group, topic, queueId);
+        Long deferred = deferredOffsets.get(new ConsumerOffset.QueueRef(group, topic, queueId));
+        if (deferred != null) {
+            return deferred;
+        }
         lifecycle.readLock().lock();
         try {
             ensureOpen();
@@ -353,7 +390,7 @@ public final class MetadataStore implements AutoCloseable {
                 }
                 it.status();
             }
-            return result;
+            return withDeferred(result, q -> q.group().equals(group));
         } catch (RocksDBException | IllegalArgumentException e) {
             throw failure("read offsets of group " + group, e);
         } finally {
@@ -379,7 +416,7 @@ public final class MetadataStore implements AutoCloseable {
                 }
                 it.status();
             }
-            return result;
+            return withDeferred(result, q -> q.topic().equals(topic));
         } catch (RocksDBException | IllegalArgumentException e) {
             throw failure("read offsets of topic " + topic, e);
         } finally {
@@ -489,6 +526,7 @@ public final class MetadataStore implements AutoCloseable {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
+            writeDeferredOffsets();
             db.flushWal(true);
         } catch (RocksDBException e) {
             throw failure("flush", e);
@@ -513,6 +551,7 @@ public final class MetadataStore implements AutoCloseable {
             closed = true;
             RocksDBException flushFailure = null;
             try {
+                writeDeferredOffsets();
                 db.flushWal(true);
             } catch (RocksDBException e) {
                 flushFailure = e;
@@ -533,6 +572,9 @@ public final class MetadataStore implements AutoCloseable {
         if (doomed.isEmpty()) {
             return 0;
         }
+        for (ConsumerOffset o : doomed) {
+            deferredOffsets.remove(new ConsumerOffset.QueueRef(o.group(), o.topic(), o.queueId()));
+        }
         lifecycle.readLock().lock();
         try {
             ensureOpen();
@@ -548,6 +590,47 @@ public final class MetadataStore implements AutoCloseable {
         } finally {
             lifecycle.readLock().unlock();
         }
+    }
+
+    /** Writes the deferred offsets (one batch, write-ahead log) and forgets those not changed meanwhile. */
+    private void writeDeferredOffsets() throws RocksDBException {
+        if (deferredOffsets.isEmpty()) {
+            return;
+        }
+        List<Map.Entry<ConsumerOffset.QueueRef, Long>> written = new ArrayList<>(deferredOffsets.size());
+        try (WriteBatch batch = new WriteBatch()) {
+            for (Map.Entry<ConsumerOffset.QueueRef, Long> e : deferredOffsets.entrySet()) {
+                ConsumerOffset.QueueRef q = e.getKey();
+                batch.put(offsetsCf, MetadataKeyDescriptor.offsetKey(q.group(), q.topic(), q.queueId()),
+                        MetadataKeyDescriptor.encodeLong(e.getValue()));
+                written.add(Map.entry(q, e.getValue()));
+            }
+            db.write(walWrite, batch);
+        }
+        for (Map.Entry<ConsumerOffset.QueueRef, Long> e : written) {
+            deferredOffsets.remove(e.getKey(), e.getValue());
+        }
+    }
+
+    /** {@code stored} with the deferred offsets of the queues {@code wanted} accepts put over it, re-sorted. */
+    private List<ConsumerOffset> withDeferred(List<ConsumerOffset> stored,
+                                              Predicate<ConsumerOffset.QueueRef> wanted) {
+        if (deferredOffsets.isEmpty()) {
+            return stored;
+        }
+        Map<ConsumerOffset.QueueRef, ConsumerOffset> merged = new HashMap<>();
+        for (ConsumerOffset o : stored) {
+            merged.put(new ConsumerOffset.QueueRef(o.group(), o.topic(), o.queueId()), o);
+        }
+        deferredOffsets.forEach((q, offset) -> {
+            if (wanted.test(q)) {
+                merged.put(q, new ConsumerOffset(q.group(), q.topic(), q.queueId(), offset));
+            }
+        });
+        List<ConsumerOffset> result = new ArrayList<>(merged.values());
+        result.sort(Comparator.comparing(ConsumerOffset::group).thenComparing(ConsumerOffset::topic)
+                .thenComparingInt(ConsumerOffset::queueId));
+        return result;
     }
 
     private static byte[] offsetKey(String group, String topic, int queueId) {

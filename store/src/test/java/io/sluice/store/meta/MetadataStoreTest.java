@@ -123,6 +123,49 @@ class MetadataStoreTest {
     }
 
     @Test
+    void shouldServeADeferredOffsetAtOnceAndWriteItOnFlush() {
+        store.commitOffset("g", "t", 0, 5);
+        store.commitOffsetDeferred("g", "t", 0, 9);
+        store.commitOffsetDeferred("g", "t", 1, 3);
+        store.commitOffsetDeferred("h", "t", 0, 4);
+        assertEquals(9, store.queryOffset("g", "t", 0));
+        assertEquals(List.of(new ConsumerOffset("g", "t", 0, 9), new ConsumerOffset("g", "t", 1, 3)),
+                store.offsetsOf("g"));
+        assertEquals(List.of(new ConsumerOffset("g", "t", 0, 9), new ConsumerOffset("g", "t", 1, 3),
+                new ConsumerOffset("h", "t", 0, 4)), store.offsetsForTopic("t"));
+        store.flush();
+        store.commitOffsetDeferred("g", "t", 1, 7);
+        reopen(); // close writes what came after the flush
+        assertEquals(9, store.queryOffset("g", "t", 0));
+        assertEquals(7, store.queryOffset("g", "t", 1));
+        assertEquals(4, store.queryOffset("h", "t", 0));
+    }
+
+    @Test
+    void shouldLetAnEagerCommitOrADeleteOverrideADeferredOne() {
+        store.commitOffsetDeferred("g", "t", 0, 9);
+        store.commitOffset("g", "t", 0, 2); // a reset below the deferred value
+        store.commitOffsetDeferred("h", "t", 0, 4);
+        assertEquals(1, store.deleteOffsetsOfGroup("h"));
+        store.flush();
+        reopen();
+        assertEquals(2, store.queryOffset("g", "t", 0));
+        assertEquals(MetadataStore.NO_OFFSET, store.queryOffset("h", "t", 0));
+    }
+
+    @Test
+    void shouldRejectBadDeferredOffsetsNamingThem() {
+        IllegalArgumentException offset = assertThrows(IllegalArgumentException.class,
+                () -> store.commitOffsetDeferred("g", "t", 0, -1));
+        assertTrue(offset.getMessage().contains("-1"), offset.getMessage());
+        IllegalArgumentException queue = assertThrows(IllegalArgumentException.class,
+                () -> store.commitOffsetDeferred("g", "t", -3, 1));
+        assertTrue(queue.getMessage().contains("-3"), queue.getMessage());
+        store.flush();
+        assertEquals(MetadataStore.NO_OFFSET, store.queryOffset("g", "t", 0));
+    }
+
+    @Test
     void shouldReturnNoOffsetUntilCommittedAndAcceptResets() {
         assertEquals(MetadataStore.NO_OFFSET, store.queryOffset("g", "t", 0));
         store.commitOffset("g", "t", 0, 10);
