@@ -251,14 +251,15 @@ public final class Broker implements AutoCloseable {
         pullHandler = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
-                settings.maxTransferCountPerPull()), retryAndAdmin.stats()::onPull);
+                settings.maxTransferCountPerPull(), settings.pullOnIoThread()), retryAndAdmin.stats()::onPull);
         // Pulls run on the I/O thread that decoded them by default (pullOnIoThread): the push consumer keeps one
         // pull in flight per queue, so its rate is bounded by the pull round trip, and the hand-off to a pull
         // thread and back is two wake-ups of that trip; the read itself only slices mapped files. The price: a
         // pull whose pages are not cached holds up its I/O thread's connections while they are read.
         // Pulls are not flow-controlled (a long poll may stay parked). On the pull pool its queue is what bounds
         // them: at most pullThreadPoolQueueCapacity wait for a pull thread, more are answered SYSTEM_BUSY and
-        // consumers pull again later. Re-runs of parked pulls go to the pool directly: they were admitted once.
+        // consumers pull again later. Re-runs of parked pulls were admitted once: they go to the pool directly, or,
+        // with pullOnIoThread, to their connection's I/O thread, which then writes the response without a hand-off.
         HandlerOptions pulls = settings.pullOnIoThread() ? HandlerOptions.IO_THREAD.withoutFlowControl()
                 : HandlerOptions.onExecutor(pullExecutor).withoutFlowControl().withQueueBound(pullQueue);
         server.registerHandler(RequestCode.PULL_MESSAGE, pullHandler::onPull, pulls);

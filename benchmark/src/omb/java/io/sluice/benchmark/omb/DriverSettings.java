@@ -32,7 +32,7 @@ record DriverSettings(String namesrvAddr, String clusterName, boolean batchCQ, b
                       int pullThresholdMessages) {
     static final String DEFAULT_CLUSTER = "DefaultCluster";
     /** The broker's default maxTransferCountOnMessageInMemory: by default a pull gets no more messages. */
-    static final int DEFAULT_PULL_BATCH_SIZE = 32;
+    static final int DEFAULT_PULL_BATCH_SIZE = 1024;
     static final int DEFAULT_PULL_THRESHOLD_MESSAGES = 10_000;
 
     /** Validates every value; the client's settings are built once here so that its checks run at start-up. */

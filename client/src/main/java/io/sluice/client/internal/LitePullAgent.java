@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * immediately, the stale one is ignored when it returns). Pulls pause while {@code pullThreshold} messages wait in
  * the buffer.
  *
- * <p>Thread-safe. Pulls are started on the client timer thread and their results arrive on I/O threads; each
+ * <p>Thread-safe. A queue's first pull, retries and threshold re-checks start on the client timer thread, every
+ * other pull on the I/O thread that received the previous result; results arrive on I/O threads; each
  * {@link QueueState} is guarded by its own monitor. {@link #poll} is meant for one thread at a time.
  */
 public final class LitePullAgent {
@@ -272,7 +273,13 @@ public final class LitePullAgent {
                 }
             }
         }
-        schedule(state, generation, error != null ? RETRY_DELAY_MS : 0);
+        if (error != null) {
+            schedule(state, generation, RETRY_DELAY_MS);
+        } else {
+            // The next pull leaves from this I/O thread at once: a hop through the timer thread cost a wake-up
+            // per pull. Sending is asynchronous, so this never blocks the I/O thread.
+            pull(state, generation);
+        }
     }
 
     /** Pull position of one assigned queue; guarded by its own monitor. */

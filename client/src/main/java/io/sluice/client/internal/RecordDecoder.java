@@ -17,7 +17,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.DataFormatException;
@@ -108,8 +107,8 @@ public final class RecordDecoder {
         if (propertiesLength > end - at) {
             return false;
         }
-        Map<String, String> properties = Collections.unmodifiableMap(PropertyCodec.parse(
-                new String(buffer.array(), at, propertiesLength, StandardCharsets.UTF_8)));
+        Map<String, String> properties = new LazyProperties(
+                new String(buffer.array(), at, propertiesLength, StandardCharsets.UTF_8));
         long queueOffset = buffer.getLong(start + QUEUE_OFFSET_OFFSET);
         long commitLogOffset = buffer.getLong(start + PHYSICAL_OFFSET_OFFSET);
         long bornTimestamp = buffer.getLong(start + BORN_TIMESTAMP_OFFSET);
@@ -124,7 +123,7 @@ public final class RecordDecoder {
             for (int i = 0; i < entries.size(); i++) {
                 BatchEntryDescriptor.Entry entry = entries.get(i);
                 out.add(new ReceivedMessage(topic, queue.queueId(), queue.brokerName(), queueOffset + i, entry.body(),
-                        entry.flag(), sysFlag, Collections.unmodifiableMap(PropertyCodec.parse(entry.properties())),
+                        entry.flag(), sysFlag, new LazyProperties(entry.properties()),
                         bornTimestamp, bornHost, storeTimestamp, storeHost, reconsumeTimes, commitLogOffset,
                         offsetMsgId));
             }

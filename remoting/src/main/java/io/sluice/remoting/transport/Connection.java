@@ -439,6 +439,11 @@ final class Connection implements ConnectionContext {
     }
 
     @Override
+    public Executor ioExecutor() {
+        return channel.eventLoop();
+    }
+
+    @Override
     public void attach(Object value) {
         attachment = value;
     }

@@ -3,6 +3,7 @@ package io.sluice.remoting.transport;
 import io.sluice.remoting.protocol.RemotingCommand;
 import java.net.SocketAddress;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * One TCP connection as seen by handlers and listeners: its identity, requests towards the peer and an
@@ -50,4 +51,13 @@ public interface ConnectionContext {
 
     /** Stores the owner's per-connection state. */
     void attach(Object attachment);
+
+    /**
+     * Runs tasks on this connection's I/O thread, in submission order: work that answers this connection (a
+     * parked pull woken by new messages) then writes its response without a further hand-off. A transport
+     * without I/O threads of its own (a test double) runs the task at once.
+     */
+    default Executor ioExecutor() {
+        return Runnable::run;
+    }
 }

@@ -274,8 +274,9 @@ public final class BrokerConfigKeys {
             "A pull response stops adding messages beyond this many bytes.");
     /** Messages per pull response. */
     public static final ConfigKey<Integer> MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY = ConfigKey.ofInt(
-            "maxTransferCountOnMessageInMemory", 32, 1, 100_000, "messages",
-            "A pull response carries at most this many stored records.");
+            "maxTransferCountOnMessageInMemory", 1024, 1, 100_000, "messages",
+            "A pull response carries at most this many messages, or fewer when the client asks for fewer (Apache's"
+                    + " push consumer asks for 32); a batch counts as its messages, and the first is returned whole.");
     /** Delay levels. */
     public static final ConfigKey<List<Long>> MESSAGE_DELAY_LEVEL = ConfigKey.of("messageDelayLevel",
             "duration list", List.of(1_000L, 5_000L, 10_000L, 30_000L, 60_000L, 120_000L, 180_000L, 240_000L,

@@ -13,9 +13,19 @@ package io.sluice.broker.handler;
  *                                returned)
  * @param maxTransferCount        a response carries at most this many messages (an inner batch counts its messages;
  *                                the first record is always returned)
+ * @param rerunOnIoThread         a parked pull woken by new messages runs again on its connection's I/O thread
+ *                                (with pullOnIoThread), not on the pull pool
  */
 public record PullSettings(int brokerPermission, boolean longPollingEnable, long shortPollingTimeMs,
-                           long longPollingSuspendMaxMs, int maxTransferBytes, int maxTransferCount) {
+                           long longPollingSuspendMaxMs, int maxTransferBytes, int maxTransferCount,
+                           boolean rerunOnIoThread) {
+
+    /** Settings whose parked pulls run again on the pull pool. */
+    public PullSettings(int brokerPermission, boolean longPollingEnable, long shortPollingTimeMs,
+                        long longPollingSuspendMaxMs, int maxTransferBytes, int maxTransferCount) {
+        this(brokerPermission, longPollingEnable, shortPollingTimeMs, longPollingSuspendMaxMs, maxTransferBytes,
+                maxTransferCount, false);
+    }
 
     /** Validates the values. */
     public PullSettings {

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *       messages);</li>
  *   <li>its timeout, a task on the shared scheduler (a timer heap: no thread waits per request).</li>
  * </ul>
- * The re-run action then runs on {@code rerunExecutor}, never on the store's dispatch thread or the timer thread.
+ * The re-run action then runs on {@code rerunExecutor} (or the executor given at parking: the pull connection's I/O
+ * thread), never on the store's dispatch thread or the timer thread.
  * A message that arrives between the pull's read and its parking is not missed: {@link #park} re-reads the max
  * offset after the request is visible to {@link #onArrival}.
  *
@@ -63,10 +64,20 @@ public final class PullParking implements AutoCloseable {
      */
     public void park(String topic, int queueId, long offset, long timeoutMs, boolean wakeOnArrival,
                      LongSupplier maxOffset, Runnable rerun) {
+        park(topic, queueId, offset, timeoutMs, wakeOnArrival, maxOffset, rerunExecutor, rerun);
+    }
+
+    /**
+     * {@link #park(String, int, long, long, boolean, LongSupplier, Runnable)} with the re-run on {@code rerunOn}
+     * instead of the re-run executor: the I/O thread of the pull's connection, which then writes the response
+     * itself (a pool thread would hand the write to that I/O thread: two wake-ups per woken pull instead of one).
+     */
+    public void park(String topic, int queueId, long offset, long timeoutMs, boolean wakeOnArrival,
+                     LongSupplier maxOffset, Executor rerunOn, Runnable rerun) {
         if (timeoutMs <= 0) {
             throw new IllegalArgumentException("timeoutMs must be positive: " + timeoutMs);
         }
-        Parked request = new Parked(offset, rerun);
+        Parked request = new Parked(offset, rerunOn, rerun);
         if (closed) {
             return;
         }
@@ -203,7 +214,7 @@ public final class PullParking implements AutoCloseable {
             return;
         }
         try {
-            rerunExecutor.execute(request.rerun);
+            request.executor.execute(request.rerun);
         } catch (RejectedExecutionException e) {
             LOG.debug("parked pull dropped: executor is shut down");
         }
@@ -220,13 +231,15 @@ public final class PullParking implements AutoCloseable {
     /** One parked pull. {@code fired} makes its release happen once. */
     private static final class Parked {
         final long offset;
+        final Executor executor;
         final Runnable rerun;
         final AtomicBoolean fired = new AtomicBoolean();
         volatile ParkedQueue queue;
         volatile ScheduledFuture<?> timeout;
 
-        Parked(long offset, Runnable rerun) {
+        Parked(long offset, Executor executor, Runnable rerun) {
             this.offset = offset;
+            this.executor = executor;
             this.rerun = rerun;
         }
     }

@@ -3,6 +3,8 @@ package io.sluice.broker.longpoll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.broker.testing.Await;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,6 +52,20 @@ class PullParkingTest {
         assertEquals(0, otherQueue.get());
         assertEquals(1, parking.waitingCount());
         assertEquals(2, parking.wokenByArrivalCount());
+    }
+
+    @Test
+    void shouldRunAWokenRequestOnTheExecutorGivenAtParking() {
+        List<Runnable> given = new ArrayList<>();
+        AtomicInteger runs = new AtomicInteger();
+        parking.park("T", 0, 5, LONG_MS, true, () -> 5, given::add, runs::incrementAndGet);
+        parking.onArrival("T", 0, 6);
+        assertEquals(1, given.size(), "handed to the executor given at parking");
+        assertEquals(0, runs.get(), "not run on the arrival's thread or the default executor");
+        given.get(0).run();
+        assertEquals(1, runs.get());
+        assertEquals(1, parking.wokenByArrivalCount());
+        assertEquals(0, parking.waitingCount());
     }
 
     @Test
