@@ -1,6 +1,7 @@
 package io.sluice.client;
 
 import io.sluice.client.internal.LocalAddress;
+import io.sluice.remoting.transport.ClientTls;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,9 +16,11 @@ import java.util.Objects;
  * @param rpcTimeoutMs timeout of name-server and administrative calls
  * @param routeRefreshIntervalMs period of the route refresh of every topic in use
  * @param heartbeatIntervalMs period of the heartbeat to every broker in use
+ * @param tls whether connections to name servers and brokers use TLS, and which certificates they trust
  */
 public record ConnectionSettings(List<String> namesrvAddresses, String instanceName, String clientIp,
-                                 long rpcTimeoutMs, long routeRefreshIntervalMs, long heartbeatIntervalMs) {
+                                 long rpcTimeoutMs, long routeRefreshIntervalMs, long heartbeatIntervalMs,
+                                 ClientTls tls) {
 
     /** Validates every field. */
     public ConnectionSettings {
@@ -42,6 +45,14 @@ public record ConnectionSettings(List<String> namesrvAddresses, String instanceN
         Checks.positive("rpcTimeoutMs", rpcTimeoutMs);
         Checks.positive("routeRefreshIntervalMs", routeRefreshIntervalMs);
         Checks.positive("heartbeatIntervalMs", heartbeatIntervalMs);
+        Objects.requireNonNull(tls, "tls");
+    }
+
+    /** Settings without TLS. */
+    public ConnectionSettings(List<String> namesrvAddresses, String instanceName, String clientIp, long rpcTimeoutMs,
+                              long routeRefreshIntervalMs, long heartbeatIntervalMs) {
+        this(namesrvAddresses, instanceName, clientIp, rpcTimeoutMs, routeRefreshIntervalMs, heartbeatIntervalMs,
+                ClientTls.disabled());
     }
 
     /**
@@ -57,25 +68,34 @@ public record ConnectionSettings(List<String> namesrvAddresses, String instanceN
     /** A copy with another instance name. */
     public ConnectionSettings withInstanceName(String name) {
         return new ConnectionSettings(namesrvAddresses, name, clientIp, rpcTimeoutMs, routeRefreshIntervalMs,
-                heartbeatIntervalMs);
+                heartbeatIntervalMs, tls);
     }
 
     /** A copy with another client IP. */
     public ConnectionSettings withClientIp(String ip) {
         return new ConnectionSettings(namesrvAddresses, instanceName, ip, rpcTimeoutMs, routeRefreshIntervalMs,
-                heartbeatIntervalMs);
+                heartbeatIntervalMs, tls);
     }
 
     /** A copy with other timer periods. */
     public ConnectionSettings withIntervals(long routeRefreshMs, long heartbeatMs) {
         return new ConnectionSettings(namesrvAddresses, instanceName, clientIp, rpcTimeoutMs, routeRefreshMs,
-                heartbeatMs);
+                heartbeatMs, tls);
     }
 
     /** A copy with another RPC timeout. */
     public ConnectionSettings withRpcTimeoutMs(long timeoutMs) {
         return new ConnectionSettings(namesrvAddresses, instanceName, clientIp, timeoutMs, routeRefreshIntervalMs,
-                heartbeatIntervalMs);
+                heartbeatIntervalMs, tls);
+    }
+
+    /**
+     * A copy whose connections use {@code value}, e.g. {@code ClientTls.trusting(caPem)} for servers in TLS
+     * enforcing mode.
+     */
+    public ConnectionSettings withTls(ClientTls value) {
+        return new ConnectionSettings(namesrvAddresses, instanceName, clientIp, rpcTimeoutMs, routeRefreshIntervalMs,
+                heartbeatIntervalMs, value);
     }
 
     private static String defaultInstanceName() {

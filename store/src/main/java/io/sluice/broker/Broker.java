@@ -2,7 +2,9 @@ package io.sluice.broker;
 
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.SubscriptionGroups;
+import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.config.BrokerSettings;
+import io.sluice.broker.config.ConfigKey;
 import io.sluice.broker.config.FlushDiskType;
 import io.sluice.broker.handler.ClientHandler;
 import io.sluice.broker.handler.OffsetHandler;
@@ -28,12 +30,16 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
+import io.sluice.remoting.transport.ClientTls;
 import io.sluice.remoting.transport.HandlerOptions;
 import io.sluice.remoting.transport.QueueBound;
 import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.remoting.transport.ServerSettings;
+import io.sluice.remoting.transport.ServerTls;
+import io.sluice.remoting.transport.TlsClientAuth;
+import io.sluice.remoting.transport.TlsMode;
 import io.sluice.store.MessageStore;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchMode;
@@ -52,7 +58,9 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.Collections;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -177,7 +185,7 @@ public final class Broker implements AutoCloseable {
         server.start();
         address = new InetSocketAddress(advertisedAddress(settings.brokerIp1()), server.port());
 
-        client = new RemotingClient(ClientSettings.defaults());
+        client = new RemotingClient(ClientSettings.defaults().withTls(clientTls(settings)));
         scheduler = newScheduler();
         adminExecutor = Executors.newSingleThreadExecutor(daemonThreads("sluice-broker-admin"));
         controlExecutor = Executors.newFixedThreadPool(CONTROL_THREADS, daemonThreads("sluice-broker-control"));
@@ -492,7 +500,35 @@ public final class Broker implements AutoCloseable {
                 .ioThreads(settings.serverWorkerThreads())
                 .laneCount(settings.sendMessageThreads())
                 .maxFrameBytes(settings.serverMaxFrameBytes())
+                .tls(serverTls(settings))
                 .build();
+    }
+
+    /** TLS of the client port from the {@code tls.server.*} keys; validated (files readable) here. */
+    static ServerTls serverTls(BrokerSettings settings) {
+        TlsMode mode = TlsMode.parse(settings.get(BrokerConfigKeys.TLS_SERVER_MODE));
+        if (mode == TlsMode.DISABLED) {
+            return ServerTls.disabled();
+        }
+        return new ServerTls(mode, optionalPath(settings, BrokerConfigKeys.TLS_SERVER_CERT_PATH),
+                optionalPath(settings, BrokerConfigKeys.TLS_SERVER_KEY_PATH),
+                settings.get(BrokerConfigKeys.TLS_SERVER_KEY_PASSWORD),
+                optionalPath(settings, BrokerConfigKeys.TLS_SERVER_TRUST_CERT_PATH),
+                TlsClientAuth.parse(settings.get(BrokerConfigKeys.TLS_SERVER_NEED_CLIENT_AUTH)));
+    }
+
+    /** TLS of the connections to the name servers from {@code tls.enable} and {@code tls.client.trustCertPath}. */
+    static ClientTls clientTls(BrokerSettings settings) {
+        if (!settings.get(BrokerConfigKeys.TLS_ENABLE)) {
+            return ClientTls.disabled();
+        }
+        Optional<Path> trust = optionalPath(settings, BrokerConfigKeys.TLS_CLIENT_TRUST_CERT_PATH);
+        return trust.map(ClientTls::trusting).orElseGet(ClientTls::trustingAll);
+    }
+
+    private static Optional<Path> optionalPath(BrokerSettings settings, ConfigKey<String> key) {
+        String value = settings.get(key);
+        return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
     }
 
     /** The store's settings from the broker's: sizes, flush policy, retention and the store host. */

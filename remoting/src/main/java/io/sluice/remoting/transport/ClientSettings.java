@@ -1,6 +1,7 @@
 package io.sluice.remoting.transport;
 
 import io.sluice.remoting.protocol.FrameDescriptor;
+import java.util.Objects;
 
 /**
  * Settings of a {@link RemotingClient}, validated once on construction. Immutable, thread-safe.
@@ -12,15 +13,17 @@ import io.sluice.remoting.protocol.FrameDescriptor;
  * @param idleTimeoutMs a connection without reads or writes for this long is closed (and reopened on the next
  *                      call); 0 disables the check
  * @param preferEpoll use the native epoll transport when it is available, else NIO
+ * @param tls whether and how connections use TLS
  */
 public record ClientSettings(int ioThreads, int laneCount, long connectTimeoutMs, int maxFrameBytes,
-                             long idleTimeoutMs, boolean preferEpoll) {
+                             long idleTimeoutMs, boolean preferEpoll, ClientTls tls) {
 
     /** Inbound (server-to-client) requests are rare; these marks only guard against a misbehaving server. */
     private static final FlowLimits FLOW_LIMITS = new FlowLimits(1024, 256, 64L * 1024 * 1024, 32L * 1024 * 1024);
 
     /** Validates every field; the exception names the bad value. */
     public ClientSettings {
+        Objects.requireNonNull(tls, "tls");
         ServerSettings.requirePositive("ioThreads", ioThreads);
         ServerSettings.requirePositive("laneCount", laneCount);
         ServerSettings.requirePositive("connectTimeoutMs", connectTimeoutMs);
@@ -31,9 +34,21 @@ public record ClientSettings(int ioThreads, int laneCount, long connectTimeoutMs
                 FLOW_LIMITS.highBytes(), FLOW_LIMITS.lowBytes(), idleTimeoutMs);
     }
 
-    /** Defaults: 1 I/O thread, 1 lane, connect timeout 3000 ms, 16 MiB frames, idle timeout 120 s, epoll. */
+    /** Settings without TLS. */
+    public ClientSettings(int ioThreads, int laneCount, long connectTimeoutMs, int maxFrameBytes, long idleTimeoutMs,
+                          boolean preferEpoll) {
+        this(ioThreads, laneCount, connectTimeoutMs, maxFrameBytes, idleTimeoutMs, preferEpoll, ClientTls.disabled());
+    }
+
+    /** Defaults: 1 I/O thread, 1 lane, connect timeout 3000 ms, 16 MiB frames, idle timeout 120 s, epoll, no TLS. */
     public static ClientSettings defaults() {
         return new ClientSettings(1, 1, 3000, FrameDescriptor.DEFAULT_MAX_FRAME_BYTES, 120_000, true);
+    }
+
+    /** A copy with other TLS settings. */
+    public ClientSettings withTls(ClientTls value) {
+        return new ClientSettings(ioThreads, laneCount, connectTimeoutMs, maxFrameBytes, idleTimeoutMs, preferEpoll,
+                value);
     }
 
     FlowLimits flowLimits() {

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AttributeKey;
 import io.sluice.remoting.protocol.RemotingCommand;
 import java.net.InetSocketAddress;
@@ -37,7 +38,7 @@ public final class RemotingClient implements AutoCloseable {
     public RemotingClient(ClientSettings settings) {
         NettyTransport transport = NettyTransport.choose(settings.preferEpoll());
         this.endpoint = new Endpoint("sluice-client", settings.maxFrameBytes(), settings.laneCount(),
-                settings.flowLimits(), settings.idleTimeoutMs());
+                settings.flowLimits(), settings.idleTimeoutMs(), TlsPipeline.forClient(settings.tls()));
         this.group = transport.newGroup(settings.ioThreads(), "sluice-client-io");
         this.bootstrap = new Bootstrap()
                 .group(group)
@@ -199,11 +200,30 @@ public final class RemotingClient implements AutoCloseable {
             Channel channel = connecting.channel();
             if (done.isSuccess()) {
                 channel.closeFuture().addListener(ignored -> connections.remove(address, created));
-                created.complete(channel.attr(CONNECTION).get());
+                if (endpoint.tls.handshakesAlways()) {
+                    awaitHandshake(address, channel, created);
+                } else {
+                    created.complete(channel.attr(CONNECTION).get());
+                }
             } else {
                 connections.remove(address, created);
                 created.completeExceptionally(new RemotingConnectException("cannot connect to " + address,
                         done.cause()));
+            }
+        });
+    }
+
+    /** Completes {@code created} when the TLS handshake succeeds; a failed handshake fails it, naming the cause. */
+    private void awaitHandshake(String address, Channel channel, CompletableFuture<Connection> created) {
+        SslHandler tls = (SslHandler) channel.pipeline().get(TlsPipeline.HANDLER_NAME);
+        tls.handshakeFuture().addListener(handshake -> {
+            if (handshake.isSuccess()) {
+                created.complete(channel.attr(CONNECTION).get());
+            } else {
+                connections.remove(address, created);
+                channel.close();
+                created.completeExceptionally(new RemotingConnectException("TLS handshake with " + address
+                        + " failed: " + handshake.cause(), handshake.cause()));
             }
         });
     }
