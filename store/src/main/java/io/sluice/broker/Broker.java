@@ -1,5 +1,12 @@
 package io.sluice.broker;
 
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONObject;
+import io.sluice.broker.auth.AccessGate;
+import io.sluice.broker.auth.AuthAdminHandler;
+import io.sluice.broker.auth.AuthStore;
+import io.sluice.broker.auth.User;
+import io.sluice.broker.auth.UserType;
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.config.BrokerConfigKeys;
@@ -115,6 +122,8 @@ public final class Broker implements AutoCloseable {
     private boolean closed;
 
     private MetadataStore metadata;
+    /** Users and policies; null unless authenticationEnabled or authorizationEnabled. */
+    private AuthStore auth;
     private RemotingServer server;
     private RemotingClient client;
     private ScheduledExecutorService scheduler;
@@ -180,6 +189,7 @@ public final class Broker implements AutoCloseable {
         metadata = MetadataStore.open(MetadataSettings.of(settings.metadataDir()));
 
         server = new RemotingServer(serverSettings(settings));
+        installAccessControl();
         server.registerDefaultHandler(RequestHandler.sync((connection, request) -> answerUnknown(request)),
                 HandlerOptions.LANE);
         server.start();
@@ -217,6 +227,12 @@ public final class Broker implements AutoCloseable {
                 clock, address);
         transactions.start();
         registerHandlers();
+        if (auth != null) {
+            // Writes auth.json: on the admin thread, like the other metadata changes.
+            RequestHandler admin = RequestHandler.sync(new AuthAdminHandler(auth));
+            AuthAdminHandler.CODES.forEach(code -> server.registerHandler(code, admin,
+                    HandlerOptions.onExecutor(adminExecutor)));
+        }
         ready = true;
 
         registered = true;
@@ -225,6 +241,29 @@ public final class Broker implements AutoCloseable {
                 settings.flushConsumerOffsetIntervalMs(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::scanClients, CLIENT_SCAN_INTERVAL_MS, CLIENT_SCAN_INTERVAL_MS,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** With authentication or authorization on, every request passes the access gate before its handler. */
+    private void installAccessControl() throws IOException {
+        boolean authentication = settings.get(BrokerConfigKeys.AUTHENTICATION_ENABLED);
+        boolean authorization = settings.get(BrokerConfigKeys.AUTHORIZATION_ENABLED);
+        if (!authentication && !authorization) {
+            return;
+        }
+        auth = AuthStore.open(settings.storePathRootDir().resolve("config"),
+                initUser(settings.get(BrokerConfigKeys.INIT_AUTHENTICATION_USER)));
+        server.setRequestGate(new AccessGate(auth, settings.brokerClusterName(), authentication, authorization));
+        LOG.info("access control on: authentication {}, authorization {}, {} users", authentication, authorization,
+                auth.data().users().size());
+    }
+
+    /** The super user of {@code initAuthenticationUser} (already validated), if set. */
+    static Optional<User> initUser(String json) {
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        JSONObject user = JSON.parseObject(json);
+        return Optional.of(new User(user.getString("username"), user.getString("password"), UserType.SUPER));
     }
 
     private void registerHandlers() {
@@ -374,6 +413,11 @@ public final class Broker implements AutoCloseable {
     /** The metadata store (topics, groups, consumer offsets). */
     public MetadataStore metadata() {
         return metadata;
+    }
+
+    /** Users and policies, when authenticationEnabled or authorizationEnabled; changes apply to the next request. */
+    public Optional<AuthStore> auth() {
+        return Optional.ofNullable(auth);
     }
 
     /** The message store. */

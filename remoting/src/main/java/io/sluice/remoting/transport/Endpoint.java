@@ -32,6 +32,8 @@ final class Endpoint {
     final FlowLimits limits;
     private final long idleTimeoutMs;
     final TlsPipeline tls;
+    /** Checked before every inbound request's handler; replaced by the owner, read by the I/O threads. */
+    volatile RequestGate gate = RequestGate.OPEN;
     private final AtomicInteger opaques = new AtomicInteger();
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
     private final Set<Connection> live = ConcurrentHashMap.newKeySet();

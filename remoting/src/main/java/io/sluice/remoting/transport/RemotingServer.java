@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,14 @@ public final class RemotingServer implements AutoCloseable {
     /** Handles codes without a registered handler (otherwise answered REQUEST_CODE_NOT_SUPPORTED). */
     public void registerDefaultHandler(RequestHandler handler, HandlerOptions options) {
         endpoint.handlers.registerDefault(handler, options);
+    }
+
+    /**
+     * Makes every later request pass {@code gate} before its handler is looked up (replacing the previous gate;
+     * the default lets everything through).
+     */
+    public void setRequestGate(RequestGate gate) {
+        endpoint.gate = Objects.requireNonNull(gate, "gate");
     }
 
     /** Adds a listener told about every connection that opens or closes from now on. */

@@ -1,5 +1,8 @@
 package io.sluice.broker.config;
 
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONException;
+import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.transport.TlsClientAuth;
 import io.sluice.remoting.transport.TlsMode;
 import io.sluice.store.dispatch.pipeline.PipelineSettings;
@@ -349,6 +352,24 @@ public final class BrokerConfigKeys {
             "With tls.enable: PEM certificates the name servers' certificates must chain to; empty = any"
                     + " certificate is accepted (Apache's test mode: encrypted, the server not authenticated).");
 
+    // ------------------------------------------------------------------ access control (Apache's ACL 2.0 keys)
+
+    /** Requests must be signed. */
+    public static final ConfigKey<Boolean> AUTHENTICATION_ENABLED = ConfigKey.ofBoolean("authenticationEnabled", false,
+            "Every request must carry AccessKey and a Signature made with that user's secret (the Apache client's"
+                    + " AclClientRPCHook); others are refused NO_PERMISSION. Users and policies live in"
+                    + " <storePathRootDir>/config/auth.json.");
+    /** Requests must be permitted. */
+    public static final ConfigKey<Boolean> AUTHORIZATION_ENABLED = ConfigKey.ofBoolean("authorizationEnabled", false,
+            "Every request's user must be a super user or hold a policy entry allowing the request's action on its"
+                    + " resource (Topic:, Group:, Cluster:); others are refused NO_PERMISSION. Without"
+                    + " authenticationEnabled the AccessKey is not verified, as in Apache.");
+    /** Initial user. */
+    public static final ConfigKey<String> INIT_AUTHENTICATION_USER = ConfigKey.of("initAuthenticationUser", "JSON", "",
+            "(none)", "", "A super user created at start when no user of that name exists, so a new cluster is not"
+                    + " locked out: {\"username\":\"admin\",\"password\":\"secret\"}.",
+            BrokerConfigKeys::parseInitUser, s -> s);
+
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
@@ -369,7 +390,7 @@ public final class BrokerConfigKeys {
             TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX, TIMER_WHEEL_ENABLE,
             TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC, TLS_SERVER_MODE, TLS_SERVER_CERT_PATH, TLS_SERVER_KEY_PATH,
             TLS_SERVER_KEY_PASSWORD, TLS_SERVER_TRUST_CERT_PATH, TLS_SERVER_NEED_CLIENT_AUTH, TLS_ENABLE,
-            TLS_CLIENT_TRUST_CERT_PATH);
+            TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHORIZATION_ENABLED, INIT_AUTHENTICATION_USER);
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 
@@ -419,6 +440,26 @@ public final class BrokerConfigKeys {
     private static ConfigKey<String> optionalPath(String key, String doc) {
         return ConfigKey.of(key, "path", "", "(none)", "", doc, raw -> raw.isEmpty() ? raw : parsePath(raw).toString(),
                 s -> s);
+    }
+
+    private static String parseInitUser(String raw) {
+        if (raw.isEmpty()) {
+            return raw;
+        }
+        JSONObject user;
+        try {
+            user = JSON.parseObject(raw);
+        } catch (JSONException e) {
+            throw new IllegalArgumentException("expected {\"username\":\"...\",\"password\":\"...\"}: " + e.getMessage(), e);
+        }
+        if (user == null || isBlank(user.getString("username")) || isBlank(user.getString("password"))) {
+            throw new IllegalArgumentException("expected {\"username\":\"...\",\"password\":\"...\"} with both set");
+        }
+        return raw;
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
     }
 
     private static String parseBrokerRole(String raw) {
