@@ -14,11 +14,15 @@ import io.sluice.broker.auth.User;
 import io.sluice.broker.auth.UserType;
 import io.sluice.broker.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
+import io.sluice.remoting.transport.ClientSettings;
+import io.sluice.remoting.transport.Credentials;
+import io.sluice.remoting.transport.RemotingClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -314,5 +318,26 @@ class AccessControlIT {
             alice.shutdown();
             root.shutdown();
         }
+    }
+
+    @Test
+    void sluicesTransportSignsWithItsCredentials() throws Exception {
+        ClientSettings base = ClientSettings.defaults();
+        try (RemotingClient root = new RemotingClient(base.withCredentials(Optional.of(
+                new Credentials(ADMIN, ADMIN_SECRET))));
+             RemotingClient alice = new RemotingClient(base.withCredentials(Optional.of(
+                     new Credentials("alice", "alice-secret"))));
+             RemotingClient unsigned = new RemotingClient(base)) {
+            assertEquals(io.sluice.remoting.protocol.ResponseCode.SUCCESS, runtimeInfo(root).code());
+            io.sluice.remoting.protocol.RemotingCommand denied = runtimeInfo(alice);
+            assertEquals(ResponseCode.NO_PERMISSION, denied.code());
+            assertTrue(denied.remark().contains("User:alice has no permission to Get on Cluster:"), denied.remark());
+            assertTrue(runtimeInfo(unsigned).remark().contains("authentication failed"));
+        }
+    }
+
+    private static io.sluice.remoting.protocol.RemotingCommand runtimeInfo(RemotingClient client) throws Exception {
+        return client.invoke(cluster.brokerAddr(), io.sluice.remoting.protocol.RemotingCommand.request(
+                RequestCode.GET_BROKER_RUNTIME_INFO), 5_000).get(5, TimeUnit.SECONDS);
     }
 }

@@ -1,17 +1,23 @@
 package io.sluice.benchmark.auth;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.benchmark.BenchStore;
 import io.sluice.broker.auth.AccessGate;
 import io.sluice.broker.auth.Action;
 import io.sluice.broker.auth.AuthStore;
 import io.sluice.broker.auth.Decision;
 import io.sluice.broker.auth.PolicyEntry;
-import io.sluice.broker.auth.RequestSignature;
 import io.sluice.broker.auth.ResourcePattern;
 import io.sluice.broker.auth.User;
 import io.sluice.broker.auth.UserType;
+import io.sluice.remoting.protocol.FrameCodec;
+import io.sluice.remoting.protocol.FrameDescriptor;
+import io.sluice.remoting.protocol.FrameException;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.RequestSignature;
+import io.sluice.remoting.protocol.SerializeType;
 import io.sluice.remoting.transport.GateVerdict;
 import io.sluice.store.MessageStore;
 import io.sluice.store.log.AppendResult;
@@ -37,14 +43,16 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The broker's added cost of a signed send: {@code unsignedSend} appends a 1 KiB message (what a send stores);
- * {@code signedSend} first passes the same SEND_MESSAGE_V2 request, signed as the Apache client's
- * {@code AclClientRPCHook} signs it (15 header fields, 1 KiB body), through the {@link AccessGate} with
- * authentication and authorization on (signature check, user lookup, one policy decision), then appends. One
- * thread, ASYNC flush, store in {@code /dev/shm} when it exists ({@link BenchStore}). A real send also decodes and parses the request,
- * so the ratio of the two is an upper bound of the relative cost. Figures: see the commit that added this class.
+ * The broker's added cost of a signed send. Both methods decode a SEND_MESSAGE_V2 frame (15 header fields in JSON,
+ * as the Apache client sends them, and a 1 KiB body) and append its message; {@code signedSend}'s frame also
+ * carries {@code AccessKey} and the {@code Signature} the Apache client's {@code AclClientRPCHook} computes, and
+ * passes the {@link AccessGate} with authentication and authorization on (signature check, user lookup, one policy
+ * decision) between the two. One thread, ASYNC flush, store in {@code /dev/shm} when it exists
+ * ({@link BenchStore}). A real send also runs the send handler and encodes a response, so the ratio of the two is
+ * an upper bound of the relative cost. Figures: see the commit that added this class and the ones after it.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -58,17 +66,19 @@ public class SignedSendBenchmark {
     static final String SECRET = "bench-secret-0123456789";
     static final InetAddress CLIENT = InetAddress.getLoopbackAddress();
 
-    /** A store, a gate and a signed request; one per trial. */
+    /** A store, a gate and the two frames; one per trial. */
     @State(Scope.Benchmark)
     public static class Broker {
         BenchStore files;
         MessageStore store;
         AccessGate gate;
-        RemotingCommand request;
+        final FrameCodec codec = new FrameCodec(FrameDescriptor.DEFAULT_MAX_FRAME_BYTES);
+        ByteBuf unsignedFrame;
+        ByteBuf signedFrame;
         MessageDraft message;
 
         @Setup(Level.Trial)
-        public void open() throws IOException {
+        public void open() throws IOException, FrameException {
             files = BenchStore.open("sluice-bench-acl", TOPIC);
             store = files.store();
             AuthStore auth = AuthStore.open(files.dir().resolve("auth"), Optional.empty());
@@ -82,34 +92,46 @@ public class SignedSendBenchmark {
             String properties = MessageProperties.encode(Map.of(MessageProperties.UNIQ_KEY,
                     "7F0000010BB818B4AAC2648B37A60000", MessageProperties.PGROUP, "bench-pg"));
             message = BenchStore.message(TOPIC, properties);
-            request = RemotingCommand.request(RequestCode.SEND_MESSAGE_V2)
+            RemotingCommand request = RemotingCommand.request(RequestCode.SEND_MESSAGE_V2).setOpaque(7)
+                    .setSerializeType(SerializeType.JSON)
                     .putExtField("a", "bench-pg").putExtField("b", TOPIC).putExtField("c", "TBW102")
                     .putExtField("d", 4).putExtField("e", 0).putExtField("f", 0)
                     .putExtField("g", System.currentTimeMillis()).putExtField("h", 0).putExtField("i", properties)
                     .putExtField("j", 0).putExtField("k", false).putExtField("l", 0).putExtField("m", false)
                     .putExtField("n", "DefaultCluster").setBody(message.body().duplicate());
+            unsignedFrame = codec.encode(request, UnpooledByteBufAllocator.DEFAULT);
             request.putExtField(RequestSignature.ACCESS_KEY, "bench");
             request.putExtField(RequestSignature.SIGNATURE, RequestSignature.sign(request, SECRET));
-            GateVerdict verdict = gate.check(CLIENT, request);
+            signedFrame = codec.encode(request, UnpooledByteBufAllocator.DEFAULT);
+            GateVerdict verdict = gate.check(CLIENT, decode(signedFrame));
             if (!verdict.passed()) {
                 throw new IllegalStateException("the benchmark request is refused: " + verdict);
             }
         }
 
+        RemotingCommand decode(ByteBuf frame) throws FrameException {
+            ByteBuf view = frame.duplicate();
+            view.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES);
+            return codec.decode(view);
+        }
+
         @TearDown(Level.Trial)
         public void close() throws IOException {
+            unsignedFrame.release();
+            signedFrame.release();
             files.close();
         }
     }
 
     @Benchmark
-    public AppendResult unsignedSend(Broker broker) {
+    public AppendResult unsignedSend(Broker broker, Blackhole blackhole) throws FrameException {
+        blackhole.consume(broker.decode(broker.unsignedFrame));
         return broker.store.append(broker.message).join();
     }
 
     @Benchmark
-    public AppendResult signedSend(Broker broker) {
-        GateVerdict verdict = broker.gate.check(CLIENT, broker.request);
+    public AppendResult signedSend(Broker broker) throws FrameException {
+        GateVerdict verdict = broker.gate.check(CLIENT, broker.decode(broker.signedFrame));
         if (!verdict.passed()) {
             throw new IllegalStateException("refused: " + verdict);
         }

@@ -1,6 +1,7 @@
 package io.sluice.broker.auth;
 
 import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.RequestSignature;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.remoting.transport.GateVerdict;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.broker.testing.FakeConnection;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.RequestSignature;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.GateVerdict;
 import java.io.IOException;
