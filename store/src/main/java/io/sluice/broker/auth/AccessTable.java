@@ -1,7 +1,16 @@
 package io.sluice.broker.auth;
 
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONException;
+import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.body.BodyCodec;
+import io.sluice.remoting.protocol.body.ConsumerData;
+import io.sluice.remoting.protocol.body.HeartbeatData;
+import io.sluice.remoting.protocol.body.SubscriptionData;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -31,14 +40,16 @@ import java.util.Set;
  * GET_SUBSCRIPTIONGROUP_CONFIG, GET_CONSUME_STATS,
  *   GET_CONSUMER/PRODUCER_CONNECTION_LIST,
  *   GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY Group:g Get
- * UPDATE_AND_CREATE_SUBSCRIPTIONGROUP                 Cluster:c Create|Update (the group is named in the body)
+ * UPDATE_AND_CREATE_SUBSCRIPTIONGROUP                 Group:g Create|Update (g: the body's groupName)
+ * HEART_BEAT                                          per consumer group of the body: Group:g Sub, and Topic:t Sub
+ *                                                     for each subscribed topic but the group's retry topic
  * GET_ALL_TOPIC_CONFIG, GET_ALL_SUBSCRIPTIONGROUP_CONFIG  Cluster:c List
  * GET_BROKER_RUNTIME_INFO, GET_BROKER_CONFIG          Cluster:c Get
  * UPDATE_BROKER_CONFIG                                Cluster:c Update
- * HEART_BEAT, LOCK/UNLOCK_BATCH_MQ, CHECK_CLIENT_CONFIG  a valid signature only (the groups are in the body; the
- *                                                     pulls and sends that follow are checked)
+ * LOCK/UNLOCK_BATCH_MQ, CHECK_CLIENT_CONFIG          a valid signature only (the pulls that follow are checked)
  * AUTH_* (3001..3010) and every other code            Cluster:c All
  * </pre>
+ * A body that cannot be parsed needs no more than a valid signature here: the handler refuses it.
  * Stateless apart from the cluster name; thread-safe.
  */
 final class AccessTable {
@@ -102,8 +113,8 @@ final class AccessTable {
         rules.put(RequestCode.GET_PRODUCER_CONNECTION_LIST, request -> group(request, "producerGroup", GET));
         rules.put(RequestCode.GET_CONSUMER_RUNNING_INFO, request -> group(request, "consumerGroup", GET));
         rules.put(RequestCode.CONSUME_MESSAGE_DIRECTLY, request -> group(request, "consumerGroup", GET));
-        List<Access> clusterCreate = List.of(new Access(cluster, EnumSet.of(Action.CREATE, Action.UPDATE)));
-        rules.put(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, request -> clusterCreate);
+        rules.put(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, AccessTable::groupCreation);
+        rules.put(RequestCode.HEART_BEAT, AccessTable::heartbeat);
         List<Access> clusterList = List.of(new Access(cluster, EnumSet.of(Action.LIST)));
         rules.put(RequestCode.GET_ALL_TOPIC_CONFIG, request -> clusterList);
         rules.put(RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, request -> clusterList);
@@ -111,7 +122,7 @@ final class AccessTable {
         rules.put(RequestCode.GET_BROKER_CONFIG, request -> clusterGet);
         List<Access> clusterUpdate = List.of(new Access(cluster, EnumSet.of(Action.UPDATE)));
         rules.put(RequestCode.UPDATE_BROKER_CONFIG, request -> clusterUpdate);
-        for (int code : new int[] {RequestCode.HEART_BEAT, RequestCode.LOCK_BATCH_MQ, RequestCode.UNLOCK_BATCH_MQ,
+        for (int code : new int[] {RequestCode.LOCK_BATCH_MQ, RequestCode.UNLOCK_BATCH_MQ,
                 RequestCode.CHECK_CLIENT_CONFIG}) {
             rules.put(code, request -> List.of());
         }
@@ -138,6 +149,42 @@ final class AccessTable {
 
     private static List<Access> group(RemotingCommand request, String field, Set<Action> actions) {
         return List.of(new Access(Resource.group(field(request, field)), actions));
+    }
+
+    /** Sub on every consumer group of the heartbeat and on each topic it subscribes to. */
+    private static List<Access> heartbeat(RemotingCommand request) {
+        HeartbeatData data;
+        try {
+            data = BodyCodec.decode(request.body(), HeartbeatData.class);
+        } catch (IllegalArgumentException e) { // BodyFormatException: the handler refuses the body
+            return List.of();
+        }
+        List<Access> needs = new ArrayList<>();
+        for (ConsumerData consumer : data.consumerDataSet()) {
+            needs.add(new Access(Resource.group(consumer.groupName()), SUB));
+            for (SubscriptionData subscription : consumer.subscriptionDataSet()) {
+                Resource topic = Resource.topicOrItsGroup(subscription.topic());
+                if (topic.type() == ResourceType.TOPIC) {
+                    needs.add(new Access(topic, SUB));
+                }
+            }
+        }
+        return needs;
+    }
+
+    /** Create or update the group the body names. */
+    private static List<Access> groupCreation(RemotingCommand request) {
+        byte[] body = request.body();
+        String group = "";
+        try {
+            JSONObject config = body == null ? null : JSON.parseObject(new String(body, StandardCharsets.UTF_8));
+            if (config != null && config.getString("groupName") != null) {
+                group = config.getString("groupName");
+            }
+        } catch (JSONException e) {
+            return List.of();
+        }
+        return List.of(new Access(Resource.group(group), EnumSet.of(Action.CREATE, Action.UPDATE)));
     }
 
     /** A consumer's topic (unless it is the group's own retry topic) and its group. */

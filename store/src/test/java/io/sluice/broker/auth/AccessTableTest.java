@@ -36,8 +36,24 @@ class AccessTableTest {
     }
 
     @Test
-    void heartbeatsNeedOnlyASignatureAndUnknownCodesClusterAll() {
-        assertEquals(List.of(), table.needs(RemotingCommand.request(RequestCode.HEART_BEAT)));
+    void heartbeatsNeedSubOnTheirGroupsAndTopics() {
+        String body = "{\"clientID\":\"127.0.0.1@1\",\"producerDataSet\":[{\"groupName\":\"pg\"}],"
+                + "\"consumerDataSet\":[{\"groupName\":\"g\",\"consumeType\":\"CONSUME_PASSIVELY\","
+                + "\"messageModel\":\"CLUSTERING\",\"consumeFromWhere\":\"CONSUME_FROM_LAST_OFFSET\","
+                + "\"subscriptionDataSet\":[{\"topic\":\"Orders\",\"subString\":\"*\"},"
+                + "{\"topic\":\"%RETRY%g\",\"subString\":\"*\"}],\"unitMode\":false}]}";
+        assertEquals(List.of(new Access(Resource.group("g"), EnumSet.of(Action.SUB)),
+                        new Access(Resource.topic("Orders"), EnumSet.of(Action.SUB))),
+                table.needs(RemotingCommand.request(RequestCode.HEART_BEAT).setBody(body.getBytes())));
+        assertEquals(List.of(), table.needs(RemotingCommand.request(RequestCode.HEART_BEAT)),
+                "no body: the handler refuses it");
+        assertEquals(List.of(new Access(Resource.group("g2"), EnumSet.of(Action.CREATE, Action.UPDATE))),
+                table.needs(RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP)
+                        .setBody("{\"groupName\":\"g2\"}".getBytes())));
+    }
+
+    @Test
+    void unknownCodesAndAdministrationNeedClusterAll() {
         assertEquals(List.of(new Access(Resource.cluster("c1"), EnumSet.of(Action.ALL))),
                 table.needs(RemotingCommand.request(4711)));
         assertEquals(List.of(new Access(Resource.cluster("c1"), EnumSet.of(Action.ALL))),
