@@ -2,35 +2,78 @@ package io.sluice.broker.auth;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * One rule of a user's policy: on resources matching {@code resource}, the {@code actions}, from
- * {@code sourceIps} (any address when empty), are allowed or denied. Immutable.
- *
- * @param resource the resources covered
- * @param actions the actions covered; {@link Action#ALL} covers every action
- * @param sourceIps client addresses covered: IPv4 or IPv6 literals, or IPv4 networks such as {@code 10.0.0.0/8};
- *                  empty = every address
- * @param decision allow or deny
+ * One rule of a user's policy: on resources matching {@code resource()}, the {@code actions()}, from
+ * {@code sourceIps()} (any address when empty), are allowed or denied. Immutable; the addresses are parsed once,
+ * here. Equal when resource, actions, addresses and decision are.
  */
-public record PolicyEntry(ResourcePattern resource, Set<Action> actions, List<String> sourceIps, Decision decision) {
+public final class PolicyEntry {
+    private final ResourcePattern resource;
+    private final Set<Action> actions;
+    private final List<String> sourceIps;
+    private final List<SourceAddress> sources;
+    private final Decision decision;
 
-    /** Validates every field; the exception names the bad value. */
-    public PolicyEntry {
-        Objects.requireNonNull(resource, "resource");
-        Objects.requireNonNull(decision, "decision");
+    /**
+     * Validates every field; the exception names the bad value.
+     *
+     * @param resource the resources covered
+     * @param actions the actions covered; {@link Action#ALL} covers every action
+     * @param sourceIps client addresses covered: IPv4 or IPv6 literals, or networks such as {@code 10.0.0.0/8};
+     *                  empty = every address
+     * @param decision allow or deny
+     */
+    public PolicyEntry(ResourcePattern resource, Set<Action> actions, List<String> sourceIps, Decision decision) {
+        this.resource = Objects.requireNonNull(resource, "resource");
+        this.decision = Objects.requireNonNull(decision, "decision");
         if (actions == null || actions.isEmpty()) {
             throw new IllegalArgumentException("a policy entry on " + resource + " needs at least one action");
         }
-        actions = Set.copyOf(EnumSet.copyOf(actions));
-        sourceIps = List.copyOf(sourceIps);
-        for (String ip : sourceIps) {
-            SourceAddress.parse(ip);
+        this.actions = Set.copyOf(EnumSet.copyOf(actions));
+        this.sourceIps = List.copyOf(sourceIps);
+        List<SourceAddress> parsed = new ArrayList<>();
+        for (String ip : this.sourceIps) {
+            parsed.add(SourceAddress.parse(ip));
         }
+        this.sources = List.copyOf(parsed);
+    }
+
+    public ResourcePattern resource() {
+        return resource;
+    }
+
+    public Set<Action> actions() {
+        return actions;
+    }
+
+    public List<String> sourceIps() {
+        return sourceIps;
+    }
+
+    public Decision decision() {
+        return decision;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof PolicyEntry entry && resource.equals(entry.resource) && actions.equals(entry.actions)
+                && sourceIps.equals(entry.sourceIps) && decision == entry.decision;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(resource, actions, sourceIps, decision);
+    }
+
+    @Override
+    public String toString() {
+        return decision.text() + " " + actions + " on " + resource + (sourceIps.isEmpty() ? "" : " from " + sourceIps);
     }
 
     /** Whether this entry speaks about {@code target} for any of {@code wanted} from {@code sourceIp}. */
@@ -47,19 +90,19 @@ public record PolicyEntry(ResourcePattern resource, Set<Action> actions, List<St
                 return false;
             }
         }
-        if (sourceIps.isEmpty()) {
+        if (sources.isEmpty()) {
             return true;
         }
-        for (String ip : sourceIps) {
-            if (SourceAddress.parse(ip).contains(source)) {
+        for (SourceAddress address : sources) {
+            if (address.contains(source)) {
                 return true;
             }
         }
         return false;
     }
 
-    /** An address or IPv4 network of a policy entry. */
-    record SourceAddress(byte[] network, int prefixBits) {
+    /** An address or network of a policy entry; the array is never changed or handed out. */
+    private record SourceAddress(byte[] network, int prefixBits) {
         static SourceAddress parse(String text) {
             String trimmed = text == null ? "" : text.trim();
             int slash = trimmed.indexOf('/');
