@@ -1,8 +1,11 @@
 package io.sluice.client;
 
 import io.sluice.client.internal.LocalAddress;
+import io.sluice.remoting.transport.ClientTls;
+import io.sluice.remoting.transport.Credentials;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a producer, consumer or admin client reaches the cluster. Immutable, validated on construction (the
@@ -15,9 +18,12 @@ import java.util.Objects;
  * @param rpcTimeoutMs timeout of name-server and administrative calls
  * @param routeRefreshIntervalMs period of the route refresh of every topic in use
  * @param heartbeatIntervalMs period of the heartbeat to every broker in use
+ * @param tls whether connections to name servers and brokers use TLS, and which certificates they trust
+ * @param credentials when present, every request is signed with them (for brokers with access control)
  */
 public record ConnectionSettings(List<String> namesrvAddresses, String instanceName, String clientIp,
-                                 long rpcTimeoutMs, long routeRefreshIntervalMs, long heartbeatIntervalMs) {
+                                 long rpcTimeoutMs, long routeRefreshIntervalMs, long heartbeatIntervalMs,
+                                 ClientTls tls, Optional<Credentials> credentials) {
 
     /** Validates every field. */
     public ConnectionSettings {
@@ -42,6 +48,15 @@ public record ConnectionSettings(List<String> namesrvAddresses, String instanceN
         Checks.positive("rpcTimeoutMs", rpcTimeoutMs);
         Checks.positive("routeRefreshIntervalMs", routeRefreshIntervalMs);
         Checks.positive("heartbeatIntervalMs", heartbeatIntervalMs);
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(credentials, "credentials");
+    }
+
+    /** Settings without TLS and without signing. */
+    public ConnectionSettings(List<String> namesrvAddresses, String instanceName, String clientIp, long rpcTimeoutMs,
+                              long routeRefreshIntervalMs, long heartbeatIntervalMs) {
+        this(namesrvAddresses, instanceName, clientIp, rpcTimeoutMs, routeRefreshIntervalMs, heartbeatIntervalMs,
+                ClientTls.disabled(), Optional.empty());
     }
 
     /**
@@ -57,25 +72,43 @@ public record ConnectionSettings(List<String> namesrvAddresses, String instanceN
     /** A copy with another instance name. */
     public ConnectionSettings withInstanceName(String name) {
         return new ConnectionSettings(namesrvAddresses, name, clientIp, rpcTimeoutMs, routeRefreshIntervalMs,
-                heartbeatIntervalMs);
+                heartbeatIntervalMs, tls, credentials);
     }
 
     /** A copy with another client IP. */
     public ConnectionSettings withClientIp(String ip) {
         return new ConnectionSettings(namesrvAddresses, instanceName, ip, rpcTimeoutMs, routeRefreshIntervalMs,
-                heartbeatIntervalMs);
+                heartbeatIntervalMs, tls, credentials);
     }
 
     /** A copy with other timer periods. */
     public ConnectionSettings withIntervals(long routeRefreshMs, long heartbeatMs) {
         return new ConnectionSettings(namesrvAddresses, instanceName, clientIp, rpcTimeoutMs, routeRefreshMs,
-                heartbeatMs);
+                heartbeatMs, tls, credentials);
     }
 
     /** A copy with another RPC timeout. */
     public ConnectionSettings withRpcTimeoutMs(long timeoutMs) {
         return new ConnectionSettings(namesrvAddresses, instanceName, clientIp, timeoutMs, routeRefreshIntervalMs,
-                heartbeatIntervalMs);
+                heartbeatIntervalMs, tls, credentials);
+    }
+
+    /**
+     * A copy whose connections use {@code value}, e.g. {@code ClientTls.trusting(caPem)} for servers in TLS
+     * enforcing mode.
+     */
+    public ConnectionSettings withTls(ClientTls value) {
+        return new ConnectionSettings(namesrvAddresses, instanceName, clientIp, rpcTimeoutMs, routeRefreshIntervalMs,
+                heartbeatIntervalMs, value, credentials);
+    }
+
+    /**
+     * A copy that signs every request with the user's access key and secret, as the Apache client's
+     * {@code AclClientRPCHook} does, for brokers with {@code authenticationEnabled}.
+     */
+    public ConnectionSettings withCredentials(String accessKey, String secretKey) {
+        return new ConnectionSettings(namesrvAddresses, instanceName, clientIp, rpcTimeoutMs, routeRefreshIntervalMs,
+                heartbeatIntervalMs, tls, Optional.of(new Credentials(accessKey, secretKey)));
     }
 
     private static String defaultInstanceName() {

@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -29,20 +30,39 @@ final class TestCluster {
     private final int namesrvPort;
     private final int brokerPort;
     private final List<ChildJvm> processes;
+    /** What every client of this cluster needs on top of the address (TLS, credentials); identity by default. */
+    private final UnaryOperator<ConnectionSettings> access;
 
-    private TestCluster(String label, String brokerName, int namesrvPort, int brokerPort, List<ChildJvm> processes) {
+    private TestCluster(String label, String brokerName, int namesrvPort, int brokerPort, List<ChildJvm> processes,
+                        UnaryOperator<ConnectionSettings> access) {
         this.label = label;
         this.brokerName = brokerName;
         this.namesrvPort = namesrvPort;
         this.brokerPort = brokerPort;
         this.processes = processes;
+        this.access = access;
     }
 
     /** Starts the cluster of {@code kind} ({@code sluice} or {@code apache}). */
     static TestCluster start(String kind) {
         Path root = Path.of(System.getProperty("sluice.it.workDir", "target/it-work"))
                 .resolve(kind + "-" + UUID.randomUUID().toString().substring(0, 8)).toAbsolutePath();
-        TestCluster cluster = kind.equals("sluice") ? sluice(root) : apache(root);
+        TestCluster cluster = kind.equals("sluice") ? sluice(root, List.of(), UnaryOperator.identity())
+                : apache(root);
+        return awaitUp(cluster);
+    }
+
+    /**
+     * Starts a Sluice cluster whose broker.conf has {@code extraConf} lines too (e.g. TLS, access control); its
+     * clients get {@code access} applied to their connection settings.
+     */
+    static TestCluster startSluice(List<String> extraConf, UnaryOperator<ConnectionSettings> access) {
+        Path root = Path.of(System.getProperty("sluice.it.workDir", "target/it-work"))
+                .resolve("sluice-" + UUID.randomUUID().toString().substring(0, 8)).toAbsolutePath();
+        return awaitUp(sluice(root, extraConf, access));
+    }
+
+    private static TestCluster awaitUp(TestCluster cluster) {
         try {
             cluster.awaitRegistered();
         } catch (RuntimeException | Error e) {
@@ -70,8 +90,8 @@ final class TestCluster {
 
     /** Connection settings pointing at this cluster, with a unique instance name. */
     ConnectionSettings connection() {
-        return ConnectionSettings.of(namesrvAddress()).withClientIp("127.0.0.1")
-                .withInstanceName("it-" + UUID.randomUUID().toString().substring(0, 8));
+        return access.apply(ConnectionSettings.of(namesrvAddress()).withClientIp("127.0.0.1")
+                .withInstanceName("it-" + UUID.randomUUID().toString().substring(0, 8)));
     }
 
     @Override
@@ -86,7 +106,7 @@ final class TestCluster {
         }
     }
 
-    private static TestCluster sluice(Path root) {
+    private static TestCluster sluice(Path root, List<String> extraConf, UnaryOperator<ConnectionSettings> access) {
         int namesrvPort = ChildJvm.freePort();
         int brokerPort = ChildJvm.freePortWithNeighbours();
         Path conf = write(root.resolve("broker.conf"), String.join("\n",
@@ -103,11 +123,12 @@ final class TestCluster {
                 "transactionTimeOut=1000",
                 "transactionCheckInterval=500",
                 "transactionCheckMax=100",
+                String.join("\n", extraConf),
                 ""));
         ChildJvm broker = ChildJvm.start("sluice-broker", sluiceClassPath(), List.of("-Xmx512m",
                 "-XX:+UseParallelGC"), "io.sluice.broker.BrokerMain", List.of("standalone", "-c", conf.toString()),
                 root);
-        return new TestCluster("sluice", "broker-sluice", namesrvPort, brokerPort, List.of(broker));
+        return new TestCluster("sluice", "broker-sluice", namesrvPort, brokerPort, List.of(broker), access);
     }
 
     private static TestCluster apache(Path root) {
@@ -142,14 +163,15 @@ final class TestCluster {
                 ""));
         processes.add(ChildJvm.start("apache-broker", classPath, jvm, "org.apache.rocketmq.broker.BrokerStartup",
                 List.of("-c", brokerConf.toString()), root));
-        return new TestCluster("apache", "broker-apache", namesrvPort, brokerPort, processes);
+        return new TestCluster("apache", "broker-apache", namesrvPort, brokerPort, processes,
+                UnaryOperator.identity());
     }
 
     /** Waits until the name server lists the broker and the broker accepts connections. */
     private void awaitRegistered() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        try (Admin admin = Admin.start(ConnectionSettings.of(namesrvAddress()).withClientIp("127.0.0.1")
-                .withRpcTimeoutMs(1000))) {
+        try (Admin admin = Admin.start(access.apply(ConnectionSettings.of(namesrvAddress()).withClientIp("127.0.0.1")
+                .withRpcTimeoutMs(1000)))) {
             while (true) {
                 processes.forEach(ChildJvm::checkAlive);
                 if (ChildJvm.accepts(namesrvPort) && ChildJvm.accepts(brokerPort) && registered(admin)) {

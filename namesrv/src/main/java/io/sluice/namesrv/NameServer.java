@@ -68,6 +68,7 @@ public final class NameServer implements AutoCloseable {
                 .bindAddress(settings.listenAddress())
                 .port(settings.listenPort())
                 .idleTimeoutMs(settings.connectionIdleMs())
+                .tls(settings.tls())
                 .build());
         for (NamesrvHandler handler : List.of(new BrokerMembershipHandler(routes, kvConfig),
                 new RouteQueryHandler(routes, settings.enableAllTopicList()), new TopicAdminHandler(routes),

@@ -1,7 +1,13 @@
 package io.sluice.namesrv;
 
+import io.sluice.remoting.transport.ServerTls;
+import io.sluice.remoting.transport.TlsClientAuth;
+import io.sluice.remoting.transport.TlsMode;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
@@ -18,7 +24,14 @@ import java.util.function.BiConsumer;
  *                                        registered with its own heartbeatTimeoutMillis
  * connectionIdleMs     ms      120000    connections idle (no read, no write) this long are closed
  * enableAllTopicList   boolean true      answer GET_ALL_TOPIC_LIST_FROM_NAMESERVER (else SYSTEM_ERROR "disable")
+ * tls.server.mode      enum    disabled  disabled, permissive (TLS and plain on one port) or enforcing (TLS only)
+ * tls.server.certPath  path    (none)    PEM certificate chain; needed unless disabled
+ * tls.server.keyPath   path    (none)    PEM private key (PKCS#8); needed unless disabled
+ * tls.server.keyPassword text  (none)    password of an encrypted key
+ * tls.server.trustCertPath path (none)   PEM certificates client certificates must chain to
+ * tls.server.need.client.auth enum none  none, optional or require a client certificate
  * </pre>
+ * Certificate files are read at start: a changed file takes effect at the next restart.
  *
  * @param listenAddress address to bind
  * @param listenPort TCP port, 0..65535
@@ -26,6 +39,7 @@ import java.util.function.BiConsumer;
  * @param brokerExpiryMs default broker liveness timeout, positive
  * @param connectionIdleMs idle timeout of connections, positive
  * @param enableAllTopicList whether the full topic list may be queried
+ * @param tls TLS of the listening port
  */
 public record NamesrvSettings(
         String listenAddress,
@@ -33,7 +47,8 @@ public record NamesrvSettings(
         long scanIntervalMs,
         long brokerExpiryMs,
         long connectionIdleMs,
-        boolean enableAllTopicList) {
+        boolean enableAllTopicList,
+        ServerTls tls) {
 
     /** The default TCP port of a name server. */
     public static final int DEFAULT_PORT = 9876;
@@ -49,6 +64,14 @@ public record NamesrvSettings(
         requirePositive("scanIntervalMs", scanIntervalMs);
         requirePositive("brokerExpiryMs", brokerExpiryMs);
         requirePositive("connectionIdleMs", connectionIdleMs);
+        Objects.requireNonNull(tls, "tls");
+    }
+
+    /** Settings without TLS. */
+    public NamesrvSettings(String listenAddress, int listenPort, long scanIntervalMs, long brokerExpiryMs,
+                           long connectionIdleMs, boolean enableAllTopicList) {
+        this(listenAddress, listenPort, scanIntervalMs, brokerExpiryMs, connectionIdleMs, enableAllTopicList,
+                ServerTls.disabled());
     }
 
     /**
@@ -69,7 +92,7 @@ public record NamesrvSettings(
      */
     public NamesrvSettings withListen(String address, int port) {
         return new NamesrvSettings(address, port, scanIntervalMs, brokerExpiryMs, connectionIdleMs,
-                enableAllTopicList);
+                enableAllTopicList, tls);
     }
 
     /**
@@ -81,7 +104,18 @@ public record NamesrvSettings(
      */
     public NamesrvSettings withExpiry(long scanMs, long expiryMs) {
         return new NamesrvSettings(listenAddress, listenPort, scanMs, expiryMs, connectionIdleMs,
-                enableAllTopicList);
+                enableAllTopicList, tls);
+    }
+
+    /**
+     * Copy with other TLS settings.
+     *
+     * @param value TLS of the listening port
+     * @return the new settings
+     */
+    public NamesrvSettings withTls(ServerTls value) {
+        return new NamesrvSettings(listenAddress, listenPort, scanIntervalMs, brokerExpiryMs, connectionIdleMs,
+                enableAllTopicList, value);
     }
 
     /**
@@ -100,6 +134,12 @@ public record NamesrvSettings(
         keys.put("brokerExpiryMs", (b, v) -> b.brokerExpiryMs = parseLong("brokerExpiryMs", v));
         keys.put("connectionIdleMs", (b, v) -> b.connectionIdleMs = parseLong("connectionIdleMs", v));
         keys.put("enableAllTopicList", (b, v) -> b.enableAllTopicList = parseBoolean("enableAllTopicList", v));
+        keys.put("tls.server.mode", (b, v) -> b.tlsMode = TlsMode.parse(v));
+        keys.put("tls.server.certPath", (b, v) -> b.tlsCertPath = optionalPath(v));
+        keys.put("tls.server.keyPath", (b, v) -> b.tlsKeyPath = optionalPath(v));
+        keys.put("tls.server.keyPassword", (b, v) -> b.tlsKeyPassword = v.trim());
+        keys.put("tls.server.trustCertPath", (b, v) -> b.tlsTrustCertPath = optionalPath(v));
+        keys.put("tls.server.need.client.auth", (b, v) -> b.tlsClientAuth = TlsClientAuth.parse(v));
         for (String name : new TreeSet<>(properties.stringPropertyNames())) {
             BiConsumer<Builder, String> setter = keys.get(name);
             if (setter == null) {
@@ -109,6 +149,11 @@ public record NamesrvSettings(
             setter.accept(builder, properties.getProperty(name));
         }
         return builder.build();
+    }
+
+    private static Optional<Path> optionalPath(String value) {
+        String text = value.trim();
+        return text.isEmpty() ? Optional.empty() : Optional.of(Path.of(text));
     }
 
     private static void requirePositive(String name, long value) {
@@ -152,6 +197,12 @@ public record NamesrvSettings(
         private long brokerExpiryMs;
         private long connectionIdleMs;
         private boolean enableAllTopicList;
+        private TlsMode tlsMode;
+        private Optional<Path> tlsCertPath;
+        private Optional<Path> tlsKeyPath;
+        private String tlsKeyPassword;
+        private Optional<Path> tlsTrustCertPath;
+        private TlsClientAuth tlsClientAuth;
 
         Builder(NamesrvSettings base) {
             listenAddress = base.listenAddress();
@@ -160,11 +211,19 @@ public record NamesrvSettings(
             brokerExpiryMs = base.brokerExpiryMs();
             connectionIdleMs = base.connectionIdleMs();
             enableAllTopicList = base.enableAllTopicList();
+            tlsMode = base.tls().mode();
+            tlsCertPath = base.tls().certPath();
+            tlsKeyPath = base.tls().keyPath();
+            tlsKeyPassword = base.tls().keyPassword();
+            tlsTrustCertPath = base.tls().trustCertPath();
+            tlsClientAuth = base.tls().clientAuth();
         }
 
         NamesrvSettings build() {
+            ServerTls tls = tlsMode == TlsMode.DISABLED ? ServerTls.disabled() : new ServerTls(tlsMode, tlsCertPath,
+                    tlsKeyPath, tlsKeyPassword, tlsTrustCertPath, tlsClientAuth);
             return new NamesrvSettings(listenAddress, listenPort, scanIntervalMs, brokerExpiryMs, connectionIdleMs,
-                    enableAllTopicList);
+                    enableAllTopicList, tls);
         }
     }
 }

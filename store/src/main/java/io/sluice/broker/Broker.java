@@ -1,8 +1,17 @@
 package io.sluice.broker;
 
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONObject;
+import io.sluice.broker.auth.AccessGate;
+import io.sluice.broker.auth.AuthAdminHandler;
+import io.sluice.broker.auth.AuthStore;
+import io.sluice.broker.auth.User;
+import io.sluice.broker.auth.UserType;
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.SubscriptionGroups;
+import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.config.BrokerSettings;
+import io.sluice.broker.config.ConfigKey;
 import io.sluice.broker.config.FlushDiskType;
 import io.sluice.broker.handler.ClientHandler;
 import io.sluice.broker.handler.OffsetHandler;
@@ -28,12 +37,16 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
+import io.sluice.remoting.transport.ClientTls;
 import io.sluice.remoting.transport.HandlerOptions;
 import io.sluice.remoting.transport.QueueBound;
 import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.remoting.transport.ServerSettings;
+import io.sluice.remoting.transport.ServerTls;
+import io.sluice.remoting.transport.TlsClientAuth;
+import io.sluice.remoting.transport.TlsMode;
 import io.sluice.store.MessageStore;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchMode;
@@ -52,7 +65,9 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.Collections;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -107,6 +122,8 @@ public final class Broker implements AutoCloseable {
     private boolean closed;
 
     private MetadataStore metadata;
+    /** Users and policies; null unless authenticationEnabled or authorizationEnabled. */
+    private AuthStore auth;
     private RemotingServer server;
     private RemotingClient client;
     private ScheduledExecutorService scheduler;
@@ -172,12 +189,13 @@ public final class Broker implements AutoCloseable {
         metadata = MetadataStore.open(MetadataSettings.of(settings.metadataDir()));
 
         server = new RemotingServer(serverSettings(settings));
+        installAccessControl();
         server.registerDefaultHandler(RequestHandler.sync((connection, request) -> answerUnknown(request)),
                 HandlerOptions.LANE);
         server.start();
         address = new InetSocketAddress(advertisedAddress(settings.brokerIp1()), server.port());
 
-        client = new RemotingClient(ClientSettings.defaults());
+        client = new RemotingClient(ClientSettings.defaults().withTls(clientTls(settings)));
         scheduler = newScheduler();
         adminExecutor = Executors.newSingleThreadExecutor(daemonThreads("sluice-broker-admin"));
         controlExecutor = Executors.newFixedThreadPool(CONTROL_THREADS, daemonThreads("sluice-broker-control"));
@@ -209,6 +227,12 @@ public final class Broker implements AutoCloseable {
                 clock, address);
         transactions.start();
         registerHandlers();
+        if (auth != null) {
+            // Writes auth.json: on the admin thread, like the other metadata changes.
+            RequestHandler admin = RequestHandler.sync(new AuthAdminHandler(auth));
+            AuthAdminHandler.CODES.forEach(code -> server.registerHandler(code, admin,
+                    HandlerOptions.onExecutor(adminExecutor)));
+        }
         ready = true;
 
         registered = true;
@@ -217,6 +241,29 @@ public final class Broker implements AutoCloseable {
                 settings.flushConsumerOffsetIntervalMs(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::scanClients, CLIENT_SCAN_INTERVAL_MS, CLIENT_SCAN_INTERVAL_MS,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** With authentication or authorization on, every request passes the access gate before its handler. */
+    private void installAccessControl() throws IOException {
+        boolean authentication = settings.get(BrokerConfigKeys.AUTHENTICATION_ENABLED);
+        boolean authorization = settings.get(BrokerConfigKeys.AUTHORIZATION_ENABLED);
+        if (!authentication && !authorization) {
+            return;
+        }
+        auth = AuthStore.open(settings.storePathRootDir().resolve("config"),
+                initUser(settings.get(BrokerConfigKeys.INIT_AUTHENTICATION_USER)));
+        server.setRequestGate(new AccessGate(auth, settings.brokerClusterName(), authentication, authorization));
+        LOG.info("access control on: authentication {}, authorization {}, {} users", authentication, authorization,
+                auth.data().users().size());
+    }
+
+    /** The super user of {@code initAuthenticationUser} (already validated), if set. */
+    static Optional<User> initUser(String json) {
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        JSONObject user = JSON.parseObject(json);
+        return Optional.of(new User(user.getString("username"), user.getString("password"), UserType.SUPER));
     }
 
     private void registerHandlers() {
@@ -369,6 +416,11 @@ public final class Broker implements AutoCloseable {
         return metadata;
     }
 
+    /** Users and policies, when authenticationEnabled or authorizationEnabled; changes apply to the next request. */
+    public Optional<AuthStore> auth() {
+        return Optional.ofNullable(auth);
+    }
+
     /** The message store. */
     public MessageStore store() {
         return store;
@@ -493,7 +545,35 @@ public final class Broker implements AutoCloseable {
                 .ioThreads(settings.serverWorkerThreads())
                 .laneCount(settings.sendMessageThreads())
                 .maxFrameBytes(settings.serverMaxFrameBytes())
+                .tls(serverTls(settings))
                 .build();
+    }
+
+    /** TLS of the client port from the {@code tls.server.*} keys; validated (files readable) here. */
+    static ServerTls serverTls(BrokerSettings settings) {
+        TlsMode mode = TlsMode.parse(settings.get(BrokerConfigKeys.TLS_SERVER_MODE));
+        if (mode == TlsMode.DISABLED) {
+            return ServerTls.disabled();
+        }
+        return new ServerTls(mode, optionalPath(settings, BrokerConfigKeys.TLS_SERVER_CERT_PATH),
+                optionalPath(settings, BrokerConfigKeys.TLS_SERVER_KEY_PATH),
+                settings.get(BrokerConfigKeys.TLS_SERVER_KEY_PASSWORD),
+                optionalPath(settings, BrokerConfigKeys.TLS_SERVER_TRUST_CERT_PATH),
+                TlsClientAuth.parse(settings.get(BrokerConfigKeys.TLS_SERVER_NEED_CLIENT_AUTH)));
+    }
+
+    /** TLS of the connections to the name servers from {@code tls.enable} and {@code tls.client.trustCertPath}. */
+    static ClientTls clientTls(BrokerSettings settings) {
+        if (!settings.get(BrokerConfigKeys.TLS_ENABLE)) {
+            return ClientTls.disabled();
+        }
+        Optional<Path> trust = optionalPath(settings, BrokerConfigKeys.TLS_CLIENT_TRUST_CERT_PATH);
+        return trust.map(ClientTls::trusting).orElseGet(ClientTls::trustingAll);
+    }
+
+    private static Optional<Path> optionalPath(BrokerSettings settings, ConfigKey<String> key) {
+        String value = settings.get(key);
+        return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
     }
 
     /** The store's settings from the broker's: sizes, flush policy, retention and the store host. */

@@ -68,7 +68,8 @@ public final class BrokerMain {
     }
 
     /**
-     * Starts an embedded name server and a broker registered with it.
+     * Starts an embedded name server and a broker registered with it; the name server's port has the broker's TLS
+     * settings ({@code tls.server.*}).
      *
      * @param configFile a broker.conf, or null for the defaults
      * @return what to close at shutdown
@@ -82,7 +83,10 @@ public final class BrokerMain {
         int port = Integer.parseInt(namesrvAddr.substring(colon + 1));
         String bindHost = namesrvs.isEmpty() ? "0.0.0.0" : host;
         BrokerSettings settings = namesrvs.isEmpty() ? withNamesrv(loaded, namesrvAddr) : loaded;
-        NameServer nameServer = new NameServer(NamesrvSettings.defaults().withListen(bindHost, port));
+        // The embedded name server speaks TLS as the broker's port does (tls.server.*); with enforcing, the broker's
+        // own registration needs tls.enable=true.
+        NameServer nameServer = new NameServer(NamesrvSettings.defaults().withListen(bindHost, port)
+                .withTls(Broker.serverTls(settings)));
         nameServer.start();
         Broker broker = new Broker(settings);
         try {

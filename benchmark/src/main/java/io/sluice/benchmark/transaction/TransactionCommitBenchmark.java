@@ -1,29 +1,20 @@
 package io.sluice.benchmark.transaction;
 
-import io.sluice.benchmark.BenchFiles;
+import io.sluice.benchmark.BenchStore;
 import io.sluice.broker.transaction.TransactionService;
 import io.sluice.broker.transaction.TransactionSettings;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
-import io.sluice.store.StoreSettings;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.MessageProperties;
-import io.sluice.store.meta.MetadataSettings;
 import io.sluice.store.meta.MetadataStore;
-import io.sluice.store.meta.TopicConfig;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.SystemEpochClock;
@@ -71,13 +62,12 @@ public class TransactionCommitBenchmark {
     static final String GROUP = "bench-tx-pg";
     /** Transactions per {@code commitPipelined} invocation. */
     static final int PIPELINE = 64;
-    static final InetSocketAddress HOST = new InetSocketAddress(InetAddress.getLoopbackAddress(), 10911);
+    static final InetSocketAddress HOST = BenchStore.HOST;
 
     /** A store, its metadata and a started transaction service; one per trial. */
     @State(Scope.Benchmark)
     public static class Broker {
-        Path dir;
-        MetadataStore metadata;
+        BenchStore files;
         MessageStore store;
         TransactionService transactions;
         /** Sent as it is by {@code plainSend}, as a prepared send by {@code commitTransaction}. */
@@ -85,36 +75,23 @@ public class TransactionCommitBenchmark {
 
         @Setup(Level.Trial)
         public void open() throws IOException {
-            Path shm = Path.of("/dev/shm");
-            Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm
-                    : Path.of(System.getProperty("java.io.tmpdir"));
-            dir = Files.createTempDirectory(base, "sluice-bench-tx");
-            metadata = MetadataStore.open(MetadataSettings.of(dir.resolve("meta")));
-            StoreSettings.Builder settings = StoreSettings.builder(dir.resolve("store"), HOST);
-            settings.log().segmentBytes(256 * 1024 * 1024);
-            store = MessageStore.open(settings.build(),
-                    topic -> metadata.getTopic(topic).map(TopicConfig::queueType).orElse(null));
-            metadata.putTopic(TopicConfig.of(TOPIC, 1, QueueType.SIMPLE));
+            files = BenchStore.open("sluice-bench-tx", TOPIC);
+            store = files.store();
+            MetadataStore metadata = files.metadata();
             // No check pass during the measurement: every transaction is committed at once.
             transactions = new TransactionService(store, metadata, group -> Optional.empty(),
                     topic -> metadata.getTopic(topic).isPresent(), new TransactionSettings(600_000, 600_000, 15,
                     "bench-broker"), SystemEpochClock.INSTANCE, HOST);
             transactions.start();
-            byte[] body = new byte[1024];
-            new Random(1).nextBytes(body);
-            String properties = MessageProperties.encode(Map.of(MessageProperties.UNIQ_KEY,
+            message = BenchStore.message(TOPIC, MessageProperties.encode(Map.of(MessageProperties.UNIQ_KEY,
                     "7F0000010BB818B4AAC2648B37A60000", MessageProperties.PGROUP, GROUP,
-                    MessageProperties.TRAN_MSG, "true"));
-            message = MessageDraft.builder(TOPIC, 0).body(ByteBuffer.wrap(body)).propertiesText(properties)
-                    .bornHost(HOST).bornTimestampMs(System.currentTimeMillis()).build();
+                    MessageProperties.TRAN_MSG, "true")));
         }
 
         @TearDown(Level.Trial)
         public void close() throws IOException {
             transactions.close();
-            store.close();
-            metadata.close();
-            BenchFiles.deleteRecursively(dir);
+            files.close();
         }
     }
 

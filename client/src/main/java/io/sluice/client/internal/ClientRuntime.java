@@ -55,7 +55,8 @@ public final class ClientRuntime implements Invoker, AutoCloseable {
                          boolean defaultTopicFallback, int defaultTopicQueueNums) {
         this.settings = settings;
         this.clientId = settings.clientIp() + "@" + settings.instanceName() + clientIdSuffix;
-        this.remoting = new RemotingClient(ClientSettings.defaults());
+        this.remoting = new RemotingClient(ClientSettings.defaults().withTls(settings.tls())
+                .withCredentials(settings.credentials()));
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "sluice-" + role + "-timer-" + settings.instanceName());
             thread.setDaemon(true);

@@ -107,6 +107,11 @@ final class Connection implements ConnectionContext {
         if (command.isOneway()) {
             counters.onewayRequests.incrementAndGet();
         }
+        GateVerdict verdict = endpoint.gate.check(this, command);
+        if (!verdict.passed()) {
+            refuse(inbound, verdict);
+            return;
+        }
         HandlerRegistry.Registration registration = endpoint.handlers.lookup(command.code());
         boolean flowControlled = registration.options().flowControlled();
         if (flowControlled) {
@@ -142,6 +147,15 @@ final class Connection implements ConnectionContext {
                 bound.leave();
             }
             complete(inbound, flowControlled, null, rejected);
+        }
+    }
+
+    /** Answers a request the gate refused (a oneway one is dropped); no handler sees it. I/O thread only. */
+    private void refuse(InboundCommand inbound, GateVerdict verdict) {
+        RemotingCommand request = inbound.command();
+        request.releaseBody();
+        if (!request.isOneway()) {
+            write(inbound, false, RemotingCommand.response(verdict.code(), verdict.remark()), true);
         }
     }
 

@@ -31,17 +31,27 @@ final class Endpoint {
     final Lanes lanes;
     final FlowLimits limits;
     private final long idleTimeoutMs;
+    final TlsPipeline tls;
+    /** Checked before every inbound request's handler; replaced by the owner, read by the I/O threads. */
+    volatile RequestGate gate = RequestGate.OPEN;
     private final AtomicInteger opaques = new AtomicInteger();
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
     private final Set<Connection> live = ConcurrentHashMap.newKeySet();
 
+    /** An endpoint without TLS. */
     Endpoint(String name, int maxFrameBytes, int laneCount, FlowLimits limits, long idleTimeoutMs) {
+        this(name, maxFrameBytes, laneCount, limits, idleTimeoutMs, TlsPipeline.forClient(ClientTls.disabled()));
+    }
+
+    Endpoint(String name, int maxFrameBytes, int laneCount, FlowLimits limits, long idleTimeoutMs,
+             TlsPipeline tls) {
         this.name = name;
         this.codec = new FrameCodec(maxFrameBytes);
         this.encoder = new FrameEncoder(codec);
         this.lanes = new Lanes(name + "-lane", laneCount);
         this.limits = limits;
         this.idleTimeoutMs = idleTimeoutMs;
+        this.tls = tls;
     }
 
     /** Installs the pipeline on a new channel and returns its connection. */
@@ -55,6 +65,7 @@ final class Endpoint {
         pipeline.addLast("decoder", new FrameDecoder(codec, connection, counters));
         pipeline.addLast("encoder", encoder);
         pipeline.addLast("inbound", new InboundHandler(connection));
+        tls.install(channel);
         return connection;
     }
 

@@ -2,8 +2,10 @@ package io.sluice.remoting.transport;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +56,10 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable error) {
+        // A TLS failure (e.g. a plain client on a TLS-only port) arrives wrapped by the decoder; it is the peer's.
+        Throwable cause = error instanceof DecoderException && error.getCause() instanceof SSLException
+                ? error.getCause() : error;
         if (cause instanceof IOException) {
             log.debug("Connection {} to {} failed: {}", connection.id(), connection.remoteAddressText(),
                     cause.toString());

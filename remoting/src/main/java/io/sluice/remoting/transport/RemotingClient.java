@@ -7,9 +7,12 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AttributeKey;
 import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.RequestSignature;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +22,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * A RocketMQ-protocol client: one reused connection per "host:port", requests matched to responses by opaque,
  * per-call timeouts, oneway calls, and handlers for requests the server sends to the client (e.g.
- * NOTIFY_CONSUMER_IDS_CHANGED; unknown codes are answered REQUEST_CODE_NOT_SUPPORTED unless oneway).
+ * NOTIFY_CONSUMER_IDS_CHANGED; unknown codes are answered REQUEST_CODE_NOT_SUPPORTED unless oneway). With
+ * {@link ClientSettings#credentials()}, every request is signed as the Apache client's ACL hook signs it.
  *
  * <p>Futures complete on a Netty I/O thread: dependent stages must not block (use the *Async variants with an
  * executor for slow work). Thread-safe.
@@ -31,13 +35,15 @@ public final class RemotingClient implements AutoCloseable {
     private final Endpoint endpoint;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
+    private final Optional<Credentials> credentials;
     private final ConcurrentHashMap<String, CompletableFuture<Connection>> connections = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     public RemotingClient(ClientSettings settings) {
         NettyTransport transport = NettyTransport.choose(settings.preferEpoll());
+        this.credentials = settings.credentials();
         this.endpoint = new Endpoint("sluice-client", settings.maxFrameBytes(), settings.laneCount(),
-                settings.flowLimits(), settings.idleTimeoutMs());
+                settings.flowLimits(), settings.idleTimeoutMs(), TlsPipeline.forClient(settings.tls()));
         this.group = transport.newGroup(settings.ioThreads(), "sluice-client-io");
         this.bootstrap = new Bootstrap()
                 .group(group)
@@ -86,6 +92,7 @@ public final class RemotingClient implements AutoCloseable {
             request.releaseBody();
             throw new IllegalArgumentException("timeoutMs must be positive, was " + timeoutMs);
         }
+        sign(request);
         CompletableFuture<Connection> connecting = connection(address);
         if (connecting.isDone() && !connecting.isCompletedExceptionally()) {
             return connecting.join().sendRequest(request, timeoutMs); // connected: no connect timer, no extra stage
@@ -117,6 +124,7 @@ public final class RemotingClient implements AutoCloseable {
 
     /** Sends {@code request} marked oneway; the future completes when it is written. */
     public CompletableFuture<Void> invokeOneway(String address, RemotingCommand request) {
+        sign(request);
         CompletableFuture<Void> result = new CompletableFuture<>();
         connection(address).whenComplete((connection, error) -> {
             if (error != null) {
@@ -133,6 +141,11 @@ public final class RemotingClient implements AutoCloseable {
             });
         });
         return result;
+    }
+
+    /** With credentials, adds AccessKey and Signature; the request must not change afterwards. */
+    private void sign(RemotingCommand request) {
+        credentials.ifPresent(c -> RequestSignature.signInPlace(request, c.accessKey(), c.secretKey()));
     }
 
     /** Closes the connection to {@code address}, if any; the next call reconnects. */
@@ -199,11 +212,30 @@ public final class RemotingClient implements AutoCloseable {
             Channel channel = connecting.channel();
             if (done.isSuccess()) {
                 channel.closeFuture().addListener(ignored -> connections.remove(address, created));
-                created.complete(channel.attr(CONNECTION).get());
+                if (endpoint.tls.handshakesAlways()) {
+                    awaitHandshake(address, channel, created);
+                } else {
+                    created.complete(channel.attr(CONNECTION).get());
+                }
             } else {
                 connections.remove(address, created);
                 created.completeExceptionally(new RemotingConnectException("cannot connect to " + address,
                         done.cause()));
+            }
+        });
+    }
+
+    /** Completes {@code created} when the TLS handshake succeeds; a failed handshake fails it, naming the cause. */
+    private void awaitHandshake(String address, Channel channel, CompletableFuture<Connection> created) {
+        SslHandler tls = (SslHandler) channel.pipeline().get(TlsPipeline.HANDLER_NAME);
+        tls.handshakeFuture().addListener(handshake -> {
+            if (handshake.isSuccess()) {
+                created.complete(channel.attr(CONNECTION).get());
+            } else {
+                connections.remove(address, created);
+                channel.close();
+                created.completeExceptionally(new RemotingConnectException("TLS handshake with " + address
+                        + " failed: " + handshake.cause(), handshake.cause()));
             }
         });
     }

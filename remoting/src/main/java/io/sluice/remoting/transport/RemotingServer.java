@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * and bytes ({@link ServerSettings}): reading stops at a high mark and resumes at the low marks. Unknown codes
  * get REQUEST_CODE_NOT_SUPPORTED; handler failures get SYSTEM_ERROR; a request of a code whose
  * {@link QueueBound} is full gets SYSTEM_BUSY without waiting; a frame that cannot be decoded closes its
- * connection only.
+ * connection only. TLS, when {@link ServerSettings#tls()} enables it, sits in front of everything else.
  *
  * <p>Thread-safe. Register handlers and listeners before {@link #start()} (later registrations apply to later
  * requests); {@link #close()} stops everything.
@@ -43,7 +44,7 @@ public final class RemotingServer implements AutoCloseable {
         this.settings = settings;
         this.transport = NettyTransport.choose(settings.preferEpoll());
         this.endpoint = new Endpoint("sluice-server", settings.maxFrameBytes(), settings.laneCount(),
-                settings.flowLimits(), settings.idleTimeoutMs());
+                settings.flowLimits(), settings.idleTimeoutMs(), TlsPipeline.forServer(settings.tls()));
     }
 
     /** Runs {@code handler} on the connection's lane for requests with {@code code}. */
@@ -59,6 +60,14 @@ public final class RemotingServer implements AutoCloseable {
     /** Handles codes without a registered handler (otherwise answered REQUEST_CODE_NOT_SUPPORTED). */
     public void registerDefaultHandler(RequestHandler handler, HandlerOptions options) {
         endpoint.handlers.registerDefault(handler, options);
+    }
+
+    /**
+     * Makes every later request pass {@code gate} before its handler is looked up (replacing the previous gate;
+     * the default lets everything through).
+     */
+    public void setRequestGate(RequestGate gate) {
+        endpoint.gate = Objects.requireNonNull(gate, "gate");
     }
 
     /** Adds a listener told about every connection that opens or closes from now on. */
@@ -99,8 +108,8 @@ public final class RemotingServer implements AutoCloseable {
             shutdownGroups();
             throw new IllegalStateException("cannot listen on " + address + ": " + e, e);
         }
-        log.info("Remoting server listening on {} ({})", serverChannel.localAddress(),
-                transport.epoll() ? "epoll" : "nio");
+        log.info("Remoting server listening on {} ({}, TLS {})", serverChannel.localAddress(),
+                transport.epoll() ? "epoll" : "nio", settings.tls().mode().text());
     }
 
     /** The bound address; valid after {@link #start()}. */

@@ -1,6 +1,7 @@
 package io.sluice.remoting.transport;
 
 import io.sluice.remoting.protocol.FrameDescriptor;
+import java.util.Objects;
 
 /**
  * Settings of a {@link RemotingServer}, validated once on construction. Immutable, thread-safe.
@@ -16,10 +17,11 @@ import io.sluice.remoting.protocol.FrameDescriptor;
  * @param lowWaterMarkBytes in-flight request bytes at or below which reading resumes (with the request mark)
  * @param idleTimeoutMs a connection without reads or writes for this long is closed; 0 disables the check
  * @param preferEpoll use the native epoll transport when it is available, else NIO
+ * @param tls whether and how connections use TLS
  */
 public record ServerSettings(String bindAddress, int port, int ioThreads, int laneCount, int maxFrameBytes,
                              int highWaterMarkRequests, int lowWaterMarkRequests, long highWaterMarkBytes,
-                             long lowWaterMarkBytes, long idleTimeoutMs, boolean preferEpoll) {
+                             long lowWaterMarkBytes, long idleTimeoutMs, boolean preferEpoll, ServerTls tls) {
 
     /** Validates every field; the exception names the bad value. */
     public ServerSettings {
@@ -29,6 +31,7 @@ public record ServerSettings(String bindAddress, int port, int ioThreads, int la
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " outside 0..65535");
         }
+        Objects.requireNonNull(tls, "tls");
         requirePositive("ioThreads", ioThreads);
         requirePositive("laneCount", laneCount);
         FlowLimits.validate(maxFrameBytes, highWaterMarkRequests, lowWaterMarkRequests, highWaterMarkBytes,
@@ -36,7 +39,7 @@ public record ServerSettings(String bindAddress, int port, int ioThreads, int la
     }
 
     /** A builder with the defaults: 0.0.0.0:10911, 2 I/O threads, 4 lanes, 16 MiB frames, marks 4096/1024 and
-     * 64/32 MiB, idle timeout 120 s, epoll when available. */
+     * 64/32 MiB, idle timeout 120 s, epoll when available, no TLS. */
     public static Builder builder() {
         return new Builder();
     }
@@ -64,6 +67,7 @@ public record ServerSettings(String bindAddress, int port, int ioThreads, int la
         private long lowWaterMarkBytes = 32L * 1024 * 1024;
         private long idleTimeoutMs = 120_000;
         private boolean preferEpoll = true;
+        private ServerTls tls = ServerTls.disabled();
 
         private Builder() {
         }
@@ -117,9 +121,14 @@ public record ServerSettings(String bindAddress, int port, int ioThreads, int la
             return this;
         }
 
+        public Builder tls(ServerTls value) {
+            tls = value;
+            return this;
+        }
+
         public ServerSettings build() {
             return new ServerSettings(bindAddress, port, ioThreads, laneCount, maxFrameBytes, highWaterMarkRequests,
-                    lowWaterMarkRequests, highWaterMarkBytes, lowWaterMarkBytes, idleTimeoutMs, preferEpoll);
+                    lowWaterMarkRequests, highWaterMarkBytes, lowWaterMarkBytes, idleTimeoutMs, preferEpoll, tls);
         }
     }
 }

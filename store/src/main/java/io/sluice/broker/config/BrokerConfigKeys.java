@@ -1,5 +1,10 @@
 package io.sluice.broker.config;
 
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONException;
+import com.alibaba.fastjson2.JSONObject;
+import io.sluice.remoting.transport.TlsClientAuth;
+import io.sluice.remoting.transport.TlsMode;
 import io.sluice.store.dispatch.pipeline.PipelineSettings;
 import io.sluice.store.meta.TopicConfig;
 import io.sluice.store.meta.TopicNames;
@@ -313,6 +318,59 @@ public final class BrokerConfigKeys {
             315_360_000, "s", "A timer message due more than this long after it arrives is refused"
                     + " (MESSAGE_ILLEGAL).");
 
+    // ------------------------------------------------------------------ TLS (Apache's system-property names)
+
+    /** TLS on the client port. */
+    public static final ConfigKey<String> TLS_SERVER_MODE = ConfigKey.of("tls.server.mode", "enum", "disabled", null,
+            "", "disabled: plain connections only; permissive: TLS and plain on the one port, told apart by a"
+                    + " client's first bytes; enforcing: TLS only. Apache's default is permissive with a generated"
+                    + " certificate; Sluice needs tls.server.certPath and tls.server.keyPath for TLS. Certificate"
+                    + " files are read at start: a changed file takes effect at the next restart.",
+            raw -> TlsMode.parse(raw).text(), s -> s);
+    /** Server certificate chain. */
+    public static final ConfigKey<String> TLS_SERVER_CERT_PATH = optionalPath("tls.server.certPath",
+            "PEM certificate chain of the broker's TLS port.");
+    /** Server private key. */
+    public static final ConfigKey<String> TLS_SERVER_KEY_PATH = optionalPath("tls.server.keyPath",
+            "PEM private key (PKCS#8) of the broker's TLS port.");
+    /** Password of the server key. */
+    public static final ConfigKey<String> TLS_SERVER_KEY_PASSWORD = ConfigKey.of("tls.server.keyPassword", "text", "",
+            "(none)", "", "Password of an encrypted tls.server.keyPath; empty for an unencrypted key.", s -> s,
+            s -> s);
+    /** Certificates client certificates must chain to. */
+    public static final ConfigKey<String> TLS_SERVER_TRUST_CERT_PATH = optionalPath("tls.server.trustCertPath",
+            "PEM certificates a client certificate must chain to; needed unless tls.server.need.client.auth=none.");
+    /** Client certificates. */
+    public static final ConfigKey<String> TLS_SERVER_NEED_CLIENT_AUTH = ConfigKey.of("tls.server.need.client.auth",
+            "enum", "none", null, "", "none: no client certificate is asked for; optional: checked when sent;"
+                    + " require: a client without a trusted certificate is refused in the handshake.",
+            raw -> TlsClientAuth.parse(raw).text(), s -> s);
+    /** TLS towards the name servers. */
+    public static final ConfigKey<Boolean> TLS_ENABLE = ConfigKey.ofBoolean("tls.enable", false,
+            "The broker's connections to the name servers use TLS (for a name server in enforcing mode).");
+    /** Certificates the name servers' certificates must chain to. */
+    public static final ConfigKey<String> TLS_CLIENT_TRUST_CERT_PATH = optionalPath("tls.client.trustCertPath",
+            "With tls.enable: PEM certificates the name servers' certificates must chain to; empty = any"
+                    + " certificate is accepted (Apache's test mode: encrypted, the server not authenticated).");
+
+    // ------------------------------------------------------------------ access control (Apache's ACL 2.0 keys)
+
+    /** Requests must be signed. */
+    public static final ConfigKey<Boolean> AUTHENTICATION_ENABLED = ConfigKey.ofBoolean("authenticationEnabled", false,
+            "Every request must carry AccessKey and a Signature made with that user's secret (the Apache client's"
+                    + " AclClientRPCHook); others are refused NO_PERMISSION. Users and policies live in"
+                    + " <storePathRootDir>/config/auth.json.");
+    /** Requests must be permitted. */
+    public static final ConfigKey<Boolean> AUTHORIZATION_ENABLED = ConfigKey.ofBoolean("authorizationEnabled", false,
+            "Every request's user must be a super user or hold a policy entry allowing the request's action on its"
+                    + " resource (Topic:, Group:, Cluster:); others are refused NO_PERMISSION. Without"
+                    + " authenticationEnabled the AccessKey is not verified, as in Apache.");
+    /** Initial user. */
+    public static final ConfigKey<String> INIT_AUTHENTICATION_USER = ConfigKey.of("initAuthenticationUser", "JSON", "",
+            "(none)", "", "A super user created at start when no user of that name exists, so a new cluster is not"
+                    + " locked out: {\"username\":\"admin\",\"password\":\"secret\"}.",
+            BrokerConfigKeys::parseInitUser, s -> s);
+
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
@@ -331,7 +389,9 @@ public final class BrokerConfigKeys {
             FLUSH_CONSUMER_OFFSET_INTERVAL, LONG_POLLING_ENABLE, SHORT_POLLING_TIME_MILLS, LONG_POLLING_SUSPEND_MAX_MS,
             MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY, MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY, MESSAGE_DELAY_LEVEL,
             TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX, TIMER_WHEEL_ENABLE,
-            TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC);
+            TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC, TLS_SERVER_MODE, TLS_SERVER_CERT_PATH, TLS_SERVER_KEY_PATH,
+            TLS_SERVER_KEY_PASSWORD, TLS_SERVER_TRUST_CERT_PATH, TLS_SERVER_NEED_CLIENT_AUTH, TLS_ENABLE,
+            TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHORIZATION_ENABLED, INIT_AUTHENTICATION_USER);
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 
@@ -376,6 +436,31 @@ public final class BrokerConfigKeys {
                     }
                     return raw;
                 }, s -> s);
+    }
+
+    private static ConfigKey<String> optionalPath(String key, String doc) {
+        return ConfigKey.of(key, "path", "", "(none)", "", doc, raw -> raw.isEmpty() ? raw : parsePath(raw).toString(),
+                s -> s);
+    }
+
+    private static String parseInitUser(String raw) {
+        if (raw.isEmpty()) {
+            return raw;
+        }
+        JSONObject user;
+        try {
+            user = JSON.parseObject(raw);
+        } catch (JSONException e) {
+            throw new IllegalArgumentException("expected {\"username\":\"...\",\"password\":\"...\"}: " + e.getMessage(), e);
+        }
+        if (user == null || isBlank(user.getString("username")) || isBlank(user.getString("password"))) {
+            throw new IllegalArgumentException("expected {\"username\":\"...\",\"password\":\"...\"} with both set");
+        }
+        return raw;
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
     }
 
     private static String parseBrokerRole(String raw) {

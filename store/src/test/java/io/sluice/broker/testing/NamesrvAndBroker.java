@@ -4,6 +4,7 @@ import io.sluice.broker.Broker;
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
+import io.sluice.remoting.transport.ServerTls;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -28,7 +29,14 @@ public final class NamesrvAndBroker implements AutoCloseable {
      * 0, store under {@code dir}, 16 MiB CommitLog files, small consume-queue files).
      */
     public static NamesrvAndBroker start(Path dir, Map<String, String> overrides) throws IOException {
-        NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0));
+        return start(dir, overrides, ServerTls.disabled());
+    }
+
+    /** Starts both, the name server's port with {@code namesrvTls}; see {@link #start(Path, Map)}. */
+    public static NamesrvAndBroker start(Path dir, Map<String, String> overrides, ServerTls namesrvTls)
+            throws IOException {
+        NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0)
+                .withTls(namesrvTls));
         namesrv.start();
         try {
             Map<String, String> conf = new LinkedHashMap<>();

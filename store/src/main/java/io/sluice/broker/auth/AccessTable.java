@@ -1,0 +1,196 @@
+package io.sluice.broker.auth;
+
+import com.alibaba.fastjson2.JSON;
+import com.alibaba.fastjson2.JSONException;
+import com.alibaba.fastjson2.JSONObject;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.body.BodyCodec;
+import io.sluice.remoting.protocol.body.ConsumerData;
+import io.sluice.remoting.protocol.body.HeartbeatData;
+import io.sluice.remoting.protocol.body.SubscriptionData;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * For every request code, the permissions a request needs (resource and actions), after ACL 2.0's mapping. The
+ * one place that says it:
+ * <pre>
+ * code                                               needs
+ * SEND_MESSAGE(_V2), SEND_BATCH_MESSAGE, SEND_REPLY*  Topic:t Pub    (a %RETRY%/%DLQ% topic: Group:g Sub)
+ * END_TRANSACTION                                     Topic:t Pub    (signed only, when the client sends no topic)
+ * PULL_MESSAGE, LITE_PULL_MESSAGE                     Topic:t Sub and Group:g Sub
+ * QUERY_CONSUMER_OFFSET                               Topic:t Sub|Get and Group:g Sub|Get
+ * UPDATE_CONSUMER_OFFSET                              Topic:t Sub|Update and Group:g Sub|Update
+ * CONSUMER_SEND_MSG_BACK                              Group:g Sub
+ * GET_CONSUMER_LIST_BY_GROUP                          Group:g Sub|Get
+ * UNREGISTER_CLIENT                                   Group:g Sub (consumer) or Pub (producer)
+ * GET_MAX/MIN_OFFSET, SEARCH_OFFSET_BY_TIMESTAMP,
+ *   GET_EARLIEST_MSG_STORETIME, QUERY_MESSAGE         Topic:t Sub|Get
+ * VIEW_MESSAGE_BY_ID                                  Topic:t Sub|Get, or Cluster:c Get without a topic
+ * UPDATE_AND_CREATE_TOPIC                             Topic:t Create|Update
+ * DELETE_TOPIC_IN_BROKER                              Topic:t Delete
+ * GET_TOPIC_CONFIG, GET_TOPIC_STATS_INFO              Topic:t Get
+ * DELETE_SUBSCRIPTIONGROUP                            Group:g Delete
+ * GET_SUBSCRIPTIONGROUP_CONFIG, GET_CONSUME_STATS,
+ *   GET_CONSUMER/PRODUCER_CONNECTION_LIST,
+ *   GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY Group:g Get
+ * UPDATE_AND_CREATE_SUBSCRIPTIONGROUP                 Group:g Create|Update (g: the body's groupName)
+ * HEART_BEAT                                          per consumer group of the body: Group:g Sub, and Topic:t Sub
+ *                                                     for each subscribed topic but the group's retry topic
+ * GET_ALL_TOPIC_CONFIG, GET_ALL_SUBSCRIPTIONGROUP_CONFIG  Cluster:c List
+ * GET_BROKER_RUNTIME_INFO, GET_BROKER_CONFIG          Cluster:c Get
+ * UPDATE_BROKER_CONFIG                                Cluster:c Update
+ * LOCK/UNLOCK_BATCH_MQ, CHECK_CLIENT_CONFIG          a valid signature only (the pulls that follow are checked)
+ * AUTH_* (3001..3010) and every other code            Cluster:c All
+ * </pre>
+ * A body that cannot be parsed needs no more than a valid signature here: the handler refuses it.
+ * Stateless apart from the cluster name; thread-safe.
+ */
+final class AccessTable {
+    @FunctionalInterface
+    private interface Rule {
+        List<Access> needs(RemotingCommand request);
+    }
+
+    private static final Set<Action> PUB = EnumSet.of(Action.PUB);
+    private static final Set<Action> SUB = EnumSet.of(Action.SUB);
+    private static final Set<Action> SUB_GET = EnumSet.of(Action.SUB, Action.GET);
+    private static final Set<Action> SUB_UPDATE = EnumSet.of(Action.SUB, Action.UPDATE);
+    private static final Set<Action> GET = EnumSet.of(Action.GET);
+    private static final Set<Action> ALL = EnumSet.of(Action.ALL);
+
+    private final Map<Integer, Rule> rules = new HashMap<>();
+    private final Rule fallback;
+
+    AccessTable(String clusterName) {
+        Resource cluster = Resource.cluster(clusterName);
+        List<Access> clusterAll = List.of(new Access(cluster, ALL));
+        fallback = request -> clusterAll;
+        Rule send = request -> send(request.extField("topic"));
+        Rule sendCompact = request -> send(request.extField("b"));
+        rules.put(RequestCode.SEND_MESSAGE, send);
+        rules.put(RequestCode.SEND_REPLY_MESSAGE, send);
+        rules.put(RequestCode.SEND_MESSAGE_V2, sendCompact);
+        rules.put(RequestCode.SEND_BATCH_MESSAGE, sendCompact);
+        rules.put(RequestCode.SEND_REPLY_MESSAGE_V2, sendCompact);
+        rules.put(RequestCode.END_TRANSACTION, request -> request.extField("topic") == null ? List.of()
+                : send(request.extField("topic")));
+        Rule pull = request -> topicAndGroup(request, SUB);
+        rules.put(RequestCode.PULL_MESSAGE, pull);
+        rules.put(RequestCode.LITE_PULL_MESSAGE, pull);
+        rules.put(RequestCode.QUERY_CONSUMER_OFFSET, request -> topicAndGroup(request, SUB_GET));
+        rules.put(RequestCode.UPDATE_CONSUMER_OFFSET, request -> topicAndGroup(request, SUB_UPDATE));
+        rules.put(RequestCode.CONSUMER_SEND_MSG_BACK, request -> group(request, "group", SUB));
+        rules.put(RequestCode.GET_CONSUMER_LIST_BY_GROUP, request -> group(request, "consumerGroup", SUB_GET));
+        rules.put(RequestCode.UNREGISTER_CLIENT, request -> request.extField("consumerGroup") != null
+                ? group(request, "consumerGroup", SUB)
+                : request.extField("producerGroup") != null ? group(request, "producerGroup", PUB) : List.of());
+        Rule readTopic = request -> topic(request, SUB_GET);
+        for (int code : new int[] {RequestCode.GET_MAX_OFFSET, RequestCode.GET_MIN_OFFSET,
+                RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, RequestCode.GET_EARLIEST_MSG_STORETIME,
+                RequestCode.QUERY_MESSAGE}) {
+            rules.put(code, readTopic);
+        }
+        List<Access> clusterGet = List.of(new Access(cluster, GET));
+        rules.put(RequestCode.VIEW_MESSAGE_BY_ID, request -> request.extField("topic") == null ? clusterGet
+                : topic(request, SUB_GET));
+        rules.put(RequestCode.UPDATE_AND_CREATE_TOPIC, request -> topic(request,
+                EnumSet.of(Action.CREATE, Action.UPDATE)));
+        rules.put(RequestCode.DELETE_TOPIC_IN_BROKER, request -> topic(request, EnumSet.of(Action.DELETE)));
+        rules.put(RequestCode.GET_TOPIC_CONFIG, request -> topic(request, GET));
+        rules.put(RequestCode.GET_TOPIC_STATS_INFO, request -> topic(request, GET));
+        rules.put(RequestCode.DELETE_SUBSCRIPTIONGROUP, request -> group(request, "groupName",
+                EnumSet.of(Action.DELETE)));
+        rules.put(RequestCode.GET_SUBSCRIPTIONGROUP_CONFIG, request -> group(request, "group", GET));
+        rules.put(RequestCode.GET_CONSUME_STATS, request -> group(request, "consumerGroup", GET));
+        rules.put(RequestCode.GET_CONSUMER_CONNECTION_LIST, request -> group(request, "consumerGroup", GET));
+        rules.put(RequestCode.GET_PRODUCER_CONNECTION_LIST, request -> group(request, "producerGroup", GET));
+        rules.put(RequestCode.GET_CONSUMER_RUNNING_INFO, request -> group(request, "consumerGroup", GET));
+        rules.put(RequestCode.CONSUME_MESSAGE_DIRECTLY, request -> group(request, "consumerGroup", GET));
+        rules.put(RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, AccessTable::groupCreation);
+        rules.put(RequestCode.HEART_BEAT, AccessTable::heartbeat);
+        List<Access> clusterList = List.of(new Access(cluster, EnumSet.of(Action.LIST)));
+        rules.put(RequestCode.GET_ALL_TOPIC_CONFIG, request -> clusterList);
+        rules.put(RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, request -> clusterList);
+        rules.put(RequestCode.GET_BROKER_RUNTIME_INFO, request -> clusterGet);
+        rules.put(RequestCode.GET_BROKER_CONFIG, request -> clusterGet);
+        List<Access> clusterUpdate = List.of(new Access(cluster, EnumSet.of(Action.UPDATE)));
+        rules.put(RequestCode.UPDATE_BROKER_CONFIG, request -> clusterUpdate);
+        for (int code : new int[] {RequestCode.LOCK_BATCH_MQ, RequestCode.UNLOCK_BATCH_MQ,
+                RequestCode.CHECK_CLIENT_CONFIG}) {
+            rules.put(code, request -> List.of());
+        }
+    }
+
+    /** The permissions {@code request} needs; empty when a valid signature is enough. */
+    List<Access> needs(RemotingCommand request) {
+        return rules.getOrDefault(request.code(), fallback).needs(request);
+    }
+
+    private static String field(RemotingCommand request, String name) {
+        String value = request.extField(name);
+        return value == null ? "" : value;
+    }
+
+    private static List<Access> send(String topic) {
+        Resource resource = Resource.topicOrItsGroup(topic == null ? "" : topic);
+        return List.of(new Access(resource, resource.type() == ResourceType.TOPIC ? PUB : SUB));
+    }
+
+    private static List<Access> topic(RemotingCommand request, Set<Action> actions) {
+        return List.of(new Access(Resource.topicOrItsGroup(field(request, "topic")), actions));
+    }
+
+    private static List<Access> group(RemotingCommand request, String field, Set<Action> actions) {
+        return List.of(new Access(Resource.group(field(request, field)), actions));
+    }
+
+    /** Sub on every consumer group of the heartbeat and on each topic it subscribes to. */
+    private static List<Access> heartbeat(RemotingCommand request) {
+        HeartbeatData data;
+        try {
+            data = BodyCodec.decode(request.body(), HeartbeatData.class);
+        } catch (IllegalArgumentException e) { // BodyFormatException: the handler refuses the body
+            return List.of();
+        }
+        List<Access> needs = new ArrayList<>();
+        for (ConsumerData consumer : data.consumerDataSet()) {
+            needs.add(new Access(Resource.group(consumer.groupName()), SUB));
+            for (SubscriptionData subscription : consumer.subscriptionDataSet()) {
+                Resource topic = Resource.topicOrItsGroup(subscription.topic());
+                if (topic.type() == ResourceType.TOPIC) {
+                    needs.add(new Access(topic, SUB));
+                }
+            }
+        }
+        return needs;
+    }
+
+    /** Create or update the group the body names. */
+    private static List<Access> groupCreation(RemotingCommand request) {
+        byte[] body = request.body();
+        String group = "";
+        try {
+            JSONObject config = body == null ? null : JSON.parseObject(new String(body, StandardCharsets.UTF_8));
+            if (config != null && config.getString("groupName") != null) {
+                group = config.getString("groupName");
+            }
+        } catch (JSONException e) {
+            return List.of();
+        }
+        return List.of(new Access(Resource.group(group), EnumSet.of(Action.CREATE, Action.UPDATE)));
+    }
+
+    /** A consumer's topic (unless it is the group's own retry topic) and its group. */
+    private static List<Access> topicAndGroup(RemotingCommand request, Set<Action> actions) {
+        Access group = new Access(Resource.group(field(request, "consumerGroup")), actions);
+        Resource topic = Resource.topicOrItsGroup(field(request, "topic"));
+        return topic.type() == ResourceType.TOPIC ? List.of(new Access(topic, actions), group) : List.of(group);
+    }
+}

@@ -1,0 +1,150 @@
+package io.sluice.broker.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.broker.testing.FakeConnection;
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.RequestSignature;
+import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.transport.GateVerdict;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.AlphaChars;
+import net.jqwik.api.constraints.StringLength;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The gate's decisions, its persistence, and a fuzz of the authentication path that must let nothing through. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AccessGateTest {
+
+    private static final FakeConnection CONNECTION = new FakeConnection(40000);
+
+    private static AuthStore store() throws IOException {
+        Path dir = Files.createTempDirectory("auth-test");
+        AuthStore store = AuthStore.open(dir, Optional.of(new User("root", "root-secret", UserType.SUPER)));
+        store.putUser(new User("alice", "alice-secret", UserType.NORMAL));
+        return store;
+    }
+
+    private static PolicyEntry entry(String resource, Decision decision, Action... actions) {
+        return new PolicyEntry(ResourcePattern.parse(resource), EnumSet.copyOf(List.of(actions)), List.of(),
+                decision);
+    }
+
+    private static RemotingCommand send(String topic, String user, String secret) {
+        RemotingCommand request = RemotingCommand.request(RequestCode.SEND_MESSAGE_V2).putExtField("a", "pg")
+                .putExtField("b", topic).putExtField("e", "0").setBody("body".getBytes());
+        request.putExtField(RequestSignature.ACCESS_KEY, user);
+        request.putExtField(RequestSignature.SIGNATURE, RequestSignature.sign(request, secret));
+        return request;
+    }
+
+    @Test
+    void theNarrowestEntryDecidesAndDenyWinsATie() throws IOException {
+        AuthStore store = store();
+        AccessGate gate = new AccessGate(store, "c1", true, true);
+        store.putPolicy("User:alice", List.of(entry("Topic:*", Decision.ALLOW, Action.PUB),
+                entry("Topic:secret-*", Decision.DENY, Action.ALL), entry("Topic:secret-ok", Decision.ALLOW,
+                        Action.PUB)));
+        assertTrue(gate.check(CONNECTION, send("Orders", "alice", "alice-secret")).passed());
+        GateVerdict denied = gate.check(CONNECTION, send("secret-x", "alice", "alice-secret"));
+        assertEquals(ResponseCode.NO_PERMISSION, denied.code());
+        assertTrue(denied.remark().contains("User:alice has no permission to Pub on Topic:secret-x"),
+                denied.remark());
+        assertTrue(gate.check(CONNECTION, send("secret-ok", "alice", "alice-secret")).passed());
+        store.putPolicy("User:alice", List.of(entry("Topic:Orders", Decision.ALLOW, Action.PUB),
+                entry("Topic:Orders", Decision.DENY, Action.PUB)));
+        assertFalse(gate.check(CONNECTION, send("Orders", "alice", "alice-secret")).passed());
+        assertTrue(gate.check(CONNECTION, send("Anything", "root", "root-secret")).passed(), "a super user");
+        assertEquals(2, gate.refusedUnauthorized(), "two refusals counted");
+    }
+
+    @Test
+    void sourceAddressesAndRetryTopicsFollowTheRules() throws Exception {
+        PolicyEntry local = new PolicyEntry(ResourcePattern.parse("Group:g"), EnumSet.of(Action.SUB),
+                List.of("127.0.0.0/8", "::1"), Decision.ALLOW);
+        Access retry = new Access(Resource.topicOrItsGroup("%RETRY%g"), EnumSet.of(Action.SUB));
+        assertEquals(Decision.ALLOW, AccessGate.decide(List.of(local), retry, InetAddress.getByName("127.1.2.3")));
+        assertEquals(Decision.DENY, AccessGate.decide(List.of(local), retry, InetAddress.getByName("10.0.0.1")));
+        assertEquals(Decision.DENY, AccessGate.decide(List.of(), retry, InetAddress.getByName("127.0.0.1")));
+    }
+
+    @Test
+    void usersAndPoliciesSurviveAReopen() throws IOException {
+        Path dir = Files.createTempDirectory("auth-reopen");
+        AuthStore first = AuthStore.open(dir, Optional.of(new User("root", "a", UserType.SUPER)));
+        first.putPolicy("User:root", List.of(entry("Group:g*", Decision.DENY, Action.SUB, Action.GET)));
+        AuthStore second = AuthStore.open(dir, Optional.of(new User("root", "changed", UserType.SUPER)));
+        assertEquals(first.data(), second.data(), "the initial user is not overwritten");
+        assertEquals("a", second.data().user("root").orElseThrow().password());
+    }
+
+    /**
+     * Random access keys, signatures, secrets and field orders: only a request signed with the right secret of an
+     * existing user passes authentication, and nothing throws.
+     */
+    @Property(tries = 300)
+    void fuzzedRequestsNeverPassWithoutTheRightSignature(@ForAll @AlphaChars @StringLength(max = 12) String user,
+                                                         @ForAll @StringLength(max = 40) String secret,
+                                                         @ForAll @StringLength(max = 30) String signature,
+                                                         @ForAll long seed) {
+        AccessGate gate = new AccessGate(FUZZ_STORE, "c1", true, false);
+        Random random = new Random(seed);
+        String accessKey = random.nextInt(3) == 0 ? "abc" : user;
+        String key = random.nextInt(3) == 0 ? FUZZ_SECRET : secret;
+        List<String> names = new ArrayList<>(List.of("a", "b", "e", "i", "z", RequestSignature.ACCESS_KEY));
+        Collections.shuffle(names, random);
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (String name : names) {
+            fields.put(name, name.equals(RequestSignature.ACCESS_KEY) ? accessKey : Long.toString(random.nextLong()));
+        }
+        RemotingCommand request = RemotingCommand.request(RequestCode.SEND_MESSAGE_V2).setExtFields(fields)
+                .setBody(new byte[random.nextInt(64)]);
+        boolean signs = random.nextBoolean() && !key.isEmpty();
+        request.putExtField(RequestSignature.SIGNATURE, signs ? RequestSignature.sign(request, key) : signature);
+        GateVerdict verdict = gate.check(CONNECTION, request);
+        boolean legitimate = FUZZ_USERS.contains(accessKey) && RequestSignature.verify(request, FUZZ_SECRET,
+                request.extField(RequestSignature.SIGNATURE));
+        assertEquals(legitimate, verdict.passed(), "verdict " + verdict + " for " + request);
+        if (!verdict.passed()) {
+            assertEquals(ResponseCode.NO_PERMISSION, verdict.code());
+        }
+        if (signs && key.equals(FUZZ_SECRET) && FUZZ_USERS.contains(accessKey)) {
+            assertTrue(verdict.passed(), "a correctly signed request was refused: " + verdict);
+        }
+    }
+
+    private static final String FUZZ_SECRET = "fuzz-secret";
+    private static final Set<String> FUZZ_USERS = Set.of("a", "ab", "abc", "Alice");
+    private static final AuthStore FUZZ_STORE = fuzzStore();
+
+    private static AuthStore fuzzStore() {
+        try {
+            AuthStore store = AuthStore.open(Files.createTempDirectory("auth-fuzz"), Optional.empty());
+            for (String user : FUZZ_USERS) {
+                store.putUser(new User(user, FUZZ_SECRET, UserType.NORMAL));
+            }
+            return store;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
