@@ -206,6 +206,33 @@ class TimerServiceTest {
     }
 
     @Test
+    void runtimeFiguresReportTheTimersState() throws Exception {
+        try (OpenStores stores = OpenStores.open(dir);
+             TimerService timers = service(stores)) {
+            stores.createTopic(TOPIC, 1);
+            for (long delayMs : new long[] {500, 600, 5_000}) {
+                sendTimer(stores, timers, "d" + delayMs, delayMs);
+            }
+            Map<String, String> sent = timers.runtimeFigures(T0);
+            assertEquals("3", sent.get("timerOffsetBehind"), sent.toString());
+            assertEquals("0", sent.get("timerPendingCount"), sent.toString());
+            assertEquals(0, timers.doWork());
+            Map<String, String> indexed = timers.runtimeFigures(T0 + 800);
+            assertEquals("0", indexed.get("timerOffsetBehind"), indexed.toString());
+            assertEquals("3", indexed.get("timerPendingCount"), indexed.toString());
+            assertEquals("300", indexed.get("timerReadBehind"), "the earliest is 300 ms overdue: " + indexed);
+            nowMs.set(T0 + 1_000);
+            assertEquals(2, timers.doWork());
+            Map<String, String> delivered = timers.runtimeFigures(T0 + 1_000);
+            assertEquals("1", delivered.get("timerPendingCount"), delivered.toString());
+            assertEquals("0", delivered.get("timerReadBehind"), delivered.toString());
+            assertEquals("0", delivered.get("timerCongestNum"), delivered.toString());
+            assertEquals("3.00", delivered.get("timerEnqueueTps"), "3 indexed in the first second: " + delivered);
+            assertEquals("2.00", delivered.get("timerDequeueTps"), "2 delivered in the first second: " + delivered);
+        }
+    }
+
+    @Test
     void countersStayZeroWhenEveryTimerIsDelivered() throws Exception {
         try (OpenStores stores = OpenStores.open(dir);
              TimerService timers = service(stores)) {
