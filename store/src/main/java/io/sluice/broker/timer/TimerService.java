@@ -354,8 +354,17 @@ public final class TimerService implements AutoCloseable {
     private DuePass deliverDue(long nowMs) {
         List<TimerKey> due = index.due(nowMs, MAX_PER_PASS);
         List<CompletableFuture<RealTopicRestore.Outcome>> outcomes = new ArrayList<>(due.size());
+        RuntimeException failure = null;
         for (TimerKey key : due) {
-            CompletableFuture<RealTopicRestore.Outcome> outcome = deliver(key);
+            CompletableFuture<RealTopicRestore.Outcome> outcome;
+            try {
+                outcome = deliver(key);
+            } catch (RuntimeException e) {
+                // The copies already appended still have their keys removed below, so the next pass does not
+                // store them again; the failure then ends the pass.
+                failure = e;
+                break;
+            }
             outcomes.add(outcome);
             if (outcome.isDone() && outcome.join() == RealTopicRestore.Outcome.RETRY) {
                 break;
@@ -376,6 +385,9 @@ public final class TimerService implements AutoCloseable {
             done.add(due.get(i));
         }
         index.remove(done);
+        if (failure != null) {
+            throw failure;
+        }
         int left = due.size() - done.size();
         retryDue = retries > 0;
         boolean allDue = left == 0 && due.size() < MAX_PER_PASS;
