@@ -20,7 +20,7 @@ import org.agrona.concurrent.CachedEpochClock;
  * not fit.
  *
  * <pre>java -Xmx256m -cp benchmark/target/benchmarks.jar io.sluice.benchmark.timer.TimerHeap [count]</pre>
- * Default 10,000,000. Needs about 200 bytes of CommitLog per timer where {@link TimerBroker} puts its files
+ * Default 10,000,000. Needs about 300 bytes of CommitLog per timer where {@link TimerBroker} puts its files
  * ({@code -Dsluice.bench.dir=...} for a disk instead of {@code /dev/shm}).
  */
 public final class TimerHeap {
