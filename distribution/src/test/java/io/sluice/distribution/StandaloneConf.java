@@ -14,8 +14,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 
-/** Test helpers for standalone processes: free ports, a small-file broker.conf, topic creation by request. */
+/**
+ * Test helpers for standalone processes: free ports, a small-file broker.conf, topic creation and max offsets by
+ * request, a push consumer.
+ */
 final class StandaloneConf {
 
     private StandaloneConf() {
@@ -59,5 +66,27 @@ final class StandaloneConf {
                 .putExtField("topicFilterType", "SINGLE_TAG");
         RemotingCommand answer = admin.invoke(brokerAddr, create, 10_000).join();
         assertEquals(ResponseCode.SUCCESS, answer.code(), answer.remark());
+    }
+
+    /** GET_MAX_OFFSET of a queue: one past its last message. */
+    static long maxOffset(RemotingClient admin, String brokerAddr, String topic, int queueId) {
+        RemotingCommand query = RemotingCommand.request(RequestCode.GET_MAX_OFFSET)
+                .putExtField("topic", topic).putExtField("queueId", queueId);
+        RemotingCommand answer = admin.invoke(brokerAddr, query, 10_000).join();
+        assertEquals(ResponseCode.SUCCESS, answer.code(), answer.remark());
+        return Long.parseLong(answer.extField("offset"));
+    }
+
+    /** A push consumer (not started) of every message of {@code topic} from its first offset. */
+    static DefaultMQPushConsumer consumerFromFirst(String namesrv, String group, String instance, String topic,
+                                                   MessageListenerConcurrently listener) throws MQClientException {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
+        consumer.setNamesrvAddr(namesrv);
+        consumer.setInstanceName(instance);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setPollNameServerInterval(1_000);
+        consumer.subscribe(topic, "*");
+        consumer.registerMessageListener(listener);
+        return consumer;
     }
 }

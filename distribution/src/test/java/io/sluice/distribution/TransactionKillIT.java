@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.sluice.broker.testing.Await;
-import io.sluice.remoting.protocol.RemotingCommand;
-import io.sluice.remoting.protocol.RequestCode;
-import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;
 import java.nio.charset.StandardCharsets;
@@ -17,12 +14,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.client.producer.TransactionListener;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
@@ -103,17 +98,12 @@ class TransactionKillIT {
             Map<String, AtomicInteger> delivered = new ConcurrentHashMap<>();
             TransactionMQProducer producer = producer(namesrv, "tx-kill-after",
                     new Listener(LocalTransactionState.COMMIT_MESSAGE));
-            DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("tx-kill-g");
-            consumer.setNamesrvAddr(namesrv);
-            consumer.setInstanceName("tx-kill-consumer");
-            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-            consumer.setPollNameServerInterval(1_000);
-            consumer.subscribe(TOPIC, "*");
-            consumer.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
-                msgs.forEach(m -> delivered.computeIfAbsent(new String(m.getBody(), StandardCharsets.UTF_8),
-                        k -> new AtomicInteger()).incrementAndGet());
-                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-            });
+            DefaultMQPushConsumer consumer = StandaloneConf.consumerFromFirst(namesrv, "tx-kill-g",
+                    "tx-kill-consumer", TOPIC, (msgs, context) -> {
+                        msgs.forEach(m -> delivered.computeIfAbsent(new String(m.getBody(), StandardCharsets.UTF_8),
+                                k -> new AtomicInteger()).incrementAndGet());
+                        return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+                    });
             try {
                 producer.start();
                 send(producer, "commit-after"); // gives the producer a route, hence heartbeats to the broker
@@ -152,10 +142,6 @@ class TransactionKillIT {
     }
 
     private static long maxOffset(RemotingClient admin, String brokerAddr) {
-        RemotingCommand query = RemotingCommand.request(RequestCode.GET_MAX_OFFSET)
-                .putExtField("topic", TOPIC).putExtField("queueId", 0);
-        RemotingCommand answer = admin.invoke(brokerAddr, query, 10_000).join();
-        assertEquals(ResponseCode.SUCCESS, answer.code(), answer.remark());
-        return Long.parseLong(answer.extField("offset"));
+        return StandaloneConf.maxOffset(admin, brokerAddr, TOPIC, 0);
     }
 }

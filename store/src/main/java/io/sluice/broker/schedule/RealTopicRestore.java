@@ -10,6 +10,7 @@ import io.sluice.store.meta.TopicNames;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -63,20 +64,34 @@ public final class RealTopicRestore {
 
     /** Stores the copy of {@code message} in its real topic and queue, waiting for the append. */
     public Outcome restore(StoredMessage message) {
+        return restoreAsync(message).join();
+    }
+
+    /**
+     * Appends the copy of {@code message} to its real topic and queue without waiting: the outcome completes when
+     * the flush policy confirms the append. Copies appended one after the other from one thread are stored in that
+     * order, and a synchronous flush confirms them together. The future never completes exceptionally.
+     */
+    public CompletableFuture<Outcome> restoreAsync(StoredMessage message) {
         Optional<MessageDraft> draft = realDraft(message);
         if (draft.isEmpty()) {
             skipped.incrementAndGet();
-            return Outcome.SKIPPED;
+            return CompletableFuture.completedFuture(Outcome.SKIPPED);
         }
-        AppendResult result;
-        try {
-            result = store.append(draft.get()).join();
-        } catch (CompletionException e) {
-            appendFailures.incrementAndGet();
-            LOG.error("storing the {} at position {} in {} failed", what, message.position(), draft.get().topic(),
-                    e.getCause());
-            return Outcome.RETRY;
-        }
+        String topic = draft.get().topic();
+        return store.append(draft.get()).handle((result, failure) -> failure != null
+                ? failed(message, topic, failure) : outcomeOf(message, topic, result));
+    }
+
+    private Outcome failed(StoredMessage message, String topic, Throwable failure) {
+        appendFailures.incrementAndGet();
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        LOG.error("storing the {} at position {} in {} failed", what, message.position(), topic, cause);
+        return Outcome.RETRY;
+    }
+
+    private Outcome outcomeOf(StoredMessage message, String topic, AppendResult result) {
         AppendStatus status = result.status();
         if (status.isStored()) {
             delivered.incrementAndGet();
@@ -84,13 +99,13 @@ public final class RealTopicRestore {
         }
         if (status == AppendStatus.MESSAGE_ILLEGAL || status == AppendStatus.PROPERTIES_SIZE_EXCEEDED) {
             skipped.incrementAndGet();
-            LOG.error("the {} at position {} for {} was refused ({}), skipped", what, message.position(),
-                    draft.get().topic(), status);
+            LOG.error("the {} at position {} for {} was refused ({}), skipped", what, message.position(), topic,
+                    status);
             return Outcome.SKIPPED;
         }
         appendFailures.incrementAndGet();
         LOG.warn("storing the {} at position {} in {} was refused ({}); retrying later", what, message.position(),
-                draft.get().topic(), status);
+                topic, status);
         return Outcome.RETRY;
     }
 

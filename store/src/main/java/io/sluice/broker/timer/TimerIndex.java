@@ -47,6 +47,12 @@ final class TimerIndex implements AutoCloseable {
     private final WriteOptions walWrite;
     private volatile long ingestedOffset;
     private volatile long pendingCount;
+    /**
+     * Where scans start: no pending key sorts before it. Null: from the first key. Owner thread only. Removed keys
+     * stay as tombstones until RocksDB compacts them; starting after them keeps a scan from stepping over every
+     * timer delivered since the last compaction.
+     */
+    private byte[] scanStart;
 
     private TimerIndex(Path dir, NativeResources resources, RocksDB db, List<ColumnFamilyHandle> handles,
                        WriteOptions walWrite) throws RocksDBException {
@@ -138,29 +144,45 @@ final class TimerIndex implements AutoCloseable {
             db.write(walWrite, batch);
             ingestedOffset = nextOffset;
             pendingCount += added;
+            for (TimerKey key : keys) {
+                lowerScanStart(key);
+            }
         } catch (RocksDBException e) {
             throw failure("index " + keys.size() + " timers", e);
         }
     }
 
-    /** Removes a delivered (or undeliverable) timer, with the count, in one atomic batch. */
-    void remove(TimerKey key) {
+    /**
+     * Removes delivered (or undeliverable) timers, with the count, in one atomic batch. Every key given must be
+     * pending and come from {@link #due}.
+     *
+     * @throws UncheckedIOException when RocksDB fails; the index is then unchanged
+     */
+    void remove(List<TimerKey> keys) {
+        if (keys.isEmpty()) {
+            return;
+        }
         try (WriteBatch batch = new WriteBatch()) {
-            batch.delete(timersCf, key.encode());
-            long count = Math.max(0, pendingCount - 1);
+            for (TimerKey key : keys) {
+                batch.delete(timersCf, key.encode());
+            }
+            long count = Math.max(0, pendingCount - keys.size());
             batch.put(progressCf, TimerIndexDescriptor.PENDING_COUNT_KEY, TimerIndexDescriptor.encodeLong(count));
             db.write(walWrite, batch);
             pendingCount = count;
         } catch (RocksDBException e) {
-            throw failure("remove the timer " + key, e);
+            throw failure("remove " + keys.size() + " timers", e);
         }
     }
 
-    /** Up to {@code max} timers due at or before {@code nowMs}, earliest first. */
+    /**
+     * Up to {@code max} timers due at or before {@code nowMs}, earliest first. Afterwards the scan starts at the
+     * earliest of them still pending ({@link #remove} is called before the next scan).
+     */
     List<TimerKey> due(long nowMs, int max) {
         List<TimerKey> due = new ArrayList<>();
         try (RocksIterator it = db.newIterator(timersCf)) {
-            for (it.seekToFirst(); it.isValid() && due.size() < max; it.next()) {
+            for (seekScanStart(it); it.isValid() && due.size() < max; it.next()) {
                 TimerKey key = TimerKey.decode(it.key());
                 if (key.deliverMs() > nowMs) {
                     break;
@@ -175,12 +197,30 @@ final class TimerIndex implements AutoCloseable {
     /** The earliest pending timer, or empty when none is pending. */
     Optional<TimerKey> first() {
         try (RocksIterator it = db.newIterator(timersCf)) {
-            it.seekToFirst();
+            seekScanStart(it);
             if (it.isValid()) {
-                return Optional.of(TimerKey.decode(it.key()));
+                TimerKey first = TimerKey.decode(it.key());
+                // Later scans start here: the removed keys before it (tombstones until a compaction) are skipped.
+                scanStart = first.encode();
+                return Optional.of(first);
             }
             checkIterator(it);
             return Optional.empty();
+        }
+    }
+
+    private void seekScanStart(RocksIterator it) {
+        if (scanStart == null) {
+            it.seekToFirst();
+        } else {
+            it.seek(scanStart);
+        }
+    }
+
+    /** A key added below the scan start (due earlier than every key pending so far) moves the start to it. */
+    private void lowerScanStart(TimerKey key) {
+        if (scanStart != null && key.compareTo(TimerKey.decode(scanStart)) < 0) {
+            scanStart = key.encode();
         }
     }
 

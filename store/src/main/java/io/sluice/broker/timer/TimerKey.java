@@ -6,13 +6,20 @@ package io.sluice.broker.timer;
  * @param deliverMs epoch ms the message is due, >= 0
  * @param position  CommitLog position of the record in the timer topic, >= 0
  */
-record TimerKey(long deliverMs, long position) {
+record TimerKey(long deliverMs, long position) implements Comparable<TimerKey> {
 
     TimerKey {
         if (deliverMs < 0 || position < 0) {
             throw new IllegalArgumentException("deliverMs " + deliverMs + " and position " + position
                     + " must be >= 0");
         }
+    }
+
+    /** Index order: by delivery time, then position. */
+    @Override
+    public int compareTo(TimerKey other) {
+        int byTime = Long.compare(deliverMs, other.deliverMs);
+        return byTime != 0 ? byTime : Long.compare(position, other.position);
     }
 
     byte[] encode() {

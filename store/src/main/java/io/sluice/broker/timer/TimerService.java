@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.EpochClock;
@@ -42,9 +43,11 @@ import org.slf4j.LoggerFactory;
  *       (delivery time, CommitLog position) key to the {@link TimerIndex} (RocksDB, time-ordered), moving the
  *       offset in the same batch: after a crash the index resumes where its keys end, and an index deleted or
  *       lost is rebuilt from the timer topic.</li>
- *   <li>Delivery: each pass takes the keys due by now, earliest first, re-stores each record through
- *       {@link RealTopicRestore} (which waits for the append) and only then removes the key: a crash in between
- *       delivers that message twice, never zero times (at-least-once).</li>
+ *   <li>Delivery: each pass takes up to {@value #MAX_PER_PASS} keys due by now, earliest first, appends the copy
+ *       of each record through {@link RealTopicRestore} one after the other without waiting (so they are stored in
+ *       due order, and a synchronous flush covers them together), awaits them all and only then removes their keys
+ *       in one batch: a crash in between delivers those messages twice, never zero times (at-least-once, the
+ *       doubles bounded by one pass).</li>
  *   <li>Checkpoint: after a pass that delivered everything due by {@code t}, with the index fed up to offset
  *       {@code o}, the metadata store records {@code (o, t)}: every timer record below {@code o} due by {@code t}
  *       is delivered. A rebuild skips those, so an index lost re-delivers only what was delivered since the last
@@ -80,6 +83,8 @@ public final class TimerService implements AutoCloseable {
     private static final int MAX_PER_PASS = 4096;
     private static final long STOP_TIMEOUT_MS = 10_000;
     private static final long RATE_WINDOW_MS = 1_000;
+    private static final CompletableFuture<RealTopicRestore.Outcome> SKIPPED =
+            CompletableFuture.completedFuture(RealTopicRestore.Outcome.SKIPPED);
 
     private final MessageStore store;
     private final MetadataStore metadata;
@@ -99,6 +104,8 @@ public final class TimerService implements AutoCloseable {
     private volatile long earliestPendingMs = Long.MAX_VALUE;
     /** Due timers left undelivered by the last pass (more than a pass takes, or a refused append). */
     private volatile long dueLeft;
+    /** The last pass left due timers whose append was refused: the next waits the retry pause. Pass thread only. */
+    private boolean retryDue;
     private volatile double enqueuePerSecond;
     private volatile double dequeuePerSecond;
     private long rateWindowStartMs;
@@ -337,49 +344,80 @@ public final class TimerService implements AutoCloseable {
     private record DuePass(int delivered, boolean allDue) {
     }
 
+    /**
+     * Delivers up to {@value #MAX_PER_PASS} due timers, earliest first: their copies are appended one after the
+     * other without waiting (so they are stored in due order and a synchronous flush covers them together), then
+     * awaited, then their keys removed in one batch. A crash before the removal re-delivers at most this pass's
+     * timers (at-least-once). A copy refused for a reason that may pass keeps its key; issuing stops at the first
+     * refusal already known, and the next pass, after the retry pause, tries again.
+     */
     private DuePass deliverDue(long nowMs) {
         List<TimerKey> due = index.due(nowMs, MAX_PER_PASS);
+        List<CompletableFuture<RealTopicRestore.Outcome>> outcomes = new ArrayList<>(due.size());
+        RuntimeException failure = null;
+        for (TimerKey key : due) {
+            CompletableFuture<RealTopicRestore.Outcome> outcome;
+            try {
+                outcome = deliver(key);
+            } catch (RuntimeException e) {
+                // The copies already appended still have their keys removed below, so the next pass does not
+                // store them again; the failure then ends the pass.
+                failure = e;
+                break;
+            }
+            outcomes.add(outcome);
+            if (outcome.isDone() && outcome.join() == RealTopicRestore.Outcome.RETRY) {
+                break;
+            }
+        }
+        List<TimerKey> done = new ArrayList<>(outcomes.size());
         int delivered = 0;
-        for (int i = 0; i < due.size(); i++) {
-            TimerKey key = due.get(i);
-            RealTopicRestore.Outcome outcome = deliver(key);
+        int retries = 0;
+        for (int i = 0; i < outcomes.size(); i++) {
+            RealTopicRestore.Outcome outcome = outcomes.get(i).join();
             if (outcome == RealTopicRestore.Outcome.RETRY) {
-                dueLeft = due.size() - i;
-                return new DuePass(delivered, false);
+                retries++;
+                continue;
             }
             if (outcome == RealTopicRestore.Outcome.DELIVERED) {
                 delivered++;
             }
-            index.remove(key);
+            done.add(due.get(i));
         }
-        boolean allDue = due.size() < MAX_PER_PASS;
-        dueLeft = allDue ? 0 : MAX_PER_PASS;
+        index.remove(done);
+        if (failure != null) {
+            throw failure;
+        }
+        int left = due.size() - done.size();
+        retryDue = retries > 0;
+        boolean allDue = left == 0 && due.size() < MAX_PER_PASS;
+        dueLeft = allDue ? 0 : left > 0 ? left : MAX_PER_PASS;
         return new DuePass(delivered, allDue);
     }
 
-    private RealTopicRestore.Outcome deliver(TimerKey key) {
+    private CompletableFuture<RealTopicRestore.Outcome> deliver(TimerKey key) {
         Optional<ByteBuffer> record = store.recordAt(key.position());
         if (record.isEmpty()) {
             missingRecords.incrementAndGet();
             LOG.error("the timer record at position {} (due {}) is no longer in the CommitLog; it cannot be"
                     + " delivered", key.position(), key.deliverMs());
-            return RealTopicRestore.Outcome.SKIPPED;
+            return SKIPPED;
         }
         StoredMessage message;
         try {
             message = StoredMessage.decode(record.get());
         } catch (IllegalArgumentException e) {
             restore.countUndecodable(e.getMessage());
-            return RealTopicRestore.Outcome.SKIPPED;
+            return SKIPPED;
         }
         // A key whose position now holds another record (the log lost its tail and was rewritten) is stale.
         if (!TIMER_TOPIC.equals(message.topic()) || deliverMsOf(message) != key.deliverMs()) {
             missingRecords.incrementAndGet();
             LOG.error("the timer key (due {}, position {}) no longer matches its record ({}), skipped",
                     key.deliverMs(), key.position(), message.topic());
-            return RealTopicRestore.Outcome.SKIPPED;
+            return SKIPPED;
         }
-        return restore.restore(message);
+        return restore.restoreAsync(message);
     }
 
     private void writeCheckpoint(long offset, long deliveredMs) {
@@ -418,15 +456,18 @@ public final class TimerService implements AutoCloseable {
         passes.start();
     }
 
-    /** One pass for the timer thread: the time to the next due timer, at most the precision; 0 while due ones wait. */
+    /**
+     * One pass for the timer thread: the time to the next due timer, at most the precision; 0 while due ones wait,
+     * unless an append was refused (then the precision, as a retry pause).
+     */
     private long pass() {
         doWork();
-        if (dueLeft > 0) {
+        if (dueLeft > 0 && !retryDue) {
             return 0;
         }
         long waitMs = settings.precisionMs();
         long earliest = earliestPendingMs;
-        if (earliest != Long.MAX_VALUE) {
+        if (earliest != Long.MAX_VALUE && !retryDue) {
             waitMs = Math.max(1, Math.min(waitMs, earliest - clock.time()));
         }
         return TimeUnit.MILLISECONDS.toNanos(waitMs);

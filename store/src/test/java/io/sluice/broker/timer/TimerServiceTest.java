@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -156,10 +157,78 @@ class TimerServiceTest {
                 nowMs.set(T0 + 3_000);
                 assertEquals(1, timers.doWork(), "c is due");
             }
-            stores.awaitDispatched();
-            List<String> bodies = stores.records(TOPIC, 0).stream()
-                    .map(r -> OpenStores.bodyText(StoredMessage.decode(r).body())).toList();
+            List<String> bodies = bodies(stores);
             assertEquals(List.of("a", "b", "c"), bodies, "each delivered once, in time order");
+        }
+    }
+
+    @Test
+    void manyDueTimersAreDeliveredInOnePassInDueOrder() throws Exception {
+        int count = 300;
+        try (OpenStores stores = OpenStores.open(dir);
+             TimerService timers = service(stores)) {
+            stores.createTopic(TOPIC, 1);
+            for (int i = 0; i < count; i++) {
+                long delayMs = 1_000 + (i * 7_919L) % count; // every delay once, sent out of order
+                sendTimer(stores, timers, "t" + delayMs, delayMs);
+            }
+            assertEquals(0, timers.doWork());
+            assertEquals(count, timers.pendingCount());
+            nowMs.set(T0 + 1_000 + count);
+            assertEquals(count, timers.doWork(), "one pass delivers them all");
+            assertEquals(0, timers.pendingCount());
+            assertEquals(0, timers.doWork(), "delivered once");
+            List<String> dueOrder = LongStream.range(1_000, 1_000 + count).mapToObj(d -> "t" + d).toList();
+            assertEquals(dueOrder, bodies(stores), "stored in the order they fall due");
+        }
+    }
+
+    @Test
+    void aTimerDueBeforeEveryPendingOneIsFoundAfterEarlierPasses() throws Exception {
+        try (OpenStores stores = OpenStores.open(dir);
+             TimerService timers = service(stores)) {
+            stores.createTopic(TOPIC, 1);
+            for (String body : List.of("first", "last")) {
+                sendTimer(stores, timers, body, body.equals("first") ? 5_000 : 6_000);
+            }
+            assertEquals(0, timers.doWork());
+            nowMs.set(T0 + 5_000);
+            assertEquals(1, timers.doWork(), "first is due; later scans start at last");
+            sendTimer(stores, timers, "between", 5_500);
+            assertEquals(0, timers.doWork());
+            assertEquals(2, timers.pendingCount());
+            nowMs.set(T0 + 5_500);
+            assertEquals(1, timers.doWork(), "between sorts before the scan start and is still found");
+            nowMs.set(T0 + 6_000);
+            assertEquals(1, timers.doWork());
+            assertEquals(List.of("first", "between", "last"), bodies(stores));
+        }
+    }
+
+    @Test
+    void runtimeFiguresReportTheTimersState() throws Exception {
+        try (OpenStores stores = OpenStores.open(dir);
+             TimerService timers = service(stores)) {
+            stores.createTopic(TOPIC, 1);
+            for (long delayMs : new long[] {500, 600, 5_000}) {
+                sendTimer(stores, timers, "d" + delayMs, delayMs);
+            }
+            Map<String, String> sent = timers.runtimeFigures(T0);
+            assertEquals("3", sent.get("timerOffsetBehind"), sent.toString());
+            assertEquals("0", sent.get("timerPendingCount"), sent.toString());
+            assertEquals(0, timers.doWork());
+            Map<String, String> indexed = timers.runtimeFigures(T0 + 800);
+            assertEquals("0", indexed.get("timerOffsetBehind"), indexed.toString());
+            assertEquals("3", indexed.get("timerPendingCount"), indexed.toString());
+            assertEquals("300", indexed.get("timerReadBehind"), "the earliest is 300 ms overdue: " + indexed);
+            nowMs.set(T0 + 1_000);
+            assertEquals(2, timers.doWork());
+            Map<String, String> delivered = timers.runtimeFigures(T0 + 1_000);
+            assertEquals("1", delivered.get("timerPendingCount"), delivered.toString());
+            assertEquals("0", delivered.get("timerReadBehind"), delivered.toString());
+            assertEquals("0", delivered.get("timerCongestNum"), delivered.toString());
+            assertEquals("3.00", delivered.get("timerEnqueueTps"), "3 indexed in the first second: " + delivered);
+            assertEquals("2.00", delivered.get("timerDequeueTps"), "2 delivered in the first second: " + delivered);
         }
     }
 
@@ -176,6 +245,13 @@ class TimerServiceTest {
             assertEquals(0, timers.missingCount());
             assertEquals(0, timers.skippedCount());
         }
+    }
+
+    /** The bodies stored in {@value #TOPIC} queue 0, in queue order, once dispatch caught up. */
+    private static List<String> bodies(OpenStores stores) {
+        stores.awaitDispatched();
+        return stores.records(TOPIC, 0).stream().map(r -> OpenStores.bodyText(StoredMessage.decode(r).body()))
+                .toList();
     }
 
     private void sendTimer(OpenStores stores, TimerService timers, String body, long delayMs) {
