@@ -66,6 +66,11 @@ public final class MessageStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageStore.class);
     private static final long HOUSEKEEPING_STOP_TIMEOUT_MS = 10_000;
+    /**
+     * Period of the disk check that renews the CommitLog's write budget: short, so that the budget (half of what
+     * is left below the refuse ratio) is measured again long before appends could use it up.
+     */
+    static final long DISK_CHECK_INTERVAL_MS = 1_000;
 
     private final StoreSettings settings;
     private final StoreEnvironment env;
@@ -226,6 +231,8 @@ public final class MessageStore implements AutoCloseable {
         housekeeping.scheduleWithFixedDelay(checkpointAgent, checkpointMs, checkpointMs, TimeUnit.MILLISECONDS);
         long retentionMs = settings.retention().checkIntervalMs();
         housekeeping.scheduleWithFixedDelay(retentionAgent, 0, retentionMs, TimeUnit.MILLISECONDS);
+        long diskMs = Math.min(retentionMs, DISK_CHECK_INTERVAL_MS);
+        housekeeping.scheduleWithFixedDelay(retentionAgent::runDiskCheck, diskMs, diskMs, TimeUnit.MILLISECONDS);
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -106,6 +106,13 @@ public final class CommitLog implements AutoCloseable {
     /** {@link #staging} for encoding. Lock holder only. */
     private UnsafeBuffer stagingView = new UnsafeBuffer(staging);
     private volatile State state = State.LOADED;
+    /**
+     * Appends that would end above this position are refused with DISK_FULL: the disk check sets it to what the
+     * file system can still take below the refuse ratio ({@link #limitWritesTo}), a write that met a full disk
+     * to the written position. One volatile read per append, so that the ratio holds between two disk checks
+     * without a system call on the append path.
+     */
+    private volatile long writeLimitPosition = Long.MAX_VALUE;
 
     private CommitLog(LogSettings settings, LogEnvironment env, SegmentChain chain) {
         this.settings = settings;
@@ -235,6 +242,9 @@ public final class CommitLog implements AutoCloseable {
             }
             int bytes = p.bytes(base);
             long position = written.get();
+            if (position + bytes > writeLimitPosition) {
+                return refused(AppendStatus.DISK_FULL);
+            }
             MappedSegment segment = chain.last();
             if (segment == null || position == segment.endPosition()) {
                 segment = roll();
@@ -384,6 +394,8 @@ public final class CommitLog implements AutoCloseable {
             usableBytes = Long.MAX_VALUE;
         }
         if (usableBytes < FULL_DISK_USABLE_BYTES && !(e instanceof LeftoverBytesException)) {
+            // Later appends are refused without trying a write, until the disk check finds room again.
+            writeLimitPosition = written.get();
             return AppendStatus.DISK_FULL;
         }
         failureHandler.onIoFailure("append", e);
@@ -583,6 +595,30 @@ public final class CommitLog implements AutoCloseable {
         FileStore store = Files.getFileStore(settings.commitLogDir());
         long total = store.getTotalSpace();
         return total <= 0 ? 1.0 : (double) (total - store.getUsableSpace()) / total;
+    }
+
+    /**
+     * Lets appends write up to {@code position} (the disk check's budget, see {@link #writeLimitPosition});
+     * {@link Long#MAX_VALUE} lifts the limit. Any thread.
+     */
+    public void limitWritesTo(long position) {
+        writeLimitPosition = position;
+    }
+
+    /** The position above which appends are refused with DISK_FULL; {@link Long#MAX_VALUE} when unlimited. */
+    public long writeLimitPosition() {
+        return writeLimitPosition;
+    }
+
+    /**
+     * The most disk space the log may take ahead of its appends: the segments prepared with zeros
+     * ({@link LogSettings#preallocateSegments()}), else the one segment {@link ZeroFillAhead} fills, else none.
+     */
+    public long bytesAllocatedAheadAtMost() {
+        if (settings.preallocateSegments()) {
+            return (long) settings.segmentBytes() * settings.segmentsPreparedAhead();
+        }
+        return settings.zeroFillAheadBytes() > 0 ? settings.segmentBytes() : 0;
     }
 
     /** Position after the last byte appended (acquire). */

@@ -77,10 +77,7 @@ public final class RetentionAgent implements Runnable {
         long nowMs = clock.time();
         // Read before the disk figure: a release the figure does not show yet is still counted as pending.
         long pendingRelease = log.pendingReleaseBytes();
-        double ratio = readRatio();
-        if (ratio >= 0) {
-            failureHandler.markDiskFull(ratio > settings.diskRefuseWriteRatio());
-        }
+        double ratio = checkDisk();
         boolean pressure = ratio > settings.diskMaxUsedSpaceRatio();
         boolean forceWanted = settings.cleanFileForcibly()
                 && (ratio > settings.diskForceCleanRatio() || ratio > settings.diskRefuseWriteRatio());
@@ -116,6 +113,57 @@ public final class RetentionAgent implements Runnable {
                     + " log now starts at {}", percent(ratio), deleted, forced, trimmed, min);
         }
         return new RetentionOutcome(ratio, failureHandler.isDiskFull(), due, forced, deleted, trimmed, min);
+    }
+
+    /**
+     * The disk part of a check alone (also run on its own, more often than retention): reads the used fraction,
+     * sets or clears the disk-full flag and gives the log its write budget ({@link WriteBudget}). When the disk
+     * cannot be read the flag and the budget stay as they are.
+     *
+     * @return the used fraction, -1 when it could not be read
+     */
+    public synchronized double checkDisk() {
+        long writtenBefore = log.writtenPosition();
+        double ratio = readRatio();
+        if (ratio < 0) {
+            return ratio;
+        }
+        long totalBytes;
+        try {
+            totalBytes = diskUsage.totalBytes(log.settings().commitLogDir());
+        } catch (IOException e) {
+            countFailure("cannot read the size of the file system of " + log.settings().commitLogDir(), e);
+            return ratio;
+        }
+        boolean full = ratio > settings.diskRefuseWriteRatio();
+        failureHandler.markDiskFull(full);
+        // From the position before the figures were read: what was appended meanwhile counts against the budget.
+        long limit = WriteBudget.writeLimit(writtenBefore, ratio, totalBytes, settings.diskRefuseWriteRatio(),
+                log.bytesAllocatedAheadAtMost());
+        long previous = log.writeLimitPosition();
+        log.limitWritesTo(limit);
+        if ((limit <= writtenBefore) != (previous <= writtenBefore)) {
+            LOG.warn("disk {}% used (refusing at {}%): appends {}", percent(ratio),
+                    percent(settings.diskRefuseWriteRatio()), limit <= writtenBefore
+                            ? "refused with DISK_FULL until space frees" : "accepted again");
+        }
+        return ratio;
+    }
+
+    private void countFailure(String message, Exception e) {
+        long n = failures.incrementAndGet();
+        if ((n & (n - 1)) == 0) {
+            LOG.warn("{} [{} failures so far]", message, n, e);
+        }
+    }
+
+    /** Periodic entry point of {@link #checkDisk()}: a failure is counted and logged, the next run tries again. */
+    public void runDiskCheck() {
+        try {
+            checkDisk();
+        } catch (RuntimeException e) {
+            countFailure("disk check failed", e);
+        }
     }
 
     private double readRatio() {
