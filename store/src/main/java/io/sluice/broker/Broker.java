@@ -35,6 +35,7 @@ import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.remoting.transport.ServerSettings;
 import io.sluice.store.MessageStore;
+import io.sluice.store.StoreEnvironment;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchMode;
 import io.sluice.store.dispatch.DispatchSettings;
@@ -53,6 +54,7 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.Collections;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -101,6 +103,7 @@ public final class Broker implements AutoCloseable {
 
     private final BrokerSettings settings;
     private final EpochClock clock;
+    private final StoreEnvironment storeEnv;
     private volatile boolean ready;
     private boolean registered;
     private boolean started;
@@ -140,8 +143,17 @@ public final class Broker implements AutoCloseable {
      * {@link #start()}.
      */
     public Broker(BrokerSettings settings, EpochClock clock) {
+        this(settings, clock, StoreEnvironment.system());
+    }
+
+    /**
+     * A broker on an injected clock whose store runs in {@code storeEnv} (tests simulate a small disk through its
+     * disk usage); nothing runs until {@link #start()}.
+     */
+    public Broker(BrokerSettings settings, EpochClock clock, StoreEnvironment storeEnv) {
         this.settings = settings;
         this.clock = clock;
+        this.storeEnv = Objects.requireNonNull(storeEnv, "storeEnv");
         this.sendQueue = settings.sendOnIoThread() ? null : new QueueBound("send", settings.sendQueueCapacity());
         this.pullQueue = new QueueBound("pull", settings.pullQueueCapacity());
     }
@@ -188,7 +200,7 @@ public final class Broker implements AutoCloseable {
                 settings.defaultTopicQueueNums()), registrar);
         topics.installSystemTopics(settings.brokerClusterName(), settings.brokerName());
 
-        store = MessageStore.open(storeSettings(settings, address), topics::queueTypeOf);
+        store = MessageStore.open(storeSettings(settings, address), topics::queueTypeOf, storeEnv);
 
         groups = new SubscriptionGroups(metadata, settings.autoCreateSubscriptionGroup());
         clients = new ClientRegistry(settings.clientChannelExpiredTimeoutMs(), clock, groups::notifyEnabled);
