@@ -17,6 +17,7 @@ import io.sluice.broker.handler.TopicHandler;
 import io.sluice.broker.longpoll.PullParking;
 import io.sluice.broker.registry.NameServerRegistrar;
 import io.sluice.broker.registry.RegistrarSettings;
+import io.sluice.broker.retention.BrokerRetentionGuard;
 import io.sluice.broker.topic.TopicRegistry;
 import io.sluice.broker.topic.TopicSettings;
 import io.sluice.broker.timer.TimerService;
@@ -220,6 +221,8 @@ public final class Broker implements AutoCloseable {
                 settings.transactionCheckIntervalMs(), settings.transactionCheckMax(), settings.brokerName()),
                 clock, address);
         transactions.start();
+        // Retention keeps what consumers have not read and what timers, transactions and delays still need.
+        store.retentionGuard(new BrokerRetentionGuard(store, metadata, timers, transactions, retryAndAdmin.delays()));
         registerHandlers();
         ready = true;
 

@@ -8,6 +8,7 @@ import io.sluice.broker.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import io.sluice.store.StoreEnvironment;
 import io.sluice.store.retention.DiskUsage;
+import io.sluice.store.retention.SimulatedDisk;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -61,17 +62,7 @@ class DiskFullIT {
 
     @Test
     void sendsAreRefusedWhileTheDiskIsFullAndNothingAcceptedIsLost() throws Exception {
-        DiskUsage simulated = new DiskUsage() {
-            @Override
-            public double usedRatio(Path path) {
-                return Math.min(1.0, (double) usedBytes() / TOTAL_BYTES);
-            }
-
-            @Override
-            public long totalBytes(Path path) {
-                return TOTAL_BYTES;
-            }
-        };
+        DiskUsage simulated = new SimulatedDisk(TOTAL_BYTES, this::usedBytes);
         StoreEnvironment env = StoreEnvironment.system().withDiskUsage(simulated);
         try (NamesrvAndBroker c = NamesrvAndBroker.start(dir, Map.of("diskSpaceWarningLevelRatio", "90"), env)) {
             cluster.set(c);

@@ -12,6 +12,7 @@ import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.Await;
 import io.sluice.store.log.LogEnvironment;
 import io.sluice.store.retention.DiskUsage;
+import io.sluice.store.retention.SimulatedDisk;
 import io.sluice.store.retention.RetentionSettings;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -56,17 +57,7 @@ class MessageStoreDiskBudgetTest {
     }
 
     private void open() throws IOException {
-        DiskUsage simulated = new DiskUsage() {
-            @Override
-            public double usedRatio(Path path) {
-                return Math.min(1.0, (double) usedBytes() / TOTAL_BYTES);
-            }
-
-            @Override
-            public long totalBytes(Path path) {
-                return TOTAL_BYTES;
-            }
-        };
+        DiskUsage simulated = new SimulatedDisk(TOTAL_BYTES, this::usedBytes);
         StoreEnvironment env = StoreEnvironment.system().withLog(LogEnvironment.system()).withDiskUsage(simulated)
                 .withZone(ZoneOffset.UTC);
         store = MessageStore.open(StoreFixture.settings(root).retention(RetentionSettings.defaults()

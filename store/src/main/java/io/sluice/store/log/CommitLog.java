@@ -545,19 +545,33 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /**
-     * Deletes whole segments, oldest first, never the active (newest) one: a segment goes when its last write
-     * is at least {@code retentionMs} old, or unconditionally when {@code force} is set (disk pressure). Stops at
-     * the first segment that must stay, or after {@code maxDeletes}. Readers holding views of a deleted segment
-     * keep valid bytes (see {@link MappedSegment}).
+     * {@link #deleteSegments} by age alone (or {@code force}), with nothing consumed or kept.
      *
      * @return the new {@link #minPosition()}
      */
     public long deleteExpiredSegments(long nowMs, long retentionMs, boolean force, int maxDeletes) {
+        return deleteSegments(nowMs, retentionMs, Long.MIN_VALUE, Long.MAX_VALUE, force, maxDeletes);
+    }
+
+    /**
+     * Deletes whole segments, oldest first, never the active (newest) one, stopping at the first that must stay or
+     * after {@code maxDeletes}. A segment that reaches {@code keepFrom} or above always stays; below it, one goes
+     * when its last write is at least {@code retentionMs} old, or it lies wholly below {@code consumedBelow}, or
+     * {@code force} is set. Readers holding views of a deleted segment keep valid bytes (see {@link MappedSegment}).
+     *
+     * @return the new {@link #minPosition()}
+     */
+    public long deleteSegments(long nowMs, long retentionMs, long consumedBelow, long keepFrom, boolean force,
+                               int maxDeletes) {
         int deleted = 0;
         MappedSegment[] segments = chain.snapshot();
         for (int i = 0; i < segments.length - 1 && deleted < maxDeletes; i++) {
             MappedSegment s = segments[i];
-            if (!force && nowMs - s.lastWriteTimeMs() < retentionMs) {
+            if (s.endPosition() > keepFrom) {
+                break;
+            }
+            boolean expired = nowMs - s.lastWriteTimeMs() >= retentionMs;
+            if (!force && !expired && s.endPosition() > consumedBelow) {
                 break;
             }
             if (!chain.removeOldest(s)) {
@@ -572,7 +586,8 @@ public final class CommitLog implements AutoCloseable {
             }
             releases.track(s);
             deleted++;
-            LOG.info("deleted expired {} (last write {} ms ago, forced {})", s, nowMs - s.lastWriteTimeMs(), force);
+            LOG.info("deleted {} (last write {} ms ago, {})", s, nowMs - s.lastWriteTimeMs(),
+                    expired ? "expired" : s.endPosition() <= consumedBelow ? "consumed by every group" : "forced");
         }
         return minPosition();
     }
