@@ -24,7 +24,10 @@ import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -37,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Retention under disk pressure with the unmodified Apache client, on 256 KiB CommitLog files and a simulated disk:
  * only what the consumer group has consumed is deleted, unread messages stay and sends are refused instead (the
- * group then reads every one of them); a pending timer keeps its file even from forced deletion.
+ * group then reads every one of them); a pending timer and an unresolved half message keep their files even from
+ * forced deletion.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RetentionIT {
@@ -148,6 +152,50 @@ class RetentionIT {
                 assertEquals(0, store.stats().minPosition());
                 assertEquals(1, c.broker().timers().pendingCount());
             } finally {
+                producer.shutdown();
+                admin.shutdown();
+            }
+        }
+    }
+
+    @Test
+    void anUnresolvedHalfMessageKeepsItsFileEvenFromForcedDeletion() throws Exception {
+        Map<String, String> conf = new java.util.HashMap<>(CONF);
+        conf.put("cleanFileForciblyEnable", "true");
+        try (NamesrvAndBroker c = NamesrvAndBroker.start(dir, conf, simulatedDisk())) {
+            DefaultMQAdminExt admin = ApacheClients.admin(c.namesrvAddr());
+            DefaultMQProducer producer = ApacheClients.producer(c.namesrvAddr(), "retained-plain-pg");
+            TransactionMQProducer transactional = new TransactionMQProducer("retained-tx-pg");
+            transactional.setNamesrvAddr(c.namesrvAddr());
+            transactional.setInstanceName(ApacheClients.instance("tx-producer"));
+            transactional.setTransactionListener(new TransactionListener() {
+                @Override
+                public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+                    return LocalTransactionState.UNKNOW;
+                }
+
+                @Override
+                public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+                    return LocalTransactionState.UNKNOW;
+                }
+            });
+            try {
+                admin.start();
+                admin.createAndUpdateTopicConfig(c.brokerAddr(), new TopicConfig(TOPIC, 1, 1, 6));
+                producer.start();
+                transactional.start();
+                assertEquals(SendStatus.SEND_OK,
+                        transactional.sendMessageInTransaction(message(-3), null).getSendStatus());
+                sendRange(producer, 0, BATCH);
+
+                MessageStore store = c.broker().store();
+                diskAt(95);
+                RetentionOutcome outcome = store.runRetention();
+                assertTrue(outcome.forced(), outcome.toString());
+                assertEquals(0, outcome.deletedSegments(), "the file holding the unresolved half message stays");
+                assertEquals(0, store.stats().minPosition());
+            } finally {
+                transactional.shutdown();
                 producer.shutdown();
                 admin.shutdown();
             }

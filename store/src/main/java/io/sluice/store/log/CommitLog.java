@@ -57,8 +57,13 @@ import org.slf4j.LoggerFactory;
  * {@link #confirmedPosition()} is what dispatch may read: the flushed position in SYNC mode (so consumers never
  * see a record that a crash could take back), the written position in ASYNC mode.
  *
+ * <p><b>Disk space.</b> Appends that would end above {@link #writeLimitPosition()} are refused with DISK_FULL: the
+ * store's disk check sets that limit to the budget left below the refuse ratio (one volatile read per append, no
+ * system call), so the ratio holds between two checks.
+ *
  * <p><b>Failures.</b> A write that fails on a full disk refuses that append with DISK_FULL and nothing else: its
- * bytes are zeroed and later appends try again. Every other storage {@link IOException} goes to the
+ * bytes are zeroed, and later appends are refused at once until the disk check finds room (the write limit drops to
+ * the written position). Every other storage {@link IOException} goes to the
  * {@link StoreFailureHandler}, which makes the log refuse appends (SERVICE_NOT_AVAILABLE) from then on; the append
  * that met the failure gets IO_ERROR.
  *
