@@ -54,6 +54,7 @@ class RetentionIT {
     private static final int BATCH = 400;
     private static final Map<String, String> CONF = Map.of("mappedFileSizeCommitLog", Integer.toString(SEGMENT_BYTES),
             "maxMessageSize", Integer.toString(64 * 1024), "cleanResourceInterval", "3600000");
+    private static final Map<String, String> FORCED_CONF = withForcedCleaning();
 
     @TempDir
     Path dir;
@@ -128,9 +129,7 @@ class RetentionIT {
 
     @Test
     void aPendingTimerKeepsItsFileEvenFromForcedDeletion() throws Exception {
-        Map<String, String> conf = new java.util.HashMap<>(CONF);
-        conf.put("cleanFileForciblyEnable", "true");
-        try (NamesrvAndBroker c = NamesrvAndBroker.start(dir, conf, simulatedDisk())) {
+        try (NamesrvAndBroker c = NamesrvAndBroker.start(dir, FORCED_CONF, simulatedDisk())) {
             DefaultMQAdminExt admin = ApacheClients.admin(c.namesrvAddr());
             DefaultMQProducer producer = ApacheClients.producer(c.namesrvAddr(), "retained-timer-pg");
             try {
@@ -160,9 +159,7 @@ class RetentionIT {
 
     @Test
     void anUnresolvedHalfMessageKeepsItsFileEvenFromForcedDeletion() throws Exception {
-        Map<String, String> conf = new java.util.HashMap<>(CONF);
-        conf.put("cleanFileForciblyEnable", "true");
-        try (NamesrvAndBroker c = NamesrvAndBroker.start(dir, conf, simulatedDisk())) {
+        try (NamesrvAndBroker c = NamesrvAndBroker.start(dir, FORCED_CONF, simulatedDisk())) {
             DefaultMQAdminExt admin = ApacheClients.admin(c.namesrvAddr());
             DefaultMQProducer producer = ApacheClients.producer(c.namesrvAddr(), "retained-plain-pg");
             TransactionMQProducer transactional = new TransactionMQProducer("retained-tx-pg");
@@ -200,6 +197,12 @@ class RetentionIT {
                 admin.shutdown();
             }
         }
+    }
+
+    private static Map<String, String> withForcedCleaning() {
+        Map<String, String> conf = new java.util.HashMap<>(CONF);
+        conf.put("cleanFileForciblyEnable", "true");
+        return Map.copyOf(conf);
     }
 
     private static long committed(NamesrvAndBroker c) {
