@@ -26,6 +26,7 @@ import io.sluice.broker.handler.TopicHandler;
 import io.sluice.broker.longpoll.PullParking;
 import io.sluice.broker.registry.NameServerRegistrar;
 import io.sluice.broker.registry.RegistrarSettings;
+import io.sluice.broker.retention.BrokerRetentionGuard;
 import io.sluice.broker.topic.TopicRegistry;
 import io.sluice.broker.topic.TopicSettings;
 import io.sluice.broker.timer.TimerService;
@@ -48,6 +49,7 @@ import io.sluice.remoting.transport.ServerTls;
 import io.sluice.remoting.transport.TlsClientAuth;
 import io.sluice.remoting.transport.TlsMode;
 import io.sluice.store.MessageStore;
+import io.sluice.store.StoreEnvironment;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchMode;
 import io.sluice.store.dispatch.DispatchSettings;
@@ -67,6 +69,7 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -116,6 +119,7 @@ public final class Broker implements AutoCloseable {
 
     private final BrokerSettings settings;
     private final EpochClock clock;
+    private final StoreEnvironment storeEnv;
     private volatile boolean ready;
     private boolean registered;
     private boolean started;
@@ -157,8 +161,17 @@ public final class Broker implements AutoCloseable {
      * {@link #start()}.
      */
     public Broker(BrokerSettings settings, EpochClock clock) {
+        this(settings, clock, StoreEnvironment.system());
+    }
+
+    /**
+     * A broker on an injected clock whose store runs in {@code storeEnv} (tests simulate a small disk through its
+     * disk usage); nothing runs until {@link #start()}.
+     */
+    public Broker(BrokerSettings settings, EpochClock clock, StoreEnvironment storeEnv) {
         this.settings = settings;
         this.clock = clock;
+        this.storeEnv = Objects.requireNonNull(storeEnv, "storeEnv");
         this.sendQueue = settings.sendOnIoThread() ? null : new QueueBound("send", settings.sendQueueCapacity());
         this.pullQueue = new QueueBound("pull", settings.pullQueueCapacity());
     }
@@ -206,7 +219,7 @@ public final class Broker implements AutoCloseable {
                 settings.defaultTopicQueueNums()), registrar);
         topics.installSystemTopics(settings.brokerClusterName(), settings.brokerName());
 
-        store = MessageStore.open(storeSettings(settings, address), topics::queueTypeOf);
+        store = MessageStore.open(storeSettings(settings, address), topics::queueTypeOf, storeEnv);
 
         groups = new SubscriptionGroups(metadata, settings.autoCreateSubscriptionGroup());
         clients = new ClientRegistry(settings.clientChannelExpiredTimeoutMs(), clock, groups::notifyEnabled);
@@ -226,6 +239,8 @@ public final class Broker implements AutoCloseable {
                 settings.transactionCheckIntervalMs(), settings.transactionCheckMax(), settings.brokerName()),
                 clock, address);
         transactions.start();
+        // Retention keeps what consumers have not read and what timers, transactions and delays still need.
+        store.retentionGuard(new BrokerRetentionGuard(store, metadata, timers, transactions, retryAndAdmin.delays()));
         registerHandlers();
         if (auth != null) {
             // Writes auth.json: on the admin thread, like the other metadata changes.

@@ -29,6 +29,7 @@ import io.sluice.store.recovery.StoreCheckpoint;
 import io.sluice.store.recovery.StoreLock;
 import io.sluice.store.recovery.StoreRecovery;
 import io.sluice.store.retention.RetentionAgent;
+import io.sluice.store.retention.RetentionGuard;
 import io.sluice.store.retention.RetentionOutcome;
 import java.io.Closeable;
 import java.io.IOException;
@@ -66,6 +67,11 @@ public final class MessageStore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageStore.class);
     private static final long HOUSEKEEPING_STOP_TIMEOUT_MS = 10_000;
+    /**
+     * Period of the disk check that renews the CommitLog's write budget: short, so that the budget (half of what
+     * is left below the refuse ratio) is measured again long before appends could use it up.
+     */
+    static final long DISK_CHECK_INTERVAL_MS = 1_000;
 
     private final StoreSettings settings;
     private final StoreEnvironment env;
@@ -226,6 +232,8 @@ public final class MessageStore implements AutoCloseable {
         housekeeping.scheduleWithFixedDelay(checkpointAgent, checkpointMs, checkpointMs, TimeUnit.MILLISECONDS);
         long retentionMs = settings.retention().checkIntervalMs();
         housekeeping.scheduleWithFixedDelay(retentionAgent, 0, retentionMs, TimeUnit.MILLISECONDS);
+        long diskMs = Math.min(retentionMs, DISK_CHECK_INTERVAL_MS);
+        housekeeping.scheduleWithFixedDelay(retentionAgent::runDiskCheck, diskMs, diskMs, TimeUnit.MILLISECONDS);
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -411,6 +419,29 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /**
+     * Makes retention ask {@code guard} which positions consumers have not read and which the broker still needs
+     * before deleting segments (until then nothing is known consumed and nothing needed).
+     */
+    public void retentionGuard(RetentionGuard guard) {
+        retentionAgent.guard(guard);
+    }
+
+    /**
+     * The CommitLog position of the record holding the message at {@code offset} of a queue (for a BatchCQ queue,
+     * its batch's record); {@link Long#MAX_VALUE} when the queue has no message at or after {@code offset}, the
+     * queue's first readable record's position when {@code offset} is below it.
+     */
+    public long positionOf(String topic, int queueId, long offset) {
+        requireOpen();
+        long from = Math.max(offset, minOffset(topic, queueId));
+        GetResult r = reader.get(topic, queueId, from, 1, Integer.MAX_VALUE, null);
+        if (r.status() != GetStatus.FOUND || r.records().isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        return r.records().get(0).getLong(RecordDescriptor.PHYSICAL_OFFSET_OFFSET);
+    }
+
+    /**
      * Runs a retention and disk check now (it also runs every {@code retention.checkIntervalMs}): may delete
      * expired segments and trims consume queues.
      */
@@ -476,6 +507,7 @@ public final class MessageStore implements AutoCloseable {
                 inconsistent,
                 errors,
                 retentionAgent.deletedSegments(),
+                retentionAgent.unreadBytesDeleted(),
                 checkpointAgent.failures());
     }
 

@@ -24,6 +24,7 @@ package io.sluice.store;
  * @param inconsistentRecords    records a consume queue refused as a gap or conflict
  * @param dispatchErrors         consume-queue I/O errors, listener failures and unexpected dispatch exceptions
  * @param deletedSegments        CommitLog segments deleted by retention
+ * @param unreadBytesDeleted     CommitLog bytes forced retention deleted before every consumer group read them
  * @param checkpointFailures     checkpoints that could not be written
  */
 public record StoreStats(
@@ -46,5 +47,6 @@ public record StoreStats(
         long inconsistentRecords,
         long dispatchErrors,
         long deletedSegments,
+        long unreadBytesDeleted,
         long checkpointFailures) {
 }

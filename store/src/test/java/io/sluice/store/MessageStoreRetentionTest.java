@@ -9,22 +9,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.Await;
 import io.sluice.store.log.RecordDescriptor;
+import io.sluice.store.retention.RetentionAgent;
+import io.sluice.store.retention.RetentionGuard;
 import io.sluice.store.retention.RetentionOutcome;
 import io.sluice.store.retention.RetentionSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** Retention through the façade, with a manual clock (UTC) and a controllable disk. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MessageStoreRetentionTest {
 
     /** 04:30 UTC: inside the default deletion hour. */
@@ -115,7 +125,7 @@ class MessageStoreRetentionTest {
 
     @Test
     void shouldForceDeletionOfUnexpiredSegmentsAboveTheForceRatio() throws IOException {
-        open(RetentionSettings.defaults().withMaxSegmentDeletesPerRun(2));
+        open(RetentionSettings.defaults().withCleanFileForcibly(true).withMaxSegmentDeletesPerRun(2));
         fillFourSegments();
         clock.update(T0 + HOUR_MS); // 05:30, nothing expired
         disk[0] = 0.86;
@@ -178,5 +188,109 @@ class MessageStoreRetentionTest {
 
         Await.until("the periodic check flags the disk full", () -> store.stats().diskFull());
         assertEquals(AppendStatus.DISK_FULL, Await.result(store.append(draft(SIMPLE_TOPIC, 0, "x"))).status());
+    }
+
+    /** A broker's answers, set by the test. */
+    private static final class FixedGuard implements RetentionGuard {
+        volatile long unconsumedFrom;
+        volatile long neededFrom = Long.MAX_VALUE;
+
+        @Override
+        public long unconsumedFromPosition() {
+            return unconsumedFrom;
+        }
+
+        @Override
+        public long neededFromPosition() {
+            return neededFrom;
+        }
+
+        @Override
+        public String describeUnreadBelow(long minPosition) {
+            return "group g orders-0 offsets [0, 42)";
+        }
+    }
+
+    @Test
+    void shouldDeleteUnexpiredSegmentsUnderPressureOnlyWhereEveryGroupHasConsumed() throws IOException {
+        open(RetentionSettings.defaults());
+        FixedGuard guard = new FixedGuard();
+        guard.unconsumedFrom = 2L * SEGMENT_BYTES + 100; // segments 0 and 1 are read by every group
+        store.retentionGuard(guard);
+        fillFourSegments();
+        clock.update(T0 + HOUR_MS); // nothing expired
+        disk[0] = 0.80;
+
+        RetentionOutcome outcome = store.runRetention();
+
+        assertFalse(outcome.forced());
+        assertEquals(2, outcome.deletedSegments());
+        assertEquals(2L * SEGMENT_BYTES, store.stats().minPosition());
+        assertEquals(0, store.stats().unreadBytesDeleted());
+        assertEquals(0, store.runRetention().deletedSegments(), "segment 2 holds unread messages");
+    }
+
+    @Test
+    void shouldKeepUnreadMessagesByDefaultAndRefuseSendsInstead() throws IOException {
+        open(RetentionSettings.defaults());
+        FixedGuard guard = new FixedGuard(); // nothing consumed
+        store.retentionGuard(guard);
+        fillFourSegments();
+        clock.update(T0 + HOUR_MS);
+        disk[0] = 0.95;
+
+        RetentionOutcome outcome = store.runRetention();
+
+        assertEquals(0, outcome.deletedSegments());
+        assertTrue(outcome.diskFull());
+        assertEquals(AppendStatus.DISK_FULL, Await.result(store.append(draft(SIMPLE_TOPIC, 0, "refused"))).status());
+        assertEquals(0, store.stats().minPosition(), "every unread message is still there");
+    }
+
+    @Test
+    void shouldReportAndCountUnreadMessagesThatForcedCleaningDeletes() throws IOException {
+        open(RetentionSettings.defaults().withCleanFileForcibly(true).withMaxSegmentDeletesPerRun(2));
+        FixedGuard guard = new FixedGuard();
+        guard.unconsumedFrom = SEGMENT_BYTES / 2;
+        store.retentionGuard(guard);
+        fillFourSegments();
+        clock.update(T0 + HOUR_MS);
+        disk[0] = 0.86;
+        ListAppender<ILoggingEvent> appender = new ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger(RetentionAgent.class);
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            RetentionOutcome outcome = store.runRetention();
+
+            assertTrue(outcome.forced());
+            assertEquals(2, outcome.deletedSegments());
+        } finally {
+            logger.detachAppender(appender);
+        }
+        assertEquals(2L * SEGMENT_BYTES - SEGMENT_BYTES / 2, store.stats().unreadBytesDeleted());
+        List<String> warnings = appender.list.stream().filter(e -> e.getLevel() == Level.WARN)
+                .map(ILoggingEvent::getFormattedMessage).toList();
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("group g orders-0 offsets [0, 42)")
+                && warnings.get(0).contains("[" + SEGMENT_BYTES / 2 + ", " + 2L * SEGMENT_BYTES + ")"),
+                warnings.get(0));
+    }
+
+    @Test
+    void shouldNeverDeleteWhatTheBrokerStillNeedsEvenForcibly() throws IOException {
+        open(RetentionSettings.defaults().withCleanFileForcibly(true));
+        FixedGuard guard = new FixedGuard();
+        guard.neededFrom = SEGMENT_BYTES + 10; // a pending timer in segment 1
+        store.retentionGuard(guard);
+        fillFourSegments();
+        clock.update(T0 + 97 * HOUR_MS); // everything expired, and the disk nearly full
+        disk[0] = 0.95;
+
+        assertEquals(1, store.runRetention().deletedSegments());
+        assertTrue(segmentExists(SEGMENT_BYTES));
+
+        guard.neededFrom = Long.MAX_VALUE; // the timer was delivered
+        assertEquals(3L * SEGMENT_BYTES, store.runRetention().minPosition(), "the rest goes once nothing needs it");
     }
 }

@@ -200,8 +200,11 @@ final class Connection implements ConnectionContext {
         if (request.isOneway()) {
             if (error != null) {
                 counters.handlerErrors.incrementAndGet();
-                log.warn("Handler for oneway request code {} from {} failed", request.code(), remoteAddressText(),
-                        unwrap(error));
+                long suppressed = endpoint.systemErrorLog.admit();
+                if (suppressed != LogLimiter.SUPPRESS) {
+                    log.warn("Handler for oneway request code {} from {} failed{}", request.code(),
+                            remoteAddressText(), LogLimiter.suffix(suppressed), unwrap(error));
+                }
             }
             release(inbound, flowControlled);
             return;
@@ -209,24 +212,45 @@ final class Connection implements ConnectionContext {
         write(inbound, flowControlled, answer(request, response, error), true);
     }
 
+    /**
+     * The response to write: the handler's, or SYSTEM_ERROR for a failure. Every SYSTEM_ERROR answer is counted
+     * and logged with its cause (the exception with its stack, else the remark), within the endpoint's
+     * {@link LogLimiter}: a client sending bad requests cannot grow the log at will.
+     */
     private RemotingCommand answer(RemotingCommand request, RemotingCommand response, Throwable error) {
+        RemotingCommand answer;
+        Throwable cause = null;
         if (error != null) {
-            Throwable cause = unwrap(error);
+            cause = unwrap(error);
             counters.handlerErrors.incrementAndGet();
-            if (cause instanceof MalformedHeaderException) {
-                return RemotingCommand.response(ResponseCode.SYSTEM_ERROR, cause.getMessage());
-            }
-            log.warn("Handler for request code {} from {} failed", request.code(), remoteAddressText(), cause);
-            return RemotingCommand.response(ResponseCode.SYSTEM_ERROR, cause.toString());
-        }
-        if (response == null) {
+            answer = RemotingCommand.response(ResponseCode.SYSTEM_ERROR, cause instanceof MalformedHeaderException
+                    ? cause.getMessage() : cause.toString());
+        } else if (response == null) {
             counters.handlerErrors.incrementAndGet();
-            log.warn("Handler for request code {} from {} completed without a response", request.code(),
-                    remoteAddressText());
-            return RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
+            answer = RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
                     "handler for request code " + request.code() + " completed without a response");
+        } else {
+            answer = response;
         }
-        return response;
+        if (answer.code() == ResponseCode.SYSTEM_ERROR) {
+            logSystemError(request, answer.remark(), cause instanceof MalformedHeaderException ? null : cause);
+        }
+        return answer;
+    }
+
+    private void logSystemError(RemotingCommand request, String remark, Throwable cause) {
+        counters.systemErrors.incrementAndGet();
+        long suppressed = endpoint.systemErrorLog.admit();
+        if (suppressed == LogLimiter.SUPPRESS) {
+            return;
+        }
+        if (cause == null) {
+            log.warn("Request code {} from {} answered SYSTEM_ERROR: {}{}", request.code(), remoteAddressText(),
+                    remark, LogLimiter.suffix(suppressed));
+        } else {
+            log.warn("Request code {} from {} answered SYSTEM_ERROR, its handler failed{}", request.code(),
+                    remoteAddressText(), LogLimiter.suffix(suppressed), cause);
+        }
     }
 
     private void write(InboundCommand inbound, boolean flowControlled, RemotingCommand response,
@@ -248,10 +272,9 @@ final class Connection implements ConnectionContext {
             response.releaseBody();
             counters.responseWriteFailures.incrementAndGet();
             if (fallbackOnEncodeError && written.cause() instanceof EncoderException && channel.isActive()) {
-                log.warn("Response to request code {} from {} could not be encoded", request.code(),
-                        remoteAddressText(), written.cause());
-                write(inbound, flowControlled, RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
-                        "response could not be encoded: " + written.cause().getMessage()), false);
+                String remark = "response could not be encoded: " + written.cause().getMessage();
+                logSystemError(request, remark, written.cause());
+                write(inbound, flowControlled, RemotingCommand.response(ResponseCode.SYSTEM_ERROR, remark), false);
             } else {
                 release(inbound, flowControlled);
             }

@@ -28,6 +28,10 @@ final class Endpoint {
     final FrameEncoder encoder;
     final RemotingCounters counters = new RemotingCounters();
     final HandlerRegistry handlers = new HandlerRegistry(counters);
+    /** Bounds the lines about connections closed for bad frames, over all connections. */
+    final LogLimiter badFrameLog = LogLimiter.standard(counters);
+    /** Bounds the lines about SYSTEM_ERROR answers, over all connections. */
+    final LogLimiter systemErrorLog = LogLimiter.standard(counters);
     final Lanes lanes;
     final FlowLimits limits;
     private final long idleTimeoutMs;
@@ -62,7 +66,7 @@ final class Endpoint {
             pipeline.addLast("idle", new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS));
         }
         pipeline.addLast("flush", new FlushConsolidationHandler(EXPLICIT_FLUSHES_BEFORE_FLUSH, true));
-        pipeline.addLast("decoder", new FrameDecoder(codec, connection, counters));
+        pipeline.addLast("decoder", new FrameDecoder(codec, connection, counters, badFrameLog));
         pipeline.addLast("encoder", encoder);
         pipeline.addLast("inbound", new InboundHandler(connection));
         tls.install(channel);

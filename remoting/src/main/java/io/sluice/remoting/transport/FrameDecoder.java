@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Cuts the inbound byte stream into frames and decodes them into {@link InboundCommand}s. A frame that cannot
- * be decoded closes the connection (one log line, two counters); later bytes are discarded.
+ * be decoded closes the connection (two counters, and a log line within the endpoint's {@link LogLimiter}); later
+ * bytes are discarded.
  *
  * <p>Received bytes are gathered in a composite cumulation: a read that ends inside a frame keeps its buffer, and
  * the next read's buffer is added beside it rather than copied onto it. With the default merging cumulation, an
@@ -31,12 +32,14 @@ final class FrameDecoder extends ByteToMessageDecoder {
     private final FrameCodec codec;
     private final Connection connection;
     private final RemotingCounters counters;
+    private final LogLimiter logLimit;
     private boolean failed;
 
-    FrameDecoder(FrameCodec codec, Connection connection, RemotingCounters counters) {
+    FrameDecoder(FrameCodec codec, Connection connection, RemotingCounters counters, LogLimiter logLimit) {
         this.codec = codec;
         this.connection = connection;
         this.counters = counters;
+        this.logLimit = logLimit;
         setCumulator(COMPOSITE_CUMULATOR);
     }
 
@@ -79,8 +82,11 @@ final class FrameDecoder extends ByteToMessageDecoder {
         in.skipBytes(in.readableBytes());
         counters.framesRejected.incrementAndGet();
         counters.connectionsClosedForBadInput.incrementAndGet();
-        log.warn("Closing connection {} from {}: bad frame: {}", connection.id(), connection.remoteAddressText(),
-                e.getMessage());
+        long suppressed = logLimit.admit();
+        if (suppressed != LogLimiter.SUPPRESS) {
+            log.warn("Closing connection {} from {}: bad frame: {}{}", connection.id(),
+                    connection.remoteAddressText(), e.getMessage(), LogLimiter.suffix(suppressed));
+        }
         ctx.close();
     }
 }

@@ -25,6 +25,8 @@ public final class RemotingCounters {
     final AtomicLong outboundTimeouts = new AtomicLong();
     final AtomicLong readPauses = new AtomicLong();
     final AtomicLong readResumes = new AtomicLong();
+    final AtomicLong systemErrors = new AtomicLong();
+    final AtomicLong logLinesSuppressed = new AtomicLong();
 
     /** Connections that became active. */
     public long connectionsOpened() {
@@ -106,6 +108,16 @@ public final class RemotingCounters {
         return readResumes.get();
     }
 
+    /** Requests answered SYSTEM_ERROR, for any reason (a handler's answer or failure, a malformed header). */
+    public long systemErrors() {
+        return systemErrors.get();
+    }
+
+    /** Log lines about bad input or SYSTEM_ERROR answers left out by the rate limit ({@link LogLimiter}). */
+    public long logLinesSuppressed() {
+        return logLinesSuppressed.get();
+    }
+
     /** All counters by name, for export and logging. */
     public Map<String, Long> snapshot() {
         Map<String, Long> values = new LinkedHashMap<>();
@@ -125,6 +137,8 @@ public final class RemotingCounters {
         values.put("outboundTimeouts", outboundTimeouts());
         values.put("readPauses", readPauses());
         values.put("readResumes", readResumes());
+        values.put("systemErrors", systemErrors());
+        values.put("logLinesSuppressed", logLinesSuppressed());
         return values;
     }
 

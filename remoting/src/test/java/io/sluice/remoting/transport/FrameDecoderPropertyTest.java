@@ -50,7 +50,8 @@ class FrameDecoderPropertyTest {
                 new FlowLimits(1_000, 500, 1L << 30, 1L << 29), 0);
         EmbeddedChannel channel = new EmbeddedChannel();
         Connection connection = new Connection(channel, endpoint, ImmediateEventExecutor.INSTANCE);
-        channel.pipeline().addLast(new FrameDecoder(Commands.CODEC, connection, endpoint.counters));
+        channel.pipeline().addLast(new FrameDecoder(Commands.CODEC, connection, endpoint.counters,
+                endpoint.badFrameLog));
 
         List<ByteBuf> fed = new ArrayList<>();
         int at = 0;

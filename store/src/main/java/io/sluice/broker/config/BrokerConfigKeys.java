@@ -226,19 +226,23 @@ public final class BrokerConfigKeys {
             "hours", "A CommitLog file last written longer ago than this may be deleted.");
     /** Disk use that triggers deletion. */
     public static final ConfigKey<Integer> DISK_MAX_USED_SPACE_RATIO = ConfigKey.ofInt("diskMaxUsedSpaceRatio", 75, 10,
-            95, "%", "Above this disk use, expired files are deleted at any hour.");
+            95, "%", "Above this disk use, expired files and files every consumer group has read are deleted at any"
+                    + " hour.");
     /** Disk use that stops writes. */
     public static final ConfigKey<Integer> DISK_SPACE_WARNING_LEVEL_RATIO = ConfigKey.ofInt("diskSpaceWarningLevelRatio",
-            90, 35, 90, "%", "Above this disk use, sends are refused (DISK_FULL) and files are deleted immediately.");
+            90, 35, 90, "%", "Above this disk use, sends are refused (DISK_FULL) and files are deleted immediately."
+                    + " Enforced between checks too: appends get a byte budget below this ratio, renewed every second.");
     /** Disk use that forces deletion. */
     public static final ConfigKey<Integer> DISK_SPACE_CLEAN_FORCIBLY_RATIO = ConfigKey.ofInt(
             "diskSpaceCleanForciblyRatio", 85, 30, 85, "%",
             "Above this disk use, the oldest files are deleted even if not yet expired (with cleanFileForciblyEnable).");
     /** Forced deletion switch. */
     public static final ConfigKey<Boolean> CLEAN_FILE_FORCIBLY_ENABLE = ConfigKey.ofBoolean("cleanFileForciblyEnable",
-            true, "Allow deleting unexpired files when the disk is above diskSpaceCleanForciblyRatio. Such deletions"
-                    + " wait while files deleted earlier still hold their disk blocks (until the JVM collects their"
-                    + " mappings; retention asks for a collection at most once a minute).");
+            false, "Allow deleting unexpired files that consumer groups have not read when the disk is above"
+                    + " diskSpaceCleanForciblyRatio (logged at WARN with the groups, queues and offsets lost). Off by"
+                    + " default, unlike Apache: an acknowledged message is never dropped for disk space; sends are"
+                    + " refused (DISK_FULL) instead, as Kafka does. Never deletes pending timers or unresolved half"
+                    + " messages. Such deletions wait while files deleted earlier still hold their disk blocks.");
     /** Retention check period. */
     public static final ConfigKey<Integer> CLEAN_RESOURCE_INTERVAL = ConfigKey.ofInt("cleanResourceInterval", 10_000,
             100, 3_600_000, "ms", "Period of the retention check.");

@@ -76,6 +76,8 @@ public final class TimerService implements AutoCloseable {
     /** Metadata key: the checkpoint time, epoch ms. */
     public static final String CHECKPOINT_DELIVERED_MS_KEY = "timer.checkpoint.deliveredMs";
     static final String THREAD_NAME = "sluice-timer-wheel";
+    /** Store time may trail the receipt time a delay is counted from, and clocks step: kept that much longer. */
+    private static final long RETENTION_MARGIN_MS = 60_000;
 
     private static final int MAX_READ_COUNT = 256;
     private static final int MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -102,6 +104,8 @@ public final class TimerService implements AutoCloseable {
     private volatile boolean timerTopicReady;
     /** Earliest pending delivery time after the last pass, Long.MAX_VALUE when none; written by the pass thread. */
     private volatile long earliestPendingMs = Long.MAX_VALUE;
+    /** Set by the pass thread after its first pass: until then {@link #earliestPendingMs} says nothing. */
+    private volatile boolean passed;
     /** Due timers left undelivered by the last pass (more than a pass takes, or a refused append). */
     private volatile long dueLeft;
     /** The last pass left due timers whose append was refused: the next waits the retry pause. Pass thread only. */
@@ -254,6 +258,7 @@ public final class TimerService implements AutoCloseable {
             writeCheckpoint(ingestedOffset, nowMs);
         }
         earliestPendingMs = index.first().map(TimerKey::deliverMs).orElse(Long.MAX_VALUE);
+        passed = true;
         updateRates(clock.time());
         return pass.delivered();
     }
@@ -485,6 +490,27 @@ public final class TimerService implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------------------------------------ reads
+
+    /**
+     * For retention: the lowest CommitLog position a pending (or not yet indexed) timer record may be at;
+     * {@link Long#MAX_VALUE} when none. Records below the checkpoint offset were indexed, and one still pending
+     * is due no earlier than the earliest pending delivery time, so it was stored no earlier than that time minus
+     * {@code timerMaxDelaySec} (and a margin for clocks); records from the checkpoint offset on may not be
+     * indexed yet. Before the first pass, every timer record is kept. Any thread; cheap (two lookups).
+     */
+    public long neededFromPosition() {
+        long min = store.minOffset(TIMER_TOPIC, 0);
+        if (!passed) {
+            return store.positionOf(TIMER_TOPIC, 0, min);
+        }
+        long offset = metadata.getLong(CHECKPOINT_OFFSET_KEY).orElse(min);
+        long earliest = earliestPendingMs;
+        if (earliest != Long.MAX_VALUE) {
+            long storedFromMs = earliest - settings.maxDelayMs() - settings.precisionMs() - RETENTION_MARGIN_MS;
+            offset = Math.min(offset, store.offsetByTimestamp(TIMER_TOPIC, 0, storedFromMs));
+        }
+        return store.positionOf(TIMER_TOPIC, 0, offset);
+    }
 
     /** Timers indexed and not yet delivered. */
     public long pendingCount() {

@@ -612,6 +612,20 @@ public final class TransactionService implements AutoCloseable {
         }
     }
 
+    /**
+     * For retention: the lowest CommitLog position a restart still reads, from the persisted offsets (never above
+     * the live ones): the oldest unresolved half message and the first op record not confirmed;
+     * {@link Long#MAX_VALUE} when neither exists. Any thread.
+     */
+    public long neededFromPosition() {
+        long halfMin = store.minOffset(HalfMessages.HALF_TOPIC, 0);
+        long opMin = store.minOffset(OpRecordDescriptor.OP_TOPIC, 0);
+        long half = store.positionOf(HalfMessages.HALF_TOPIC, 0, metadata.getLong(HALF_OFFSET_KEY).orElse(halfMin));
+        long op = store.positionOf(OpRecordDescriptor.OP_TOPIC, 0,
+                metadata.getLong(CONFIRMED_OP_OFFSET_KEY).orElse(opMin));
+        return Math.min(half, op);
+    }
+
     /** Writes the offsets that changed; each covers records already stored, so a stale one means more reading. */
     void persistOffsets() {
         long half = window.floor();

@@ -57,8 +57,13 @@ import org.slf4j.LoggerFactory;
  * {@link #confirmedPosition()} is what dispatch may read: the flushed position in SYNC mode (so consumers never
  * see a record that a crash could take back), the written position in ASYNC mode.
  *
+ * <p><b>Disk space.</b> Appends that would end above {@link #writeLimitPosition()} are refused with DISK_FULL: the
+ * store's disk check sets that limit to the budget left below the refuse ratio (one volatile read per append, no
+ * system call), so the ratio holds between two checks.
+ *
  * <p><b>Failures.</b> A write that fails on a full disk refuses that append with DISK_FULL and nothing else: its
- * bytes are zeroed and later appends try again. Every other storage {@link IOException} goes to the
+ * bytes are zeroed, and later appends are refused at once until the disk check finds room (the write limit drops to
+ * the written position). Every other storage {@link IOException} goes to the
  * {@link StoreFailureHandler}, which makes the log refuse appends (SERVICE_NOT_AVAILABLE) from then on; the append
  * that met the failure gets IO_ERROR.
  *
@@ -106,6 +111,13 @@ public final class CommitLog implements AutoCloseable {
     /** {@link #staging} for encoding. Lock holder only. */
     private UnsafeBuffer stagingView = new UnsafeBuffer(staging);
     private volatile State state = State.LOADED;
+    /**
+     * Appends that would end above this position are refused with DISK_FULL: the disk check sets it to what the
+     * file system can still take below the refuse ratio ({@link #limitWritesTo}), a write that met a full disk
+     * to the written position. One volatile read per append, so that the ratio holds between two disk checks
+     * without a system call on the append path.
+     */
+    private volatile long writeLimitPosition = Long.MAX_VALUE;
 
     private CommitLog(LogSettings settings, LogEnvironment env, SegmentChain chain) {
         this.settings = settings;
@@ -235,6 +247,9 @@ public final class CommitLog implements AutoCloseable {
             }
             int bytes = p.bytes(base);
             long position = written.get();
+            if (position + bytes > writeLimitPosition) {
+                return refused(AppendStatus.DISK_FULL);
+            }
             MappedSegment segment = chain.last();
             if (segment == null || position == segment.endPosition()) {
                 segment = roll();
@@ -384,6 +399,8 @@ public final class CommitLog implements AutoCloseable {
             usableBytes = Long.MAX_VALUE;
         }
         if (usableBytes < FULL_DISK_USABLE_BYTES && !(e instanceof LeftoverBytesException)) {
+            // Later appends are refused without trying a write, until the disk check finds room again.
+            writeLimitPosition = written.get();
             return AppendStatus.DISK_FULL;
         }
         failureHandler.onIoFailure("append", e);
@@ -533,19 +550,33 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /**
-     * Deletes whole segments, oldest first, never the active (newest) one: a segment goes when its last write
-     * is at least {@code retentionMs} old, or unconditionally when {@code force} is set (disk pressure). Stops at
-     * the first segment that must stay, or after {@code maxDeletes}. Readers holding views of a deleted segment
-     * keep valid bytes (see {@link MappedSegment}).
+     * {@link #deleteSegments} by age alone (or {@code force}), with nothing consumed or kept.
      *
      * @return the new {@link #minPosition()}
      */
     public long deleteExpiredSegments(long nowMs, long retentionMs, boolean force, int maxDeletes) {
+        return deleteSegments(nowMs, retentionMs, Long.MIN_VALUE, Long.MAX_VALUE, force, maxDeletes);
+    }
+
+    /**
+     * Deletes whole segments, oldest first, never the active (newest) one, stopping at the first that must stay or
+     * after {@code maxDeletes}. A segment that reaches {@code keepFrom} or above always stays; below it, one goes
+     * when its last write is at least {@code retentionMs} old, or it lies wholly below {@code consumedBelow}, or
+     * {@code force} is set. Readers holding views of a deleted segment keep valid bytes (see {@link MappedSegment}).
+     *
+     * @return the new {@link #minPosition()}
+     */
+    public long deleteSegments(long nowMs, long retentionMs, long consumedBelow, long keepFrom, boolean force,
+                               int maxDeletes) {
         int deleted = 0;
         MappedSegment[] segments = chain.snapshot();
         for (int i = 0; i < segments.length - 1 && deleted < maxDeletes; i++) {
             MappedSegment s = segments[i];
-            if (!force && nowMs - s.lastWriteTimeMs() < retentionMs) {
+            if (s.endPosition() > keepFrom) {
+                break;
+            }
+            boolean expired = nowMs - s.lastWriteTimeMs() >= retentionMs;
+            if (!force && !expired && s.endPosition() > consumedBelow) {
                 break;
             }
             if (!chain.removeOldest(s)) {
@@ -560,7 +591,8 @@ public final class CommitLog implements AutoCloseable {
             }
             releases.track(s);
             deleted++;
-            LOG.info("deleted expired {} (last write {} ms ago, forced {})", s, nowMs - s.lastWriteTimeMs(), force);
+            LOG.info("deleted {} (last write {} ms ago, {})", s, nowMs - s.lastWriteTimeMs(),
+                    expired ? "expired" : s.endPosition() <= consumedBelow ? "consumed by every group" : "forced");
         }
         return minPosition();
     }
@@ -583,6 +615,30 @@ public final class CommitLog implements AutoCloseable {
         FileStore store = Files.getFileStore(settings.commitLogDir());
         long total = store.getTotalSpace();
         return total <= 0 ? 1.0 : (double) (total - store.getUsableSpace()) / total;
+    }
+
+    /**
+     * Lets appends write up to {@code position} (the disk check's budget, see {@link #writeLimitPosition});
+     * {@link Long#MAX_VALUE} lifts the limit. Any thread.
+     */
+    public void limitWritesTo(long position) {
+        writeLimitPosition = position;
+    }
+
+    /** The position above which appends are refused with DISK_FULL; {@link Long#MAX_VALUE} when unlimited. */
+    public long writeLimitPosition() {
+        return writeLimitPosition;
+    }
+
+    /**
+     * The most disk space the log may take ahead of its appends: the segments prepared with zeros
+     * ({@link LogSettings#preallocateSegments()}), else the one segment {@link ZeroFillAhead} fills, else none.
+     */
+    public long bytesAllocatedAheadAtMost() {
+        if (settings.preallocateSegments()) {
+            return (long) settings.segmentBytes() * settings.segmentsPreparedAhead();
+        }
+        return settings.zeroFillAheadBytes() > 0 ? settings.segmentBytes() : 0;
     }
 
     /** Position after the last byte appended (acquire). */

@@ -51,6 +51,8 @@ final class MappedSegment {
     private static final int MAX_WRITE_ATTEMPTS = 3;
     /** Small enough to stay in the L2 cache, so that zero-filling reads no memory. */
     private static final int ZERO_CHUNK_BYTES = 256 * 1024;
+    /** Bytes read at a time by {@link #zeroNonZero}: a few pages per read call. */
+    private static final int ZERO_CHECK_CHUNK_BYTES = 64 * 1024;
 
     private final Path file;
     private final long startPosition;
@@ -261,43 +263,72 @@ final class MappedSegment {
 
     /**
      * Zeros, through the file, the bytes of {@code [fromOffset, toOffset)} in every page that holds a non-zero one
-     * there, reading the others through the mapping without writing them (holes stay holes). Writers only.
+     * there, reading the others through the file without writing them (holes stay holes). Writers only.
+     *
+     * <p>Read through the file, not the mapping: on some file systems (tmpfs) a read fault on a hole of a shared
+     * writable mapping allocates a page, which on a full one is a SIGBUS; this runs after a write failed for a
+     * full disk, over bytes that may be holes.
      *
      * @return the offset after the last byte changed, or {@code fromOffset} when nothing was
-     * @throws IOException when the zeros cannot be written
+     * @throws IOException when the bytes cannot be read or the zeros cannot be written
      */
     int zeroNonZero(int fromOffset, int toOffset) throws IOException {
         int dirtyEnd = fromOffset;
-        int pageStart = fromOffset;
+        ByteBuffer chunk = ByteBuffer.allocateDirect(ZERO_CHECK_CHUNK_BYTES);
         ByteBuffer zeros = null;
-        while (pageStart < toOffset) {
-            int pageEnd = Math.min(toOffset, (pageStart / PAGE_BYTES + 1) * PAGE_BYTES);
-            if (!isZero(pageStart, pageEnd)) {
-                if (zeros == null) {
-                    zeros = ByteBuffer.allocateDirect(PAGE_BYTES);
+        int chunkStart = fromOffset;
+        while (chunkStart < toOffset) {
+            // Whole pages after the first: a chunk ends on a page boundary (or at toOffset).
+            int chunkEnd = Math.min(toOffset, (chunkStart + ZERO_CHECK_CHUNK_BYTES) / PAGE_BYTES * PAGE_BYTES);
+            readFully(chunk.clear().limit(chunkEnd - chunkStart), chunkStart);
+            int pageStart = chunkStart;
+            while (pageStart < chunkEnd) {
+                int pageEnd = Math.min(chunkEnd, (pageStart / PAGE_BYTES + 1) * PAGE_BYTES);
+                if (!isZero(chunk, pageStart - chunkStart, pageEnd - chunkStart)) {
+                    if (zeros == null) {
+                        zeros = ByteBuffer.allocateDirect(PAGE_BYTES);
+                    }
+                    write(zeros.clear().limit(pageEnd - pageStart), pageStart);
+                    dirtyEnd = pageEnd;
                 }
-                write(zeros.clear().limit(pageEnd - pageStart), pageStart);
-                dirtyEnd = pageEnd;
+                pageStart = pageEnd;
             }
-            pageStart = pageEnd;
+            chunkStart = chunkEnd;
         }
         return dirtyEnd;
     }
 
-    private boolean isZero(int from, int to) {
+    /** Reads {@code dst}'s remaining bytes from the file at {@code offset}; past the end reads as zeros. */
+    private void readFully(ByteBuffer dst, int offset) throws IOException {
+        boolean interrupted = Thread.interrupted();
+        try {
+            long at = offset;
+            while (dst.hasRemaining()) {
+                int n = channel().read(dst, at);
+                if (n < 0) {
+                    while (dst.hasRemaining()) {
+                        dst.put((byte) 0);
+                    }
+                    break;
+                }
+                at += n;
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static boolean isZero(ByteBuffer b, int from, int to) {
         int at = from;
-        while (at < to && (at & 7) != 0) {
-            if (buffer.getByte(at++) != 0) {
-                return false;
-            }
-        }
         for (; at + Long.BYTES <= to; at += Long.BYTES) {
-            if (buffer.getLong(at) != 0) {
+            if (b.getLong(at) != 0) {
                 return false;
             }
         }
-        while (at < to) {
-            if (buffer.getByte(at++) != 0) {
+        for (; at < to; at++) {
+            if (b.get(at) != 0) {
                 return false;
             }
         }

@@ -20,6 +20,16 @@ public interface DiskUsage {
      */
     double usedRatio(Path path) throws IOException;
 
+    /**
+     * The size of the file system holding {@code path}, to turn a ratio into bytes; the real file system's by
+     * default.
+     *
+     * @throws IOException when the file system cannot be queried
+     */
+    default long totalBytes(Path path) throws IOException {
+        return Files.getFileStore(path).getTotalSpace();
+    }
+
     /** The real file system, through {@link FileStore}: (total - usable) / total. */
     static DiskUsage fileStore() {
         return path -> {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
@@ -21,15 +22,21 @@ import org.slf4j.LoggerFactory;
  *       (appends are refused with DISK_FULL above {@code diskRefuseWriteRatio});</li>
  *   <li>if the local hour is one of {@code deleteWhenHours}, or the ratio is above {@code diskMaxUsedSpaceRatio},
  *       deletes whole CommitLog segments, oldest first, that were last written more than
- *       {@code fileReservedHours} ago; above {@code diskForceCleanRatio} (or the refuse ratio), with
- *       {@code cleanFileForcibly}, the oldest segments go whatever their age. Never the active segment, never a
- *       segment dispatch has not finished with, at most {@code maxSegmentDeletesPerRun};</li>
+ *       {@code fileReservedHours} ago, and under that pressure also those every consumer group has consumed
+ *       ({@link RetentionGuard#unconsumedFromPosition()}). Unread messages are kept by default: the disk then
+ *       fills up to the refuse ratio and sends are refused with DISK_FULL. Only with {@code cleanFileForcibly},
+ *       above {@code diskForceCleanRatio} (or the refuse ratio), and only when nothing expired or consumed could
+ *       go, do the oldest segments go whatever their age; the unread part is logged at WARN (groups, queues,
+ *       offset ranges: {@link RetentionGuard#describeUnreadBelow}) and counted. Never the active segment, never a
+ *       segment dispatch has not finished with, never one the broker still needs
+ *       ({@link RetentionGuard#neededFromPosition()}: pending timers, unresolved half messages), at most
+ *       {@code maxSegmentDeletesPerRun};</li>
  *   <li>segments deleted earlier whose disk blocks are still held ({@link CommitLog#pendingReleaseBytes()}: a
  *       deleted segment's mapping keeps its blocks until the garbage collector finds no reader holding a view of
  *       it) suspend the forcible deletion of segments that have not expired: the disk figure does not show the
  *       earlier deletions yet, and judging by it would delete one batch of unexpired segments after another, all
  *       the data, without freeing a byte. While such bytes are pending under disk pressure, the agent asks the
- *       JVM for a collection ({@link System#gc()}, at most once a minute), which gives the blocks back once no
+ *       JVM for a collection ({@link System#gc()}, at most once every 5 s), which gives the blocks back once no
  *       pull response still reads the segments. A view held for long (a response that cannot be written) holds
  *       back forced deletion as long; expired segments still go;</li>
  *   <li>when the log's first position moved, trims every consume queue below it (their min offsets rise).</li>
@@ -59,6 +66,10 @@ public final class RetentionAgent implements Runnable {
     private final AtomicLong deletedSegments = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong collectionRequests = new AtomicLong();
+    private final AtomicLong unreadDeletions = new AtomicLong();
+    private final AtomicLong unreadBytesDeleted = new AtomicLong();
+    /** Asked before deleting; the broker installs its own once its services run. */
+    private volatile RetentionGuard guard = RetentionGuard.NONE;
     /** When this agent last asked for a collection; check() only. */
     private long lastCollectionRequestMs = -COLLECTION_REQUEST_INTERVAL_MS;
     private volatile double lastDiskUsedRatio = -1;
@@ -81,10 +92,7 @@ public final class RetentionAgent implements Runnable {
         long nowMs = clock.time();
         // Read before the disk figure: a release the figure does not show yet is still counted as pending.
         long pendingRelease = log.pendingReleaseBytes();
-        double ratio = readRatio();
-        if (ratio >= 0) {
-            failureHandler.markDiskFull(ratio > settings.diskRefuseWriteRatio());
-        }
+        double ratio = checkDisk();
         boolean pressure = ratio > settings.diskMaxUsedSpaceRatio();
         boolean forceWanted = settings.cleanFileForcibly()
                 && (ratio > settings.diskForceCleanRatio() || ratio > settings.diskRefuseWriteRatio());
@@ -98,13 +106,25 @@ public final class RetentionAgent implements Runnable {
         int hour = Instant.ofEpochMilli(nowMs).atZone(zone).getHour();
         boolean due = settings.deleteWhenHours().contains(hour) || pressure || forced;
         int deleted = 0;
+        boolean forcedRun = false;
+        long lostFrom = Long.MAX_VALUE;
         if (due) {
             long minBefore = log.minPosition();
             // Only segments that lie wholly below the dispatched position: dispatch must be done with them.
             long behindDispatch = (dispatcher.dispatchedPosition() - minBefore) / log.settings().segmentBytes();
             int allowed = (int) Math.min(settings.maxSegmentDeletesPerRun(), Math.max(0, behindDispatch));
             if (allowed > 0) {
-                log.deleteExpiredSegments(nowMs, settings.fileReservedMs(), forced, allowed);
+                RetentionGuard g = guard;
+                long keepFrom = g.neededFromPosition();
+                long consumedBelow = pressure || forced ? g.unconsumedFromPosition() : Long.MIN_VALUE;
+                log.deleteSegments(nowMs, settings.fileReservedMs(), consumedBelow, keepFrom, false, allowed);
+                // Unread data goes only when nothing expired or consumed could go: the disk figure shows earlier
+                // deletions only at the next check.
+                if (forced && log.minPosition() == minBefore) {
+                    log.deleteSegments(nowMs, settings.fileReservedMs(), consumedBelow, keepFrom, true, allowed);
+                    forcedRun = true;
+                    lostFrom = Math.max(minBefore, consumedBelow);
+                }
                 deleted = (int) ((log.minPosition() - minBefore) / log.settings().segmentBytes());
                 deletedSegments.addAndGet(deleted);
             }
@@ -117,9 +137,67 @@ public final class RetentionAgent implements Runnable {
         }
         if (deleted > 0 || forced) {
             LOG.info("retention: disk {}% used, deleted {} segments (forced {}), trimmed {} consume-queue files,"
-                    + " log now starts at {}", percent(ratio), deleted, forced, trimmed, min);
+                    + " log now starts at {}", percent(ratio), deleted, forcedRun, trimmed, min);
+        }
+        if (min > lostFrom) {
+            unreadDeletions.incrementAndGet();
+            unreadBytesDeleted.addAndGet(min - lostFrom);
+            LOG.warn("cleanFileForciblyEnable: disk {}% used, deleted CommitLog [{}, {}) ({} bytes) before every"
+                    + " consumer group had read it; lost: {}", percent(ratio), lostFrom, min, min - lostFrom,
+                    guard.describeUnreadBelow(min));
         }
         return new RetentionOutcome(ratio, failureHandler.isDiskFull(), due, forced, deleted, trimmed, min);
+    }
+
+    /**
+     * The disk part of a check alone (also run on its own, more often than retention): reads the used fraction,
+     * sets or clears the disk-full flag and gives the log its write budget ({@link WriteBudget}). When the disk
+     * cannot be read the flag and the budget stay as they are.
+     *
+     * @return the used fraction, -1 when it could not be read
+     */
+    public synchronized double checkDisk() {
+        long writtenBefore = log.writtenPosition();
+        double ratio = readRatio();
+        if (ratio < 0) {
+            return ratio;
+        }
+        long totalBytes;
+        try {
+            totalBytes = diskUsage.totalBytes(log.settings().commitLogDir());
+        } catch (IOException e) {
+            countFailure("cannot read the size of the file system of " + log.settings().commitLogDir(), e);
+            return ratio;
+        }
+        boolean full = ratio > settings.diskRefuseWriteRatio();
+        failureHandler.markDiskFull(full);
+        // From the position before the figures were read: what was appended meanwhile counts against the budget.
+        long limit = WriteBudget.writeLimit(writtenBefore, ratio, totalBytes, settings.diskRefuseWriteRatio(),
+                log.bytesAllocatedAheadAtMost());
+        long previous = log.writeLimitPosition();
+        log.limitWritesTo(limit);
+        if ((limit <= writtenBefore) != (previous <= writtenBefore)) {
+            LOG.warn("disk {}% used (refusing at {}%): appends {}", percent(ratio),
+                    percent(settings.diskRefuseWriteRatio()), limit <= writtenBefore
+                            ? "refused with DISK_FULL until space frees" : "accepted again");
+        }
+        return ratio;
+    }
+
+    private void countFailure(String message, Exception e) {
+        long n = failures.incrementAndGet();
+        if ((n & (n - 1)) == 0) {
+            LOG.warn("{} [{} failures so far]", message, n, e);
+        }
+    }
+
+    /** Periodic entry point of {@link #checkDisk()}: a failure is counted and logged, the next run tries again. */
+    public void runDiskCheck() {
+        try {
+            checkDisk();
+        } catch (RuntimeException e) {
+            countFailure("disk check failed", e);
+        }
     }
 
     private double readRatio() {
@@ -160,6 +238,21 @@ public final class RetentionAgent implements Runnable {
                 LOG.error("retention check failed [{} failures so far]", n, e);
             }
         }
+    }
+
+    /** Makes retention ask {@code value} what is unread and what is needed before deleting. Any thread. */
+    public void guard(RetentionGuard value) {
+        guard = Objects.requireNonNull(value, "guard");
+    }
+
+    /** Forced deletions that removed messages some consumer group had not read. */
+    public long unreadDeletions() {
+        return unreadDeletions.get();
+    }
+
+    /** CommitLog bytes that forced deletion removed before every consumer group had read them. */
+    public long unreadBytesDeleted() {
+        return unreadBytesDeleted.get();
     }
 
     /** Used fraction seen by the last check, -1 before the first or when unreadable. */

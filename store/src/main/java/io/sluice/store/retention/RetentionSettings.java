@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param diskMaxUsedSpaceRatio   above this used fraction expired segments are deleted at any hour (0.75)
  * @param diskForceCleanRatio     above this, the oldest segments are deleted even if not expired (0.85), when
  *                                {@code cleanFileForcibly}
- * @param cleanFileForcibly       allow deleting unexpired segments under disk pressure (true)
+ * @param cleanFileForcibly       allow deleting unexpired segments that consumers have not read under disk pressure
+ *                                (false: Sluice keeps unread messages and refuses sends instead)
  * @param diskRefuseWriteRatio    above this, appends are refused with DISK_FULL (0.90)
  * @param checkIntervalMs         period of the retention and disk check (10 000)
  * @param maxSegmentDeletesPerRun segments deleted at most per check (10)
@@ -62,10 +63,10 @@ public record RetentionSettings(int fileReservedHours, List<Integer> deleteWhenH
         }
     }
 
-    /** Apache's defaults. */
+    /** Apache's defaults, except {@code cleanFileForcibly}: false, so that unread messages are never deleted. */
     public static RetentionSettings defaults() {
         return new RetentionSettings(DEFAULT_FILE_RESERVED_HOURS, DEFAULT_DELETE_WHEN_HOURS,
-                DEFAULT_DISK_MAX_USED_SPACE_RATIO, DEFAULT_DISK_FORCE_CLEAN_RATIO, true,
+                DEFAULT_DISK_MAX_USED_SPACE_RATIO, DEFAULT_DISK_FORCE_CLEAN_RATIO, false,
                 DEFAULT_DISK_REFUSE_WRITE_RATIO, DEFAULT_CHECK_INTERVAL_MS, DEFAULT_MAX_SEGMENT_DELETES_PER_RUN);
     }
 

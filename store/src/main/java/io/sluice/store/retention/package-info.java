@@ -1,6 +1,8 @@
 /**
- * Retention and disk protection: deletes whole expired CommitLog segments (at the configured hours, or when the
- * disk fills up), trims consume queues below the log's new first position, and refuses writes when the disk is
- * nearly full.
+ * Retention and disk protection: deletes whole CommitLog segments that expired (at the configured hours, or when
+ * the disk fills up) or, under disk pressure, that every consumer group has consumed; keeps unread messages and
+ * what the broker still needs ({@link io.sluice.store.retention.RetentionGuard}) unless forced deletion is enabled;
+ * trims consume queues below the log's new first position; and keeps the disk below the refuse ratio, with the
+ * disk-full flag and a write budget renewed every second ({@link io.sluice.store.retention.WriteBudget}).
  */
 package io.sluice.store.retention;

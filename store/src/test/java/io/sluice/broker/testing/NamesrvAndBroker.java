@@ -5,10 +5,12 @@ import io.sluice.broker.config.BrokerSettings;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
 import io.sluice.remoting.transport.ServerTls;
+import io.sluice.store.StoreEnvironment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.agrona.concurrent.SystemEpochClock;
 
 /**
  * An embedded name server and broker on free loopback ports, with small store files, for integration tests that
@@ -29,12 +31,23 @@ public final class NamesrvAndBroker implements AutoCloseable {
      * 0, store under {@code dir}, 16 MiB CommitLog files, small consume-queue files).
      */
     public static NamesrvAndBroker start(Path dir, Map<String, String> overrides) throws IOException {
-        return start(dir, overrides, ServerTls.disabled());
+        return start(dir, overrides, ServerTls.disabled(), StoreEnvironment.system());
     }
 
     /** Starts both, the name server's port with {@code namesrvTls}; see {@link #start(Path, Map)}. */
     public static NamesrvAndBroker start(Path dir, Map<String, String> overrides, ServerTls namesrvTls)
             throws IOException {
+        return start(dir, overrides, namesrvTls, StoreEnvironment.system());
+    }
+
+    /** {@link #start(Path, Map)} with the store in {@code storeEnv} (a simulated disk, say). */
+    public static NamesrvAndBroker start(Path dir, Map<String, String> overrides, StoreEnvironment storeEnv)
+            throws IOException {
+        return start(dir, overrides, ServerTls.disabled(), storeEnv);
+    }
+
+    private static NamesrvAndBroker start(Path dir, Map<String, String> overrides, ServerTls namesrvTls,
+                                          StoreEnvironment storeEnv) throws IOException {
         NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0)
                 .withTls(namesrvTls));
         namesrv.start();
@@ -50,7 +63,7 @@ public final class NamesrvAndBroker implements AutoCloseable {
             conf.putAll(overrides);
             BrokerSettings.Builder settings = BrokerSettings.builder();
             conf.forEach(settings::setText);
-            Broker broker = new Broker(settings.build());
+            Broker broker = new Broker(settings.build(), SystemEpochClock.INSTANCE, storeEnv);
             broker.start();
             return new NamesrvAndBroker(namesrv, broker);
         } catch (IOException | RuntimeException e) {

@@ -90,8 +90,12 @@ class CommitLogWriteFailureTest {
                 assertEquals(first.nextPosition(), log.writtenPosition(), "nothing was published");
             }
 
+            assertEquals(first.nextPosition(), log.writeLimitPosition(),
+                    "after the first full-disk failure appends are refused without trying a write");
+
             failAll = false;
             usableBytes.set(ROOMY_BYTES);
+            log.limitWritesTo(Long.MAX_VALUE); // what the store's disk check does once it finds room
             AppendResult second = LogFixture.appendOk(log, LogFixture.draft("T", 0, "second"));
             assertEquals(first.nextPosition(), second.position());
             assertEquals(1, second.queueOffset(), "the refused message took no queue offset");
@@ -142,6 +146,7 @@ class CommitLogWriteFailureTest {
             assertArrayEquals(new byte[4096], readFile(before.nextPosition(), 4096), "the failed batch was zeroed");
 
             usableBytes.set(ROOMY_BYTES);
+            log.limitWritesTo(Long.MAX_VALUE);
             // Same body and properties as the batch's first record, so the same record size.
             same = LogFixture.appendOk(log, LogFixture.draft("B", 0, LogFixture.filled(200, 0),
                     "UNIQ_KEY\u0001id0\u0002"));
@@ -170,6 +175,7 @@ class CommitLogWriteFailureTest {
             assertEquals(end, log.writtenPosition());
 
             usableBytes.set(ROOMY_BYTES);
+            log.limitWritesTo(Long.MAX_VALUE);
             AppendResult next = LogFixture.appendOk(log, LogFixture.draft("S", 0, body, ""));
             assertEquals(LogFixture.SEGMENT_BYTES, next.position(), "rolled onto the next segment");
             assertEquals(4, next.queueOffset());

@@ -104,6 +104,8 @@ class RetentionAgentTest {
 
     @Test
     void shouldNotDeleteSegmentsDispatchHasNotFinished() {
+        agent = new RetentionAgent(RetentionSettings.defaults().withCleanFileForcibly(true), log, queues, dispatcher,
+                failures, path -> disk[0], clock, ZoneOffset.UTC);
         disk[0] = 0.99;
         dispatched[0] = SEGMENT_BYTES + 10;
 
@@ -129,7 +131,8 @@ class RetentionAgentTest {
         disk[0] = 0.99;
         dispatched[0] = log.writtenPosition();
         ReadResult view = log.readRecord(0, 100);
-        agent = new RetentionAgent(RetentionSettings.defaults().withMaxSegmentDeletesPerRun(1), log, queues,
+        agent = new RetentionAgent(RetentionSettings.defaults().withCleanFileForcibly(true)
+                .withMaxSegmentDeletesPerRun(1), log, queues,
                 dispatcher, failures, path -> disk[0], clock, ZoneOffset.UTC);
         assertEquals(1, agent.check().deletedSegments());
         assertEquals(SEGMENT_BYTES, log.pendingReleaseBytes());

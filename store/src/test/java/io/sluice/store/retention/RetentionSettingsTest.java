@@ -1,6 +1,7 @@
 package io.sluice.store.retention;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +21,7 @@ class RetentionSettingsTest {
         assertEquals(0.85, s.diskForceCleanRatio());
         assertEquals(0.90, s.diskRefuseWriteRatio());
         assertEquals(10_000, s.checkIntervalMs());
+        assertFalse(s.cleanFileForcibly(), "Sluice keeps unread messages by default");
     }
 
     @Test
