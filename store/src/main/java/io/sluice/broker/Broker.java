@@ -2,8 +2,11 @@ package io.sluice.broker;
 
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.SubscriptionGroups;
+import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.config.BrokerSettings;
+import io.sluice.broker.config.RuntimeSettings;
 import io.sluice.broker.config.FlushDiskType;
+import io.sluice.broker.handler.AdminHandlers;
 import io.sluice.broker.handler.ClientHandler;
 import io.sluice.broker.handler.OffsetHandler;
 import io.sluice.broker.handler.PullHandler;
@@ -99,7 +102,9 @@ public final class Broker implements AutoCloseable {
     /** Bytes of a BatchCQ slot. */
     private static final int BATCH_CQ_SLOT_BYTES = 46;
 
-    private final BrokerSettings settings;
+    /** The boot settings until {@link #start()} applies the persisted runtime changes ({@link RuntimeSettings}). */
+    private BrokerSettings settings;
+    private RuntimeSettings runtime;
     private final EpochClock clock;
     private volatile boolean ready;
     private boolean registered;
@@ -169,6 +174,8 @@ public final class Broker implements AutoCloseable {
     }
 
     private void doStart() throws IOException {
+        runtime = RuntimeSettings.withPersisted(settings, clock.time());
+        settings = runtime.current();
         metadata = MetadataStore.open(MetadataSettings.of(settings.metadataDir()));
 
         server = new RemotingServer(serverSettings(settings));
@@ -192,6 +199,10 @@ public final class Broker implements AutoCloseable {
 
         groups = new SubscriptionGroups(metadata, settings.autoCreateSubscriptionGroup());
         clients = new ClientRegistry(settings.clientChannelExpiredTimeoutMs(), clock, groups::notifyEnabled);
+        runtime.onChange(BrokerConfigKeys.AUTO_CREATE_SUBSCRIPTION_GROUP,
+                s -> groups.setAutoCreate(s.autoCreateSubscriptionGroup()));
+        runtime.onChange(BrokerConfigKeys.CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS,
+                s -> clients.setChannelExpiredTimeoutMs(s.clientChannelExpiredTimeoutMs()));
         server.addConnectionListener(clients);
         parking = new PullParking(scheduler, pullExecutor);
         store.addArrivalListener(parking::onArrival);
@@ -200,7 +211,7 @@ public final class Broker implements AutoCloseable {
                 settings.timerPrecisionMs(), settings.timerMaxDelaySec() * 1000), clock, settings.timerIndexDir());
         timers.start();
         // Retry, delay and admin first: the send and pull handlers feed its delay scheduler and statistics.
-        retryAndAdmin = RetryAndAdminHandlers.install(settings, server, store, metadata, topics, groups, clients,
+        retryAndAdmin = RetryAndAdminHandlers.install(runtime, server, store, metadata, topics, groups, clients,
                 adminExecutor, scheduler, clock, timers::runtimeFigures,
                 new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting));
         transactions = new TransactionService(store, metadata, clients::producerConnection,
@@ -209,6 +220,8 @@ public final class Broker implements AutoCloseable {
                 clock, address);
         transactions.start();
         registerHandlers();
+        AdminHandlers.register(runtime, server, store, metadata, topics, groups, clients, retryAndAdmin.stats(),
+                adminExecutor, clock, addressText());
         ready = true;
 
         registered = true;

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import org.agrona.concurrent.EpochClock;
 
 /**
@@ -25,8 +26,8 @@ import org.agrona.concurrent.EpochClock;
  * GET_BROKER_RUNTIME_INFO (28).
  *
  * <ul>
- *   <li>26: header {@code version} = the config's DataVersion JSON (the settings never change while running, so it
- *       is stamped with the boot time); body = the effective settings as Java-properties text, one
+ *   <li>26: header {@code version} = the config's DataVersion JSON, stamped with the boot time; body = the
+ *       settings in force (UPDATE_BROKER_CONFIG included) as Java-properties text, one
  *       {@code key=value} per line, non-ASCII characters as {@code \}{@code uXXXX} (the client loads it with
  *       {@code Properties.load(InputStream)}, which reads ISO-8859-1).</li>
  *   <li>28: body = KVTable with every key {@code mqadmin clusterList} reads (all values strings) plus Apache's
@@ -53,7 +54,7 @@ public final class BrokerInfoHandler {
     /** The Apache version name of {@link ProtocolVersion#CURRENT}. */
     static final String VERSION_DESC = "V5_3_3";
 
-    private final String configText;
+    private final Supplier<Map<String, String>> effectiveConfig;
     private final MessageStore store;
     private final BrokerStats stats;
     private final DelayScheduler scheduler;
@@ -63,7 +64,8 @@ public final class BrokerInfoHandler {
     private final LongFunction<Map<String, String>> timerFigures;
 
     /**
-     * @param effectiveConfig every setting as text, in documentation order (BrokerSettings.toProperties())
+     * @param effectiveConfig every setting in force as text, in documentation order (BrokerSettings.toProperties()),
+     *                        read at each request since UPDATE_BROKER_CONFIG changes some
      * @param store           positions and disk usage
      * @param stats           message counters and rates
      * @param scheduler       delay-level progress
@@ -72,7 +74,7 @@ public final class BrokerInfoHandler {
      * @param queued          the send and pull requests waiting for a thread
      * @param timerFigures    the timer figures (timerReadBehind, timerOffsetBehind, ...) at a given time
      */
-    public BrokerInfoHandler(Map<String, String> effectiveConfig, MessageStore store, BrokerStats stats,
+    public BrokerInfoHandler(Supplier<Map<String, String>> effectiveConfig, MessageStore store, BrokerStats stats,
                              DelayScheduler scheduler, EpochClock clock, long bootTimestampMs,
                              QueuedRequests queued, LongFunction<Map<String, String>> timerFigures) {
         this.timerFigures = timerFigures;
@@ -82,7 +84,7 @@ public final class BrokerInfoHandler {
         this.clock = clock;
         this.bootTimestampMs = bootTimestampMs;
         this.queued = queued;
-        this.configText = propertiesText(effectiveConfig);
+        this.effectiveConfig = effectiveConfig;
     }
 
     /** GET_BROKER_CONFIG (26). */
@@ -90,7 +92,7 @@ public final class BrokerInfoHandler {
         String version = new String(BodyCodec.encode(new DataVersion(0, bootTimestampMs, 0)), StandardCharsets.UTF_8);
         return RemotingCommand.response(ResponseCode.SUCCESS, null)
                 .putExtField("version", version)
-                .setBody(configText.getBytes(StandardCharsets.ISO_8859_1));
+                .setBody(propertiesText(effectiveConfig.get()).getBytes(StandardCharsets.ISO_8859_1));
     }
 
     /** GET_BROKER_RUNTIME_INFO (28). */

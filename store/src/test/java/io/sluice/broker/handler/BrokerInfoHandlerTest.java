@@ -133,7 +133,7 @@ class BrokerInfoHandlerTest {
                 ZoneOffset.UTC);
         DelayScheduler scheduler = new DelayScheduler(stores.store(), stores.metadata(),
                 ScheduleSettings.of(List.of(1_000L, 2_000L)), nowMs::get);
-        return new BrokerInfoHandler(config, stores.store(), stats, scheduler, nowMs::get, BOOT_MS,
+        return new BrokerInfoHandler(() -> config, stores.store(), stats, scheduler, nowMs::get, BOOT_MS,
                 new QueuedRequests(() -> 3, () -> 7), timeMs -> Map.of("timerReadBehind", "0", "timerOffsetBehind",
                 "0", "timerCongestNum", "0", "timerEnqueueTps", "0.00", "timerDequeueTps", "0.00"));
     }
