@@ -1,9 +1,11 @@
 package io.sluice.broker;
 
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.config.BrokerSettings;
+import io.sluice.broker.config.MetricsExporterType;
 import io.sluice.broker.config.RuntimeSettings;
 import io.sluice.broker.config.FlushDiskType;
 import io.sluice.broker.handler.AdminHandlers;
@@ -18,6 +20,9 @@ import io.sluice.broker.handler.SendHandler;
 import io.sluice.broker.handler.SendSettings;
 import io.sluice.broker.handler.TopicHandler;
 import io.sluice.broker.longpoll.PullParking;
+import io.sluice.broker.metrics.BrokerMetrics;
+import io.sluice.broker.metrics.MetricsEndpoint;
+import io.sluice.broker.metrics.MetricsSources;
 import io.sluice.broker.registry.NameServerRegistrar;
 import io.sluice.broker.registry.RegistrarSettings;
 import io.sluice.broker.topic.TopicRegistry;
@@ -130,6 +135,8 @@ public final class Broker implements AutoCloseable {
     private InetSocketAddress address;
     private SendHandler sendHandler;
     private PullHandler pullHandler;
+    /** The Prometheus endpoint; null unless {@code metricsExporterType=PROM}. */
+    private MetricsEndpoint metrics;
     /** Send requests waiting for a lane; null when sends run on the I/O threads, where nothing waits. */
     private final QueueBound sendQueue;
     /** Pull requests waiting for a pull thread. */
@@ -222,6 +229,13 @@ public final class Broker implements AutoCloseable {
         registerHandlers();
         AdminHandlers.register(runtime, server, store, metadata, topics, groups, clients, retryAndAdmin.stats(),
                 adminExecutor, clock, addressText());
+        if (settings.metricsExporterType() == MetricsExporterType.PROM) {
+            PrometheusRegistry registry = new PrometheusRegistry();
+            BrokerMetrics.register(registry, new MetricsSources(store, metadata, topics, groups, clients,
+                    retryAndAdmin.stats(), server.counters(), pullHandler::transferredBytes,
+                    settings::brokerPermission), settings.brokerClusterName(), settings.brokerName());
+            metrics = MetricsEndpoint.start(metricsAddress(settings), settings.metricsPromExporterPort(), registry);
+        }
         ready = true;
 
         registered = true;
@@ -360,6 +374,12 @@ public final class Broker implements AutoCloseable {
         return settings;
     }
 
+    /** The metrics endpoint's bound port, or -1 when {@code metricsExporterType} is not PROM. */
+    public int metricsPort() {
+        MetricsEndpoint endpoint = metrics;
+        return endpoint == null ? -1 : endpoint.port();
+    }
+
     /** The bound port; valid after {@link #start()}. */
     public int port() {
         return requireStarted().getPort();
@@ -460,6 +480,7 @@ public final class Broker implements AutoCloseable {
 
     /** Closes what exists, in an order that never leaves a component used after its collaborator closed. */
     private void closeAll() {
+        closeQuietly("metrics endpoint", metrics);
         if (registered) {
             closeQuietly("registrar", registrar);
         }
@@ -541,6 +562,17 @@ public final class Broker implements AutoCloseable {
                 .checkpointIntervalMs(settings.flushIntervalConsumeQueueMs())
                 .build()
                 .withLog(log);
+    }
+
+    /** Where the metrics endpoint binds: metricsPromExporterHost, else brokerIP1, else the loopback address. */
+    static InetAddress metricsAddress(BrokerSettings settings) {
+        String host = settings.metricsPromExporterHost().isBlank() ? settings.brokerIp1()
+                : settings.metricsPromExporterHost();
+        try {
+            return host == null || host.isBlank() ? InetAddress.getLoopbackAddress() : InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("cannot resolve the metrics address '" + host + "'", e);
+        }
     }
 
     /**

@@ -20,8 +20,6 @@ import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.DefaultParser;
 import org.apache.commons.cli.Options;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -124,13 +122,7 @@ class AdminOpsIT {
                 admin.createAndUpdateTopicConfig(addr, new TopicConfig(TOPIC, QUEUES, QUEUES, 6));
                 producer.start();
                 List<SendResult> sent = send(producer, MESSAGES);
-                consumer.subscribe(TOPIC, "*");
-                consumer.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
-                    received.addAndGet(msgs.size());
-                    return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-                });
-                consumer.start();
-                Await.until("every message is consumed", 30_000, () -> received.get() >= MESSAGES, received::get);
+                ApacheClients.consumeCounting(consumer, TOPIC, received, MESSAGES);
                 Await.until("the group's offsets are committed", 30_000, () -> totalDiff(admin, addr) == 0,
                         () -> totalDiff(admin, addr));
 

@@ -312,6 +312,20 @@ public final class BrokerConfigKeys {
             315_360_000, "s", "A timer message due more than this long after it arrives is refused"
                     + " (MESSAGE_ILLEGAL).");
 
+    /** Metrics exporter (Apache's key; PROM only). */
+    public static final ConfigKey<MetricsExporterType> METRICS_EXPORTER_TYPE = ConfigKey.ofEnum("metricsExporterType",
+            MetricsExporterType.class, MetricsExporterType.DISABLE,
+            "DISABLE: no metrics endpoint. PROM: Prometheus text at http://metricsPromExporterHost:"
+                    + "metricsPromExporterPort/metrics (distribution/src/docs/metrics.md lists every metric).");
+    /** Prometheus endpoint port. */
+    public static final ConfigKey<Integer> METRICS_PROM_EXPORTER_PORT = ConfigKey.ofInt("metricsPromExporterPort",
+            5557, 0, 65535, "", "TCP port of the Prometheus endpoint (0 = any free port, for tests).");
+    /** Prometheus endpoint address. */
+    public static final ConfigKey<String> METRICS_PROM_EXPORTER_HOST = ConfigKey.of("metricsPromExporterHost",
+            "IP address", "", "(brokerIP1)", "", "IP the Prometheus endpoint binds. Empty = brokerIP1 (as Apache"
+                    + " does), or the loopback address when brokerIP1 is empty too.",
+            BrokerConfigKeys::parseIpLiteral, s -> s);
+
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
@@ -330,7 +344,8 @@ public final class BrokerConfigKeys {
             FLUSH_CONSUMER_OFFSET_INTERVAL, LONG_POLLING_ENABLE, SHORT_POLLING_TIME_MILLS, LONG_POLLING_SUSPEND_MAX_MS,
             MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY, MAX_TRANSFER_COUNT_ON_MESSAGE_IN_MEMORY, MESSAGE_DELAY_LEVEL,
             TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX, TIMER_WHEEL_ENABLE,
-            TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC);
+            TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC, METRICS_EXPORTER_TYPE, METRICS_PROM_EXPORTER_PORT,
+            METRICS_PROM_EXPORTER_HOST);
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 
