@@ -33,7 +33,8 @@ import org.agrona.concurrent.EpochClock;
  *   <li>28: body = KVTable with every key {@code mqadmin clusterList} reads (all values strings) plus Apache's
  *       {@code brokerVersion}, {@code bootTimestamp}, {@code runtime}, {@code commitLogMinOffset},
  *       {@code commitLogMaxOffset}, {@code dispatchBehindBytes} and {@code scheduleMessageOffset_<level>}, and
- *       Sluice's own {@code dispatchBehindMs} (Apache's broker has no such key). Both dispatch figures compare the
+ *       Sluice's own {@code sluiceVersion} (its release, beside the protocol version {@code brokerVersion} clients
+ *       expect) and {@code dispatchBehindMs} (Apache's broker has no such keys). Both dispatch figures compare the
  *       CommitLog's confirmed position (the written position under ASYNC_FLUSH, the flushed one under SYNC_FLUSH)
  *       with the dispatched position, below which every record's consume-queue slot is written (records merely
  *       read or parsed by the dispatcher do not count): {@code dispatchBehindBytes} is the distance in bytes,
@@ -53,6 +54,9 @@ public final class BrokerInfoHandler {
 
     /** The Apache version name of {@link ProtocolVersion#CURRENT}. */
     static final String VERSION_DESC = "V5_3_3";
+    /** Sluice's own version, from the jar manifest; classes outside a jar (tests) are a development build. */
+    static final String SLUICE_VERSION = Optional.ofNullable(BrokerInfoHandler.class.getPackage()
+            .getImplementationVersion()).orElse("development build");
 
     private final Supplier<Map<String, String>> effectiveConfig;
     private final MessageStore store;
@@ -108,6 +112,7 @@ public final class BrokerInfoHandler {
         Map<String, String> t = new LinkedHashMap<>();
         t.put("brokerVersionDesc", VERSION_DESC);
         t.put("brokerVersion", Integer.toString(ProtocolVersion.CURRENT));
+        t.put("sluiceVersion", SLUICE_VERSION);
         t.put("brokerActive", "true");
         t.put("bootTimestamp", Long.toString(bootTimestampMs));
         t.put("runtime", uptime(nowMs - bootTimestampMs));

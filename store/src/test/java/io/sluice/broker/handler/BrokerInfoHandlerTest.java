@@ -102,6 +102,7 @@ class BrokerInfoHandlerTest {
                 assertTrue(t.containsKey(key), key);
             }
             assertEquals("V5_3_3", t.get("brokerVersionDesc"));
+            assertEquals("development build", t.get("sluiceVersion"), "classes outside a jar have no release");
             assertEquals("2", t.get("msgPutTotalTodayNow"));
             assertEquals("3", t.get("sendThreadPoolQueueSize"));
             assertEquals("7", t.get("pullThreadPoolQueueSize"));
