@@ -2,6 +2,7 @@ package io.sluice.broker;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONObject;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.broker.auth.AccessGate;
 import io.sluice.broker.auth.AuthAdminHandler;
 import io.sluice.broker.auth.AuthStore;
@@ -12,7 +13,10 @@ import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.broker.config.ConfigKey;
+import io.sluice.broker.config.MetricsExporterType;
+import io.sluice.broker.config.RuntimeSettings;
 import io.sluice.broker.config.FlushDiskType;
+import io.sluice.broker.handler.AdminHandlers;
 import io.sluice.broker.handler.ClientHandler;
 import io.sluice.broker.handler.OffsetHandler;
 import io.sluice.broker.handler.PullHandler;
@@ -24,6 +28,9 @@ import io.sluice.broker.handler.SendHandler;
 import io.sluice.broker.handler.SendSettings;
 import io.sluice.broker.handler.TopicHandler;
 import io.sluice.broker.longpoll.PullParking;
+import io.sluice.broker.metrics.BrokerMetrics;
+import io.sluice.broker.metrics.MetricsEndpoint;
+import io.sluice.broker.metrics.MetricsSources;
 import io.sluice.broker.registry.NameServerRegistrar;
 import io.sluice.broker.registry.RegistrarSettings;
 import io.sluice.broker.retention.BrokerRetentionGuard;
@@ -117,7 +124,9 @@ public final class Broker implements AutoCloseable {
     /** Bytes of a BatchCQ slot. */
     private static final int BATCH_CQ_SLOT_BYTES = 46;
 
-    private final BrokerSettings settings;
+    /** The boot settings until {@link #start()} applies the persisted runtime changes ({@link RuntimeSettings}). */
+    private BrokerSettings settings;
+    private RuntimeSettings runtime;
     private final EpochClock clock;
     private final StoreEnvironment storeEnv;
     private volatile boolean ready;
@@ -146,6 +155,8 @@ public final class Broker implements AutoCloseable {
     private InetSocketAddress address;
     private SendHandler sendHandler;
     private PullHandler pullHandler;
+    /** The Prometheus endpoint; null unless {@code metricsExporterType=PROM}. */
+    private MetricsEndpoint metrics;
     /** Send requests waiting for a lane; null when sends run on the I/O threads, where nothing waits. */
     private final QueueBound sendQueue;
     /** Pull requests waiting for a pull thread. */
@@ -199,6 +210,8 @@ public final class Broker implements AutoCloseable {
     }
 
     private void doStart() throws IOException {
+        runtime = RuntimeSettings.withPersisted(settings, clock.time());
+        settings = runtime.current();
         metadata = MetadataStore.open(MetadataSettings.of(settings.metadataDir()));
 
         server = new RemotingServer(serverSettings(settings));
@@ -223,6 +236,10 @@ public final class Broker implements AutoCloseable {
 
         groups = new SubscriptionGroups(metadata, settings.autoCreateSubscriptionGroup());
         clients = new ClientRegistry(settings.clientChannelExpiredTimeoutMs(), clock, groups::notifyEnabled);
+        runtime.onChange(BrokerConfigKeys.AUTO_CREATE_SUBSCRIPTION_GROUP,
+                s -> groups.setAutoCreate(s.autoCreateSubscriptionGroup()));
+        runtime.onChange(BrokerConfigKeys.CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS,
+                s -> clients.setChannelExpiredTimeoutMs(s.clientChannelExpiredTimeoutMs()));
         server.addConnectionListener(clients);
         parking = new PullParking(scheduler, pullExecutor);
         store.addArrivalListener(parking::onArrival);
@@ -231,7 +248,7 @@ public final class Broker implements AutoCloseable {
                 settings.timerPrecisionMs(), settings.timerMaxDelaySec() * 1000), clock, settings.timerIndexDir());
         timers.start();
         // Retry, delay and admin first: the send and pull handlers feed its delay scheduler and statistics.
-        retryAndAdmin = RetryAndAdminHandlers.install(settings, server, store, metadata, topics, groups, clients,
+        retryAndAdmin = RetryAndAdminHandlers.install(runtime, server, store, metadata, topics, groups, clients,
                 adminExecutor, scheduler, clock, timers::runtimeFigures,
                 new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting));
         transactions = new TransactionService(store, metadata, clients::producerConnection,
@@ -247,6 +264,15 @@ public final class Broker implements AutoCloseable {
             RequestHandler admin = RequestHandler.sync(new AuthAdminHandler(auth));
             AuthAdminHandler.CODES.forEach(code -> server.registerHandler(code, admin,
                     HandlerOptions.onExecutor(adminExecutor)));
+        }
+        AdminHandlers.register(runtime, server, store, metadata, topics, groups, clients, retryAndAdmin.stats(),
+                adminExecutor, clock, addressText());
+        if (settings.metricsExporterType() == MetricsExporterType.PROM) {
+            PrometheusRegistry registry = new PrometheusRegistry();
+            BrokerMetrics.register(registry, new MetricsSources(store, metadata, topics, groups, clients,
+                    retryAndAdmin.stats(), server.counters(), pullHandler::transferredBytes,
+                    settings::brokerPermission), settings.brokerClusterName(), settings.brokerName());
+            metrics = MetricsEndpoint.start(metricsAddress(settings), settings.metricsPromExporterPort(), registry);
         }
         ready = true;
 
@@ -410,6 +436,12 @@ public final class Broker implements AutoCloseable {
         return settings;
     }
 
+    /** The metrics endpoint's bound port, or -1 when {@code metricsExporterType} is not PROM. */
+    public int metricsPort() {
+        MetricsEndpoint endpoint = metrics;
+        return endpoint == null ? -1 : endpoint.port();
+    }
+
     /** The bound port; valid after {@link #start()}. */
     public int port() {
         return requireStarted().getPort();
@@ -515,6 +547,7 @@ public final class Broker implements AutoCloseable {
 
     /** Closes what exists, in an order that never leaves a component used after its collaborator closed. */
     private void closeAll() {
+        closeQuietly("metrics endpoint", metrics);
         if (registered) {
             closeQuietly("registrar", registrar);
         }
@@ -624,6 +657,17 @@ public final class Broker implements AutoCloseable {
                 .checkpointIntervalMs(settings.flushIntervalConsumeQueueMs())
                 .build()
                 .withLog(log);
+    }
+
+    /** Where the metrics endpoint binds: metricsPromExporterHost, else brokerIP1, else the loopback address. */
+    static InetAddress metricsAddress(BrokerSettings settings) {
+        String host = settings.metricsPromExporterHost().isBlank() ? settings.brokerIp1()
+                : settings.metricsPromExporterHost();
+        try {
+            return host == null || host.isBlank() ? InetAddress.getLoopbackAddress() : InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("cannot resolve the metrics address '" + host + "'", e);
+        }
     }
 
     /**

@@ -1,7 +1,11 @@
 package io.sluice.broker;
 
+import io.sluice.broker.testing.Await;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
@@ -41,6 +45,21 @@ final class ApacheClients {
         consumer.setHeartbeatBrokerInterval(1_000);
         consumer.setPersistConsumerOffsetInterval(1_000);
         return consumer;
+    }
+
+    /**
+     * Subscribes {@code consumer} to every message of {@code topic}, counting deliveries in {@code received}, starts
+     * it and waits until {@code expected} messages arrived.
+     */
+    static void consumeCounting(DefaultMQPushConsumer consumer, String topic, AtomicInteger received, int expected)
+            throws MQClientException {
+        consumer.subscribe(topic, "*");
+        consumer.registerMessageListener((MessageListenerConcurrently) (msgs, context) -> {
+            received.addAndGet(msgs.size());
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+        Await.until("every message is consumed", 30_000, () -> received.get() >= expected, received::get);
     }
 
     static DefaultMQAdminExt admin(String namesrv) {

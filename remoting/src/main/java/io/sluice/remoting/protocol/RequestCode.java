@@ -55,12 +55,16 @@ public final class RequestCode {
     public static final int GET_CONSUME_STATS = 208;
     public static final int DELETE_TOPIC_IN_BROKER = 215;
     public static final int DELETE_TOPIC_IN_NAMESRV = 216;
+    public static final int INVOKE_BROKER_TO_RESET_OFFSET = 222;
     public static final int GET_TOPICS_BY_CLUSTER = 224;
+    public static final int QUERY_TOPIC_CONSUME_BY_WHO = 300;
     public static final int GET_SYSTEM_TOPIC_LIST_FROM_NS = 304;
     /** Broker → client. */
     public static final int GET_CONSUMER_RUNNING_INFO = 307;
     public static final int CONSUME_MESSAGE_DIRECTLY = 309;
     public static final int SEND_MESSAGE_V2 = 310;
+    public static final int VIEW_BROKER_STATS_DATA = 315;
+    public static final int GET_BROKER_CONSUME_STATS = 317;
     public static final int UPDATE_NAMESRV_CONFIG = 318;
     public static final int GET_NAMESRV_CONFIG = 319;
     public static final int SEND_BATCH_MESSAGE = 320;
@@ -68,6 +72,7 @@ public final class RequestCode {
     public static final int SEND_REPLY_MESSAGE = 324;
     public static final int SEND_REPLY_MESSAGE_V2 = 325;
     public static final int ADD_WRITE_PERM_OF_BROKER = 327;
+    public static final int GET_ALL_PRODUCER_INFO = 328;
     public static final int GET_TOPIC_CONFIG = 351;
     public static final int GET_SUBSCRIPTIONGROUP_CONFIG = 352;
     public static final int LITE_PULL_MESSAGE = 361;

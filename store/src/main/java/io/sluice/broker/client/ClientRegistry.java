@@ -52,7 +52,7 @@ public final class ClientRegistry implements ConnectionListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientRegistry.class);
 
-    private final long channelExpiredTimeoutMs;
+    private volatile long channelExpiredTimeoutMs;
     private final EpochClock clock;
     private final Predicate<String> notifyEnabled;
     private final ConcurrentHashMap<String, ConsumerGroup> consumers = new ConcurrentHashMap<>();
@@ -72,6 +72,14 @@ public final class ClientRegistry implements ConnectionListener {
         this.channelExpiredTimeoutMs = channelExpiredTimeoutMs;
         this.clock = clock;
         this.notifyEnabled = notifyEnabled;
+    }
+
+    /** Changes {@code clientChannelExpiredTimeoutMs} at run time (UPDATE_BROKER_CONFIG); the next scan uses it. */
+    public void setChannelExpiredTimeoutMs(long timeoutMs) {
+        if (timeoutMs <= 0) {
+            throw new IllegalArgumentException("channelExpiredTimeoutMs must be positive: " + timeoutMs);
+        }
+        channelExpiredTimeoutMs = timeoutMs;
     }
 
     /**
@@ -315,6 +323,25 @@ public final class ClientRegistry implements ConnectionListener {
             }
         });
         return Collections.unmodifiableSet(names);
+    }
+
+    /**
+     * The live connection of the consumer {@code clientId} in group {@code groupName}, for requests the broker
+     * forwards to a consumer (GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY). Empty when it is not a member.
+     */
+    public Optional<ConnectionContext> consumerConnection(String groupName, String clientId) {
+        ConsumerGroup group = groupName == null ? null : consumers.get(groupName);
+        if (group == null) {
+            return Optional.empty();
+        }
+        synchronized (group) {
+            for (Member m : group.members.values()) {
+                if (m.clientId.equals(clientId) && m.connection.isActive()) {
+                    return Optional.of(m.connection);
+                }
+            }
+            return Optional.empty();
+        }
     }
 
     /** Names of the online producer groups, sorted. */

@@ -3,6 +3,7 @@ package io.sluice.broker.client;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.SubscriptionGroupConfig;
 import io.sluice.store.meta.TopicNames;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,8 @@ public final class SubscriptionGroups {
     private static final Logger LOG = LoggerFactory.getLogger(SubscriptionGroups.class);
 
     private final MetadataStore metadata;
-    private final boolean autoCreate;
+    private final PendingResets resets = new PendingResets();
+    private volatile boolean autoCreate;
 
     /**
      * @param metadata   where group configs live
@@ -55,6 +57,42 @@ public final class SubscriptionGroups {
     /** True when a lookup would have to create the group (unknown and auto-creation on). */
     public boolean wouldCreate(String group) {
         return autoCreate && metadata.getGroup(group).isEmpty();
+    }
+
+    /** Offsets reset while the group is online, handed to its next pulls. */
+    public PendingResets resets() {
+        return resets;
+    }
+
+    /** Every group config, sorted by name. */
+    public List<SubscriptionGroupConfig> all() {
+        return metadata.allGroups();
+    }
+
+    /** Creates or replaces a group config (one synced write). */
+    public void put(SubscriptionGroupConfig config) {
+        metadata.putGroup(config);
+        LOG.info("subscription group {} created or updated", config.groupName());
+    }
+
+    /**
+     * Deletes a group config, with its committed offsets when {@code withOffsets}; pending resets go either way.
+     *
+     * @return false when the group did not exist (its offsets are still deleted when asked)
+     */
+    public boolean delete(String group, boolean withOffsets) {
+        boolean existed = metadata.deleteGroup(group);
+        resets.dropGroup(group);
+        if (withOffsets) {
+            metadata.deleteOffsetsOfGroup(group);
+        }
+        LOG.info("subscription group {} deleted{}", group, withOffsets ? " with its offsets" : "");
+        return existed;
+    }
+
+    /** Turns {@code autoCreateSubscriptionGroup} on or off at run time (UPDATE_BROKER_CONFIG). */
+    public void setAutoCreate(boolean on) {
+        autoCreate = on;
     }
 
     /** Whether the group wants NOTIFY_CONSUMER_IDS_CHANGED; true for an unknown group (Apache's default). */

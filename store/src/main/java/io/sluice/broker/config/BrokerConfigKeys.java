@@ -374,6 +374,19 @@ public final class BrokerConfigKeys {
             "(none)", "", "A super user created at start when no user of that name exists, so a new cluster is not"
                     + " locked out: {\"username\":\"admin\",\"password\":\"secret\"}.",
             BrokerConfigKeys::parseInitUser, s -> s);
+    /** Metrics exporter (Apache's key; PROM only). */
+    public static final ConfigKey<MetricsExporterType> METRICS_EXPORTER_TYPE = ConfigKey.ofEnum("metricsExporterType",
+            MetricsExporterType.class, MetricsExporterType.DISABLE,
+            "DISABLE: no metrics endpoint. PROM: Prometheus text at http://metricsPromExporterHost:"
+                    + "metricsPromExporterPort/metrics (distribution/src/docs/metrics.md lists every metric).");
+    /** Prometheus endpoint port. */
+    public static final ConfigKey<Integer> METRICS_PROM_EXPORTER_PORT = ConfigKey.ofInt("metricsPromExporterPort",
+            5557, 0, 65535, "", "TCP port of the Prometheus endpoint (0 = any free port, for tests).");
+    /** Prometheus endpoint address. */
+    public static final ConfigKey<String> METRICS_PROM_EXPORTER_HOST = ConfigKey.of("metricsPromExporterHost",
+            "IP address", "", "(brokerIP1)", "", "IP the Prometheus endpoint binds. Empty = brokerIP1 (as Apache"
+                    + " does), or the loopback address when brokerIP1 is empty too.",
+            BrokerConfigKeys::parseIpLiteral, s -> s);
 
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
@@ -395,7 +408,8 @@ public final class BrokerConfigKeys {
             TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX, TIMER_WHEEL_ENABLE,
             TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC, TLS_SERVER_MODE, TLS_SERVER_CERT_PATH, TLS_SERVER_KEY_PATH,
             TLS_SERVER_KEY_PASSWORD, TLS_SERVER_TRUST_CERT_PATH, TLS_SERVER_NEED_CLIENT_AUTH, TLS_ENABLE,
-            TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHORIZATION_ENABLED, INIT_AUTHENTICATION_USER);
+            TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHORIZATION_ENABLED, INIT_AUTHENTICATION_USER,
+            METRICS_EXPORTER_TYPE, METRICS_PROM_EXPORTER_PORT, METRICS_PROM_EXPORTER_HOST);
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 

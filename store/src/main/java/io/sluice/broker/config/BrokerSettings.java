@@ -161,6 +161,21 @@ public final class BrokerSettings {
 
     // ------------------------------------------------------------------ storage
 
+    /** {@code metricsExporterType}. */
+    public MetricsExporterType metricsExporterType() {
+        return get(BrokerConfigKeys.METRICS_EXPORTER_TYPE);
+    }
+
+    /** {@code metricsPromExporterPort}. */
+    public int metricsPromExporterPort() {
+        return get(BrokerConfigKeys.METRICS_PROM_EXPORTER_PORT);
+    }
+
+    /** {@code metricsPromExporterHost}; empty = brokerIP1, else loopback. */
+    public String metricsPromExporterHost() {
+        return get(BrokerConfigKeys.METRICS_PROM_EXPORTER_HOST);
+    }
+
     /** {@code storePathRootDir}. */
     public Path storePathRootDir() {
         return get(BrokerConfigKeys.STORE_PATH_ROOT_DIR);

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import org.agrona.concurrent.EpochClock;
 
 /**
@@ -25,14 +26,15 @@ import org.agrona.concurrent.EpochClock;
  * GET_BROKER_RUNTIME_INFO (28).
  *
  * <ul>
- *   <li>26: header {@code version} = the config's DataVersion JSON (the settings never change while running, so it
- *       is stamped with the boot time); body = the effective settings as Java-properties text, one
+ *   <li>26: header {@code version} = the config's DataVersion JSON, stamped with the boot time; body = the
+ *       settings in force (UPDATE_BROKER_CONFIG included) as Java-properties text, one
  *       {@code key=value} per line, non-ASCII characters as {@code \}{@code uXXXX} (the client loads it with
  *       {@code Properties.load(InputStream)}, which reads ISO-8859-1).</li>
  *   <li>28: body = KVTable with every key {@code mqadmin clusterList} reads (all values strings) plus Apache's
  *       {@code brokerVersion}, {@code bootTimestamp}, {@code runtime}, {@code commitLogMinOffset},
  *       {@code commitLogMaxOffset}, {@code dispatchBehindBytes} and {@code scheduleMessageOffset_<level>}, and
- *       Sluice's own {@code dispatchBehindMs} (Apache's broker has no such key). Both dispatch figures compare the
+ *       Sluice's own {@code sluiceVersion} (its release, beside the protocol version {@code brokerVersion} clients
+ *       expect) and {@code dispatchBehindMs} (Apache's broker has no such keys). Both dispatch figures compare the
  *       CommitLog's confirmed position (the written position under ASYNC_FLUSH, the flushed one under SYNC_FLUSH)
  *       with the dispatched position, below which every record's consume-queue slot is written (records merely
  *       read or parsed by the dispatcher do not count): {@code dispatchBehindBytes} is the distance in bytes,
@@ -52,8 +54,11 @@ public final class BrokerInfoHandler {
 
     /** The Apache version name of {@link ProtocolVersion#CURRENT}. */
     static final String VERSION_DESC = "V5_3_3";
+    /** Sluice's own version, from the jar manifest; classes outside a jar (tests) are a development build. */
+    static final String SLUICE_VERSION = Optional.ofNullable(BrokerInfoHandler.class.getPackage()
+            .getImplementationVersion()).orElse("development build");
 
-    private final String configText;
+    private final Supplier<Map<String, String>> effectiveConfig;
     private final MessageStore store;
     private final BrokerStats stats;
     private final DelayScheduler scheduler;
@@ -63,7 +68,8 @@ public final class BrokerInfoHandler {
     private final LongFunction<Map<String, String>> timerFigures;
 
     /**
-     * @param effectiveConfig every setting as text, in documentation order (BrokerSettings.toProperties())
+     * @param effectiveConfig every setting in force as text, in documentation order (BrokerSettings.toProperties()),
+     *                        read at each request since UPDATE_BROKER_CONFIG changes some
      * @param store           positions and disk usage
      * @param stats           message counters and rates
      * @param scheduler       delay-level progress
@@ -72,7 +78,7 @@ public final class BrokerInfoHandler {
      * @param queued          the send and pull requests waiting for a thread
      * @param timerFigures    the timer figures (timerReadBehind, timerOffsetBehind, ...) at a given time
      */
-    public BrokerInfoHandler(Map<String, String> effectiveConfig, MessageStore store, BrokerStats stats,
+    public BrokerInfoHandler(Supplier<Map<String, String>> effectiveConfig, MessageStore store, BrokerStats stats,
                              DelayScheduler scheduler, EpochClock clock, long bootTimestampMs,
                              QueuedRequests queued, LongFunction<Map<String, String>> timerFigures) {
         this.timerFigures = timerFigures;
@@ -82,7 +88,7 @@ public final class BrokerInfoHandler {
         this.clock = clock;
         this.bootTimestampMs = bootTimestampMs;
         this.queued = queued;
-        this.configText = propertiesText(effectiveConfig);
+        this.effectiveConfig = effectiveConfig;
     }
 
     /** GET_BROKER_CONFIG (26). */
@@ -90,7 +96,7 @@ public final class BrokerInfoHandler {
         String version = new String(BodyCodec.encode(new DataVersion(0, bootTimestampMs, 0)), StandardCharsets.UTF_8);
         return RemotingCommand.response(ResponseCode.SUCCESS, null)
                 .putExtField("version", version)
-                .setBody(configText.getBytes(StandardCharsets.ISO_8859_1));
+                .setBody(propertiesText(effectiveConfig.get()).getBytes(StandardCharsets.ISO_8859_1));
     }
 
     /** GET_BROKER_RUNTIME_INFO (28). */
@@ -106,6 +112,7 @@ public final class BrokerInfoHandler {
         Map<String, String> t = new LinkedHashMap<>();
         t.put("brokerVersionDesc", VERSION_DESC);
         t.put("brokerVersion", Integer.toString(ProtocolVersion.CURRENT));
+        t.put("sluiceVersion", SLUICE_VERSION);
         t.put("brokerActive", "true");
         t.put("bootTimestamp", Long.toString(bootTimestampMs));
         t.put("runtime", uptime(nowMs - bootTimestampMs));

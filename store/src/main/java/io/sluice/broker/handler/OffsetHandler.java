@@ -64,7 +64,10 @@ public final class OffsetHandler {
                 "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first");
     }
 
-    /** UPDATE_CONSUMER_OFFSET (15), usually oneway. */
+    /**
+     * UPDATE_CONSUMER_OFFSET (15), usually oneway. Ignored (answered SUCCESS) while the queue has a reset its
+     * consumer has not yet pulled ({@link io.sluice.broker.client.PendingResets}).
+     */
     public RemotingCommand onUpdateConsumerOffset(ConnectionContext connection, RemotingCommand request) {
         String group = request.requireString("consumerGroup");
         String topic = request.requireString("topic");
@@ -84,6 +87,10 @@ public final class OffsetHandler {
         if (commitOffset < 0) {
             return RemotingCommand.response(ResponseCode.INVALID_PARAMETER, "commitOffset " + commitOffset
                     + " of " + group + "/" + topic + "/" + queueId + " must be >= 0");
+        }
+        if (groups.resets().isPending(group, topic, queueId)) {
+            // The commit carries the position from before an admin reset the consumer has not yet been told of.
+            return RemotingCommand.response(ResponseCode.SUCCESS, "Offset has been previously reset");
         }
         offsets.commitOffset(group, topic, queueId, commitOffset);
         return RemotingCommand.response(ResponseCode.SUCCESS, null);

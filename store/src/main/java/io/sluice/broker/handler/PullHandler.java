@@ -1,6 +1,7 @@
 package io.sluice.broker.handler;
 
 import io.sluice.broker.client.ClientRegistry;
+import io.sluice.broker.client.PendingResets;
 import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.longpoll.PullParking;
 import io.sluice.broker.topic.TopicRegistry;
@@ -32,7 +33,8 @@ import java.util.function.LongSupplier;
  * request's); then the store read, filtered by tags code. The response carries {@code nextBeginOffset},
  * {@code minOffset}, {@code maxOffset} and {@code suggestWhichBrokerId} on every pull outcome, and the stored
  * records, unchanged and concatenated, as its body. With the COMMIT bit the request's {@code commitOffset} is
- * stored as the group's consume offset (first execution only).
+ * stored as the group's consume offset (first execution only). A queue an admin reset while the group was online
+ * answers its next pull PULL_OFFSET_MOVED with the new offset instead (nothing read, nothing committed).
  *
  * <p>A pull that finds nothing new (PULL_NOT_FOUND) and may be suspended is parked in {@link PullParking} and
  * executed once more, without suspension, when its queue receives a message or its suspend time (capped by
@@ -159,6 +161,10 @@ public final class PullHandler {
             }
             filter = TagFilter.ofSubscription(subscription);
         }
+        long resetOffset = groups.resets().take(pull.consumerGroup(), pull.topic(), pull.queueId());
+        if (resetOffset != PendingResets.NONE) {
+            return offsetReset(resetOffset, pull, topic, group.get());
+        }
         int maxCount = Math.max(1, Math.min(pull.maxMsgNums(), settings.maxTransferCount()));
         GetResult result = store.getMessages(pull.topic(), pull.queueId(), pull.queueOffset(), maxCount,
                 settings.maxTransferBytes(), filter);
@@ -220,6 +226,18 @@ public final class PullHandler {
             response.setBody(result.records().toArray(ByteBuffer[]::new));
         }
         return response;
+    }
+
+    /** PULL_OFFSET_MOVED to an admin's reset offset: the consumer continues the queue there. */
+    private RemotingCommand offsetReset(long offset, PullRequest pull, TopicConfig topic,
+                                        SubscriptionGroupConfig group) {
+        return RemotingCommand.response(ResponseCode.PULL_OFFSET_MOVED, "OFFSET_RESET")
+                .putExtField("nextBeginOffset", offset)
+                .putExtField("minOffset", Math.max(0, store.minOffset(pull.topic(), pull.queueId())))
+                .putExtField("maxOffset", Math.max(0, store.maxOffset(pull.topic(), pull.queueId())))
+                .putExtField("suggestWhichBrokerId", 0L)
+                .putExtField("topicSysFlag", topic.topicSysFlag())
+                .putExtField("groupSysFlag", group.groupSysFlag());
     }
 
     /** The pull response code of a store outcome (store-design §7.2). */

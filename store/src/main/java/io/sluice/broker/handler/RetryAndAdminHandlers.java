@@ -3,6 +3,7 @@ package io.sluice.broker.handler;
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.config.BrokerSettings;
+import io.sluice.broker.config.RuntimeSettings;
 import io.sluice.broker.lock.QueueLocks;
 import io.sluice.broker.schedule.DelayScheduler;
 import io.sluice.broker.schedule.ScheduleSettings;
@@ -28,9 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The part of the broker's composition root that builds and registers the retry, orderly-lock and admin handlers:
  * CONSUMER_SEND_MSG_BACK (36) with the {@link DelayScheduler}, LOCK/UNLOCK_BATCH_MQ (41/42), GET_BROKER_CONFIG
- * (26), GET_BROKER_RUNTIME_INFO (28), GET_TOPIC_STATS_INFO (202), GET_CONSUME_STATS (208),
- * GET_CONSUMER_CONNECTION_LIST (203), GET_PRODUCER_CONNECTION_LIST (204), VIEW_MESSAGE_BY_ID (33) and
- * QUERY_MESSAGE (12).
+ * (26), GET_BROKER_RUNTIME_INFO (28), GET_CONSUMER_CONNECTION_LIST (203), GET_PRODUCER_CONNECTION_LIST (204),
+ * VIEW_MESSAGE_BY_ID (33) and QUERY_MESSAGE (12). Group, offset-reset, statistics and config administration are
+ * {@link AdminHandlers}'.
  *
  * <p>{@link #install} starts the delay scheduler thread, schedules the once-a-second stats sample and a periodic
  * purge of expired queue locks on the broker's scheduler, and registers the handlers. QUERY_MESSAGE (a scan) runs on the admin executor;
@@ -65,7 +66,7 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
      * Builds the handlers and their state, starts the delay scheduler and the periodic tasks, and registers the
      * request codes on {@code server}.
      *
-     * @param settings      the broker's settings (identity, permission, delay levels, effective config text)
+     * @param runtime       the broker's settings (identity, permission, delay levels, the config text in force)
      * @param server        where the handlers are registered
      * @param store         the message store
      * @param metadata      topics, groups, consumer offsets, scheduler offsets
@@ -79,12 +80,13 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
      * @param queued        the send and pull requests waiting for a thread
      * @return the running part; {@link #close} it before the store
      */
-    public static RetryAndAdminHandlers install(BrokerSettings settings, RemotingServer server, MessageStore store,
+    public static RetryAndAdminHandlers install(RuntimeSettings runtime, RemotingServer server, MessageStore store,
                                                 MetadataStore metadata, TopicRegistry topics,
                                                 SubscriptionGroups groups, ClientRegistry clients,
                                                 Executor adminExecutor, ScheduledExecutorService scheduler,
                                                 EpochClock clock, LongFunction<Map<String, String>> timerFigures,
                                                 QueuedRequests queued) {
+        BrokerSettings settings = runtime.current();
         long bootMs = clock.time();
         BrokerStats stats = new BrokerStats(() -> store.stats().appendedMessages(), clock, ZoneId.systemDefault());
         DelayScheduler delays = new DelayScheduler(store, metadata, ScheduleSettings.of(settings.delayLevelsMs()),
@@ -105,15 +107,10 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
         server.registerHandler(RequestCode.LOCK_BATCH_MQ, RequestHandler.sync(lock::onLockBatch));
         server.registerHandler(RequestCode.UNLOCK_BATCH_MQ, RequestHandler.sync(lock::onUnlockBatch));
 
-        BrokerInfoHandler info = new BrokerInfoHandler(settings.toProperties(), store, stats, delays, clock, bootMs,
+        BrokerInfoHandler info = new BrokerInfoHandler(() -> runtime.current().toProperties(), store, stats, delays, clock, bootMs,
                 queued, timerFigures);
         server.registerHandler(RequestCode.GET_BROKER_CONFIG, RequestHandler.sync(info::onGetBrokerConfig));
         server.registerHandler(RequestCode.GET_BROKER_RUNTIME_INFO, RequestHandler.sync(info::onGetRuntimeInfo));
-
-        StatsHandler statsHandler = new StatsHandler(store, topics, StatsHandler.CommittedOffsets.of(metadata),
-                clients, stats, settings.brokerName());
-        server.registerHandler(RequestCode.GET_TOPIC_STATS_INFO, RequestHandler.sync(statsHandler::onGetTopicStats));
-        server.registerHandler(RequestCode.GET_CONSUME_STATS, RequestHandler.sync(statsHandler::onGetConsumeStats));
 
         ConnectionListHandler connections = new ConnectionListHandler(clients);
         server.registerHandler(RequestCode.GET_CONSUMER_CONNECTION_LIST,

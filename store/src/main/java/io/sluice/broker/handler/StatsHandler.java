@@ -2,6 +2,7 @@ package io.sluice.broker.handler;
 
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.ConsumerGroupView;
+import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.stats.BrokerStats;
 import io.sluice.broker.topic.TopicRegistry;
 import io.sluice.remoting.protocol.RemotingCommand;
@@ -16,16 +17,20 @@ import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.MessageStore;
 import io.sluice.store.meta.ConsumerOffset;
 import io.sluice.store.meta.MetadataStore;
+import io.sluice.store.meta.SubscriptionGroupConfig;
 import io.sluice.store.meta.TopicConfig;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
- * Queue and consumer progress for admin tools (wire-protocol §4.18, §4.20): GET_TOPIC_STATS_INFO (202) and
- * GET_CONSUME_STATS (208).
+ * Queue and consumer progress for admin tools (wire-protocol §4.18, §4.20): GET_TOPIC_STATS_INFO (202),
+ * GET_CONSUME_STATS (208), GET_BROKER_CONSUME_STATS (317) and VIEW_BROKER_STATS_DATA (315).
  *
  * <ul>
  *   <li>202, header {@code topic}: per queue {@code 0 .. max(read, write) - 1} its min and max offsets and the store
@@ -37,6 +42,15 @@ import java.util.Set;
  *       offset (max), consumer offset (committed, 0 if none), pull offset (max of the committed offset and the last
  *       pull's next offset), the store time of the message at {@code consumerOffset - 1} (0 if none); plus the
  *       group's consume rate over those topics.</li>
+ *   <li>317, header {@code isOrder}: ConsumeStatsList ({@link AdminBodyDescriptor}) with, for every group that
+ *       has a config (only orderly groups when {@code isOrder=true}), one ConsumeStats per topic it committed
+ *       offsets for, as 208 reports them; {@code totalDiff} sums broker minus consumer offset over all of them.</li>
+ *   <li>315, header {@code statsName} and {@code statsKey}: BrokerStatsData for {@code TOPIC_PUT_NUMS} (key
+ *       topic) and {@code GROUP_GET_NUMS} (key {@code topic@group}). The minute item is the last 60 s (sum and
+ *       rate); Sluice keeps no hourly or daily windows per key, so the hour and day items carry the messages since
+ *       the broker started and their mean rate over that time (exact while the broker has run less than the
+ *       window). Other names, an unknown topic or a group key without {@code @}: SYSTEM_ERROR "The stats
+ *       &lt;name&gt; &lt;key&gt; not exist", as Apache answers.</li>
  * </ul>
  *
  * <p>Thread-safe; stateless apart from its collaborators. Reads only memory and consume-queue slots, so it may run
@@ -79,6 +93,9 @@ public final class StatsHandler {
     private final ClientRegistry clients;
     private final BrokerStats stats;
     private final String brokerName;
+    private final SubscriptionGroups groups;
+    private final String brokerAddr;
+    private final LongSupplier uptimeMs;
 
     /**
      * @param store      queue offsets and store times
@@ -87,9 +104,16 @@ public final class StatsHandler {
      * @param clients    the groups' subscriptions
      * @param stats      rates and pull offsets
      * @param brokerName the broker name of the reported queues
+     * @param groups     the group configs (317)
+     * @param brokerAddr the broker's address as registered (317)
+     * @param uptimeMs   how long the broker has run (315)
      */
     public StatsHandler(MessageStore store, TopicRegistry topics, CommittedOffsets offsets, ClientRegistry clients,
-                        BrokerStats stats, String brokerName) {
+                        BrokerStats stats, String brokerName, SubscriptionGroups groups, String brokerAddr,
+                        LongSupplier uptimeMs) {
+        this.groups = groups;
+        this.brokerAddr = brokerAddr;
+        this.uptimeMs = uptimeMs;
         this.store = store;
         this.topics = topics;
         this.offsets = offsets;
@@ -136,6 +160,62 @@ public final class StatsHandler {
         }
         return RemotingCommand.response(ResponseCode.SUCCESS, null)
                 .setBody(BodyCodec.encode(new ConsumeStats(table, consumeTps)));
+    }
+
+    /** GET_BROKER_CONSUME_STATS (317). */
+    public RemotingCommand onGetBrokerConsumeStats(ConnectionContext connection, RemotingCommand request) {
+        boolean orderlyOnly = request.optionalBoolean("isOrder", false);
+        Map<String, List<ConsumeStats>> table = new LinkedHashMap<>();
+        long totalDiff = 0;
+        for (SubscriptionGroupConfig group : groups.all()) {
+            if (orderlyOnly && !group.consumeMessageOrderly()) {
+                continue;
+            }
+            List<ConsumeStats> perTopic = new ArrayList<>();
+            for (String topic : offsets.topicsOf(group.groupName())) {
+                Optional<TopicConfig> config = topics.find(topic);
+                if (config.isEmpty()) {
+                    continue;
+                }
+                Map<MessageQueue, OffsetWrapper> queues = new LinkedHashMap<>();
+                for (int queueId = 0; queueId < config.get().readQueueNums(); queueId++) {
+                    OffsetWrapper progress = progress(group.groupName(), topic, queueId);
+                    queues.put(new MessageQueue(topic, brokerName, queueId), progress);
+                    totalDiff += Math.max(0, progress.brokerOffset() - progress.consumerOffset());
+                }
+                perTopic.add(new ConsumeStats(queues, stats.consumeTps(group.groupName(), topic)));
+            }
+            if (!perTopic.isEmpty()) {
+                table.put(group.groupName(), perTopic);
+            }
+        }
+        return RemotingCommand.response(ResponseCode.SUCCESS, null).setBody(BodyCodec.encode(
+                AdminBodyDescriptor.consumeStatsList(brokerAddr, table, totalDiff)));
+    }
+
+    /** VIEW_BROKER_STATS_DATA (315). */
+    public RemotingCommand onViewBrokerStatsData(ConnectionContext connection, RemotingCommand request) {
+        String name = request.requireString("statsName");
+        String key = request.requireString("statsKey");
+        long total;
+        double minuteTps;
+        if ("TOPIC_PUT_NUMS".equals(name) && topics.find(key).isPresent()) {
+            total = stats.topicPutTotal(key);
+            minuteTps = stats.topicPutTpsMinute(key);
+        } else if ("GROUP_GET_NUMS".equals(name) && key.indexOf('@') > 0) {
+            String topic = key.substring(0, key.indexOf('@'));
+            String group = key.substring(key.indexOf('@') + 1);
+            total = stats.consumeTotal(group, topic);
+            minuteTps = stats.consumeTpsMinute(group, topic);
+        } else {
+            return RemotingCommand.response(ResponseCode.SYSTEM_ERROR, "The stats <" + name + "> <" + key
+                    + "> not exist");
+        }
+        double upSeconds = Math.max(1, uptimeMs.getAsLong()) / 1000.0;
+        Map<String, Object> sinceStart = AdminBodyDescriptor.brokerStatsItem(total, total / upSeconds);
+        Map<String, Object> minute = AdminBodyDescriptor.brokerStatsItem(Math.round(minuteTps * 60), minuteTps);
+        return RemotingCommand.response(ResponseCode.SUCCESS, null).setBody(BodyCodec.encode(
+                AdminBodyDescriptor.brokerStatsData(minute, sinceStart, sinceStart)));
     }
 
     private OffsetWrapper progress(String group, String topic, int queueId) {

@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -20,7 +22,7 @@ import org.agrona.concurrent.EpochClock;
  *       and per group and topic) and remembers the pull's next begin offset per (group, topic, queue) — the
  *       {@code pullOffset} of GET_CONSUME_STATS.</li>
  *   <li>Rates: {@link #sample} must run once a second (the composition root schedules it); the broker-wide rates
- *       cover 10 s, 60 s and 600 s, per-topic and per-group rates 10 s. At the first sample of a new day (in
+ *       cover 10 s, 60 s and 600 s, per-topic and per-group rates 10 s and 60 s. At the first sample of a new day (in
  *       {@code zone}) the totals of "this morning" and "yesterday morning" move on, as Apache's
  *       {@code msgPutTotalTodayMorning} and friends do.</li>
  * </ul>
@@ -33,8 +35,10 @@ public final class BrokerStats {
 
     /** Samples kept for the broker-wide rates: 600 s at one a second, plus the newest. */
     private static final int BROKER_SAMPLES = 601;
-    /** Samples kept for per-topic and per-group rates: 10 s. */
-    private static final int KEY_SAMPLES = 11;
+    /** Samples kept for per-topic and per-group rates: 60 s at one a second, plus the newest. */
+    private static final int KEY_SAMPLES = 61;
+    /** The per-key window of VIEW_BROKER_STATS_DATA's minute figures. */
+    private static final long MINUTE_MS = 60_000;
     private static final long[] BROKER_WINDOWS_MS = {10_000, 60_000, 600_000};
     private static final long KEY_WINDOW_MS = 10_000;
 
@@ -142,6 +146,48 @@ public final class BrokerStats {
     public double consumeTps(String group, String topic) {
         KeyCounter c = groupGets.get(new GroupTopic(group, topic));
         return c == null ? 0 : c.rate.perSecond(KEY_WINDOW_MS);
+    }
+
+    /** Messages put into {@code topic} since the broker started. */
+    public long topicPutTotal(String topic) {
+        KeyCounter c = topicPuts.get(topic);
+        return c == null ? 0 : c.total.sum();
+    }
+
+    /** Messages put into {@code topic} per second over the last minute. */
+    public double topicPutTpsMinute(String topic) {
+        KeyCounter c = topicPuts.get(topic);
+        return c == null ? 0 : c.rate.perSecond(MINUTE_MS);
+    }
+
+    /** Messages pulled by {@code group} from {@code topic} since the broker started. */
+    public long consumeTotal(String group, String topic) {
+        KeyCounter c = groupGets.get(new GroupTopic(group, topic));
+        return c == null ? 0 : c.total.sum();
+    }
+
+    /** Messages pulled by {@code group} from {@code topic} per second over the last minute. */
+    public double consumeTpsMinute(String group, String topic) {
+        KeyCounter c = groupGets.get(new GroupTopic(group, topic));
+        return c == null ? 0 : c.rate.perSecond(MINUTE_MS);
+    }
+
+    /** Running put totals per topic since the broker started; a fresh map, read at call time. */
+    public Map<String, Long> topicPutTotals() {
+        Map<String, Long> totals = new TreeMap<>();
+        topicPuts.forEach((topic, c) -> totals.put(topic, c.total.sum()));
+        return totals;
+    }
+
+    /**
+     * Running get totals per group and topic since the broker started: {@code group -> topic -> messages}; a fresh
+     * map, read at call time.
+     */
+    public Map<String, Map<String, Long>> consumeTotals() {
+        Map<String, Map<String, Long>> totals = new TreeMap<>();
+        groupGets.forEach((k, c) -> totals.computeIfAbsent(k.group(), g -> new TreeMap<>())
+                .put(k.topic(), c.total.sum()));
+        return totals;
     }
 
     /** The next begin offset of the last pull of {@code group} on the queue, or empty. */

@@ -102,6 +102,7 @@ class BrokerInfoHandlerTest {
                 assertTrue(t.containsKey(key), key);
             }
             assertEquals("V5_3_3", t.get("brokerVersionDesc"));
+            assertEquals("development build", t.get("sluiceVersion"), "classes outside a jar have no release");
             assertEquals("2", t.get("msgPutTotalTodayNow"));
             assertEquals("3", t.get("sendThreadPoolQueueSize"));
             assertEquals("7", t.get("pullThreadPoolQueueSize"));
@@ -133,7 +134,7 @@ class BrokerInfoHandlerTest {
                 ZoneOffset.UTC);
         DelayScheduler scheduler = new DelayScheduler(stores.store(), stores.metadata(),
                 ScheduleSettings.of(List.of(1_000L, 2_000L)), nowMs::get);
-        return new BrokerInfoHandler(config, stores.store(), stats, scheduler, nowMs::get, BOOT_MS,
+        return new BrokerInfoHandler(() -> config, stores.store(), stats, scheduler, nowMs::get, BOOT_MS,
                 new QueuedRequests(() -> 3, () -> 7), timeMs -> Map.of("timerReadBehind", "0", "timerOffsetBehind",
                 "0", "timerCongestNum", "0", "timerEnqueueTps", "0.00", "timerDequeueTps", "0.00"));
     }

@@ -101,6 +101,25 @@ class PullHandlerTest {
     }
 
     @Test
+    void shouldMoveTheNextPullOfAResetQueueAndIgnoreStaleCommitsUntilThen() {
+        sendTagged("scq", "A", "B", "C");
+        f.awaitMaxOffset("scq", 0, 3);
+        f.groups.resets().put("g", "scq", 0, 1);
+        RemotingCommand stale = RemotingCommand.request(RequestCode.UPDATE_CONSUMER_OFFSET)
+                .putExtField("consumerGroup", "g").putExtField("topic", "scq").putExtField("queueId", 0)
+                .putExtField("commitOffset", 3);
+        assertEquals(ResponseCode.SUCCESS, f.offsets.onUpdateConsumerOffset(f.connection, stale).code());
+        assertEquals(-1, f.metadata.queryOffset("g", "scq", 0), "a commit from before the reset is ignored");
+        RemotingCommand moved = pullWithExpression("scq", 3, "*");
+        assertOffsets(moved, ResponseCode.PULL_OFFSET_MOVED, 1, 0, 3);
+        assertEquals(0, moved.bodyBytes());
+        RemotingCommand next = pullWithExpression("scq", 1, "*");
+        assertOffsets(next, ResponseCode.SUCCESS, 3, 0, 3);
+        assertEquals(ResponseCode.SUCCESS, f.offsets.onUpdateConsumerOffset(f.connection, stale).code());
+        assertEquals(3, f.metadata.queryOffset("g", "scq", 0), "commits count again once the consumer moved");
+    }
+
+    @Test
     void shouldFilterByTagHashFromTheRequestExpression() {
         sendTagged("scq", "A", "B", "A", "C");
         f.awaitMaxOffset("scq", 0, 4);

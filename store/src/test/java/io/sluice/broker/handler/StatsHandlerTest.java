@@ -3,6 +3,7 @@ package io.sluice.broker.handler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.broker.client.ClientRegistry;
+import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.stats.BrokerStats;
 import io.sluice.broker.testing.FakeConnection;
 import io.sluice.broker.testing.OpenStores;
@@ -54,7 +55,8 @@ class StatsHandlerTest {
         clients = new ClientRegistry(120_000, SystemEpochClock.INSTANCE, group -> false);
         stats = new BrokerStats(() -> 0, SystemEpochClock.INSTANCE, ZoneOffset.UTC);
         handler = new StatsHandler(stores.store(), topics, StatsHandler.CommittedOffsets.of(stores.metadata()),
-                clients, stats, "broker-a");
+                clients, stats, "broker-a", new SubscriptionGroups(stores.metadata(), false), "127.0.0.1:10911",
+                () -> 1_000);
         stores.createTopic("T", 2);
         stores.createTopic("U", 1);
     }

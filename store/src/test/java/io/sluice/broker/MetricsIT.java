@@ -1,0 +1,208 @@
+package io.sluice.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.broker.testing.Await;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Prometheus endpoint ({@code metricsExporterType=PROM}) scraped while the Apache client sends and consumes:
+ * per-topic in and per-group out counters, consumer lag, connections and the JVM figures move as they should.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class MetricsIT {
+
+    private static final String TOPIC = "MetricsTopic";
+    private static final String GROUP = "metrics-g";
+    private static final int MESSAGES = 30;
+
+    @TempDir
+    Path dir;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    void scrapedFiguresFollowSendsAndConsumption() throws Exception {
+        Map<String, String> conf = Map.of("metricsExporterType", "PROM", "metricsPromExporterPort", "0");
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(dir, conf)) {
+            int port = cluster.broker().metricsPort();
+            assertTrue(port > 0, "the endpoint is bound");
+            DefaultMQAdminExt admin = ApacheClients.admin(cluster.namesrvAddr());
+            DefaultMQProducer producer = ApacheClients.producer(cluster.namesrvAddr(), "metrics-pg");
+            DefaultMQPushConsumer consumer = ApacheClients.pushConsumer(cluster.namesrvAddr(), GROUP);
+            AtomicInteger received = new AtomicInteger();
+            try {
+                admin.start();
+                admin.createAndUpdateTopicConfig(cluster.brokerAddr(), new TopicConfig(TOPIC, 4, 4, 6));
+                Scrape before = scrape(port);
+                assertEquals(0, before.value("rocketmq_messages_in_total", TOPIC, null));
+                assertTrue(before.has("jvm_memory_used_bytes"), "JVM metrics are served");
+                assertTrue(before.value("rocketmq_topic_number", null, null) >= 1);
+
+                producer.start();
+                for (int i = 0; i < MESSAGES; i++) {
+                    producer.send(new Message(TOPIC, "TagA", ("m" + i).getBytes(StandardCharsets.UTF_8)));
+                }
+                Scrape sent = scrape(port);
+                assertEquals(MESSAGES, sent.value("rocketmq_messages_in_total", TOPIC, null));
+                assertTrue(sent.value("sluice_store_messages_total", null, null) >= MESSAGES);
+                assertTrue(sent.value("sluice_commitlog_written_position_bytes", null, null) > 0);
+                assertTrue(sent.value("rocketmq_producer_connections", null, null) >= 1);
+                assertTrue(sent.value("sluice_connections", null, null) >= 2, "admin and producer");
+
+                ApacheClients.consumeCounting(consumer, TOPIC, received, MESSAGES);
+                Await.until("the consumed messages are counted out", 30_000,
+                        () -> scrapeQuietly(port).value("rocketmq_messages_out_total", TOPIC, GROUP) >= MESSAGES,
+                        () -> scrapeQuietly(port).value("rocketmq_messages_out_total", TOPIC, GROUP));
+                Await.until("the lag drops to 0 once offsets are committed", 30_000,
+                        () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP) == 0,
+                        () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP));
+                Scrape consumed = scrape(port);
+                assertEquals(1, consumed.value("rocketmq_consumer_connections", null, GROUP));
+                assertTrue(consumed.value("sluice_pull_transferred_bytes_total", null, null) > 0);
+                assertEquals(0, consumed.value("sluice_dispatch_lag_bytes", null, null));
+
+                consumer.shutdown();
+                for (int i = 0; i < MESSAGES; i++) {
+                    producer.send(new Message(TOPIC, "TagA", ("n" + i).getBytes(StandardCharsets.UTF_8)));
+                }
+                Await.until("the lag of the stopped group counts the new messages", 30_000,
+                        () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP) == MESSAGES,
+                        () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP));
+            } finally {
+                consumer.shutdown();
+                producer.shutdown();
+                admin.shutdown();
+            }
+        }
+    }
+
+    @Test
+    void aScrapeOfTenThousandQueuesStaysSmallAndDocumented() throws Exception {
+        Map<String, String> conf = Map.of("metricsExporterType", "PROM", "metricsPromExporterPort", "0");
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(dir, conf)) {
+            int topics = 10;
+            int queues = 1_000;
+            DefaultMQAdminExt admin = ApacheClients.admin(cluster.namesrvAddr());
+            try {
+                admin.start();
+                for (int t = 0; t < topics; t++) {
+                    admin.createAndUpdateTopicConfig(cluster.brokerAddr(), new TopicConfig("Wide" + t, queues, queues,
+                            6));
+                }
+                SubscriptionGroupConfig group = new SubscriptionGroupConfig();
+                group.setGroupName("wide-g");
+                admin.createAndUpdateSubscriptionGroupConfig(cluster.brokerAddr(), group);
+            } finally {
+                admin.shutdown();
+            }
+            for (int t = 0; t < topics; t++) {
+                for (int q = 0; q < queues; q++) {
+                    cluster.broker().metadata().commitOffset("wide-g", "Wide" + t, q, 0);
+                }
+            }
+            int port = cluster.broker().metricsPort();
+            scrape(port);
+            long startNs = System.nanoTime();
+            Scrape wide = scrape(port);
+            long scrapeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+            assertEquals(topics, wide.samples().get("rocketmq_consumer_lag_messages").size(),
+                    "one lag series per topic and group, not per queue");
+            assertTrue(scrapeMs < 2_000, "a scrape of " + topics * queues + " queues took " + scrapeMs + " ms");
+
+            String doc = Files.readString(Path.of("..", "distribution", "src", "docs", "metrics.md"));
+            for (String name : wide.samples().keySet()) {
+                String family = name.replaceAll("_(total|created|bucket|count|sum)$", "");
+                if (family.startsWith("rocketmq_") || family.startsWith("sluice_")) {
+                    assertTrue(doc.contains("`" + family), "metrics.md does not document " + family);
+                }
+            }
+        }
+    }
+
+    private Scrape scrape(int port) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/metrics")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        return Scrape.parse(response.body());
+    }
+
+    private Scrape scrapeQuietly(int port) {
+        try {
+            return scrape(port);
+        } catch (IOException e) {
+            return Scrape.parse("");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Scrape.parse("");
+        }
+    }
+
+    /** The samples of one scrape in the Prometheus text format: {@code name{k="v",...} value}. */
+    private record Scrape(Map<String, List<Map.Entry<Map<String, String>, Double>>> samples) {
+
+        static Scrape parse(String text) {
+            Map<String, List<Map.Entry<Map<String, String>, Double>>> samples = new LinkedHashMap<>();
+            for (String line : text.split("\n")) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                int brace = line.indexOf('{');
+                int space = line.lastIndexOf(' ');
+                String name = brace > 0 ? line.substring(0, brace) : line.substring(0, space);
+                Map<String, String> labels = new LinkedHashMap<>();
+                if (brace > 0) {
+                    String body = line.substring(brace + 1, line.lastIndexOf('}'));
+                    for (String pair : body.split("\",")) {
+                        int eq = pair.indexOf('=');
+                        labels.put(pair.substring(0, eq), pair.substring(eq + 2).replaceAll("\"$", ""));
+                    }
+                }
+                samples.computeIfAbsent(name, n -> new ArrayList<>())
+                        .add(Map.entry(labels, Double.parseDouble(line.substring(space + 1))));
+            }
+            return new Scrape(samples);
+        }
+
+        boolean has(String name) {
+            return samples.containsKey(name);
+        }
+
+        /** The sum of the samples of {@code name} with the given topic and group labels (null: any); 0 if none. */
+        double value(String name, String topic, String group) {
+            double sum = 0;
+            for (Map.Entry<Map<String, String>, Double> sample : samples.getOrDefault(name, List.of())) {
+                Map<String, String> labels = sample.getKey();
+                if ((topic == null || topic.equals(labels.get("topic")))
+                        && (group == null || group.equals(labels.get("consumer_group")))) {
+                    sum += sample.getValue();
+                }
+            }
+            return sum;
+        }
+    }
+}
