@@ -13,12 +13,26 @@ package io.sluice.broker.handler;
  *                                returned)
  * @param maxTransferCount        a response carries at most this many messages (an inner batch counts its messages;
  *                                the first record is always returned)
+ * @param slaveReadEnable         {@code slaveReadEnable}: the suggested broker id of a pull response is the
+ *                                group's {@code whichBrokerWhenConsumeSlowly} for a consumer that lags by more than
+ *                                {@code slowLagBytes}, else the group's {@code brokerId}; without it, always 0
+ * @param slowLagBytes            CommitLog bytes between a pull's first record and the log's end beyond which the
+ *                                consumer counts as slow (Apache: 40% of the machine's memory)
  */
 public record PullSettings(int brokerPermission, boolean longPollingEnable, long shortPollingTimeMs,
-                           long longPollingSuspendMaxMs, int maxTransferBytes, int maxTransferCount) {
+                           long longPollingSuspendMaxMs, int maxTransferBytes, int maxTransferCount,
+                           boolean slaveReadEnable, long slowLagBytes) {
+
+    /** Settings without slave reads: every pull response suggests the master. */
+    public PullSettings(int brokerPermission, boolean longPollingEnable, long shortPollingTimeMs,
+                        long longPollingSuspendMaxMs, int maxTransferBytes, int maxTransferCount) {
+        this(brokerPermission, longPollingEnable, shortPollingTimeMs, longPollingSuspendMaxMs, maxTransferBytes,
+                maxTransferCount, false, Long.MAX_VALUE);
+    }
 
     /** Validates the values. */
     public PullSettings {
+        requirePositive("slowLagBytes", slowLagBytes);
         requirePositive("shortPollingTimeMs", shortPollingTimeMs);
         requirePositive("longPollingSuspendMaxMs", longPollingSuspendMaxMs);
         requirePositive("maxTransferBytes", maxTransferBytes);
