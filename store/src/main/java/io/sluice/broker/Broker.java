@@ -98,9 +98,10 @@ import org.slf4j.LoggerFactory;
  * one admin thread creates topics and groups; one scheduler thread runs long-poll timeouts and the periodic tasks;
  * one transaction thread applies END_TRANSACTIONs and checks back unresolved half messages; one timer thread
  * indexes timer messages and delivers them when due (both on masters only: a slave's copies are its master's to
- * deliver). Replication ({@code io.sluice.broker.ha}): a master has an HA accept thread and two threads per
- * connected slave, a SYNC_MASTER a deadline thread for sends waiting for a slave; a slave has one thread that
- * copies the master's CommitLog, and copies the master's metadata on the scheduler thread.
+ * deliver; a slave stops its delay scheduler too). Replication ({@code io.sluice.broker.ha}): a master has an HA
+ * accept thread and two threads per connected slave, a SYNC_MASTER a deadline thread for sends waiting for a
+ * slave; a slave has one thread that copies the master's CommitLog, and copies the master's metadata on the
+ * scheduler thread.
  *
  * <p>Thread-safe; {@link #start()} and {@link #close()} are serialised on this object.
  */
@@ -249,6 +250,10 @@ public final class Broker implements AutoCloseable {
         retryAndAdmin = RetryAndAdminHandlers.install(settings, server, store, metadata, topics, groups, clients,
                 adminExecutor, scheduler, clock, timers::runtimeFigures,
                 new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting));
+        if (!settings.brokerRole().isMaster()) {
+            // Like timers and transactions: a slave's copies of delayed messages are its master's to deliver.
+            retryAndAdmin.delays().close();
+        }
         transactions = new TransactionService(store, metadata, clients::producerConnection,
                 topic -> topics.find(topic).isPresent(), new TransactionSettings(settings.transactionTimeOutMs(),
                 settings.transactionCheckIntervalMs(), settings.transactionCheckMax(), settings.brokerName()),
