@@ -49,9 +49,11 @@ public final class BrokerConfigKeys {
                     + " SLAVE_NOT_AVAILABLE when no slave is connected). SLAVE: copy the master's CommitLog, refuse"
                     + " sends.");
     /** HA port of a master. */
-    public static final ConfigKey<Integer> HA_LISTEN_PORT = ConfigKey.ofInt("haListenPort", 10912, 0, 65535, "",
-            "TCP port on which a master serves its slaves (0 = any free port, for tests). Registered with the name"
-                    + " server as haServerAddr.");
+    public static final ConfigKey<Integer> HA_LISTEN_PORT = ConfigKey.of("haListenPort", "int", null,
+            "(listenPort + 1)", "", "TCP port on which a master serves its slaves, registered with the name server"
+                    + " as haServerAddr. Unset: listenPort + 1, as Apache sets it (any free port when listenPort is"
+                    + " 0); 0 = any free port.",
+            BrokerConfigKeys::parsePort, String::valueOf);
     /** Where a slave finds its master. */
     public static final ConfigKey<String> HA_MASTER_ADDRESS = ConfigKey.of("haMasterAddress", "host:port", "",
             "(from name server)", "", "A slave's master HA address. Empty = the haServerAddr of the master of"
@@ -403,6 +405,14 @@ public final class BrokerConfigKeys {
             throw new IllegalArgumentException("expected one host:port");
         }
         return one.get(0);
+    }
+
+    private static int parsePort(String raw) {
+        int port = parseIntValue(raw);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("expected a port in 0..65535");
+        }
+        return port;
     }
 
     private static int parseIntValue(String raw) {

@@ -91,7 +91,7 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.BROKER_ROLE);
     }
 
-    /** {@code haListenPort}; 0 = any free port. */
+    /** {@code haListenPort} (unset: listenPort + 1); 0 = any free port. */
     public int haListenPort() {
         return get(BrokerConfigKeys.HA_LISTEN_PORT);
     }
@@ -414,6 +414,13 @@ public final class BrokerSettings {
         return "BrokerSettings" + toProperties();
     }
 
+    /** Apache's default HA port: the one after listenPort (any free port when listenPort is 0, for tests). */
+    private static int haPortBeside(Map<ConfigKey<?>, Object> set) {
+        Object explicit = set.get(BrokerConfigKeys.LISTEN_PORT);
+        int listenPort = explicit != null ? (Integer) explicit : BrokerConfigKeys.LISTEN_PORT.defaultValue();
+        return listenPort == 0 ? 0 : (listenPort + 1) % 65536;
+    }
+
     /**
      * Collects values, then validates them once in {@link #build()}.
      *
@@ -479,6 +486,8 @@ public final class BrokerSettings {
                 Object value = values.get(key);
                 if (value == null && key == BrokerConfigKeys.STORE_PATH_COMMIT_LOG) {
                     value = root.resolve("commitlog");
+                } else if (value == null && key == BrokerConfigKeys.HA_LISTEN_PORT) {
+                    value = haPortBeside(values);
                 } else if (value == null) {
                     value = key.defaultValue();
                 }

@@ -93,6 +93,7 @@ class BrokerConfigLoaderTest {
         "flushDiskType=sync_flush",
         "brokerId=-1",
         "brokerRole=MASTER",
+        "haListenPort=65536",
         "haMasterAddress=localhost",
         "deleteWhen=25",
         "deleteWhen=04;x",
@@ -132,6 +133,14 @@ class BrokerConfigLoaderTest {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> BrokerConfigLoader.parse(conf.replace(';', '\n') + "\n"));
         assertEquals(key, e.key());
+    }
+
+    @Test
+    void shouldPutTheHaPortBesideTheListenPortUnlessSet() {
+        assertEquals(10912, BrokerConfigLoader.parse("").haListenPort());
+        assertEquals(20912, BrokerConfigLoader.parse("listenPort=20911\n").haListenPort());
+        assertEquals(0, BrokerConfigLoader.parse("listenPort=0\n").haListenPort(), "any free port for tests");
+        assertEquals(30000, BrokerConfigLoader.parse("listenPort=20911\nhaListenPort=30000\n").haListenPort());
     }
 
     @Test
