@@ -36,13 +36,15 @@ final class StandaloneConf {
     }
 
     /**
-     * Writes {@code dir/broker.conf}: the name server and broker on the given loopback ports, the store under
+     * Writes {@code dir/broker.conf}: the name server and broker on the given loopback ports (the HA port on any
+     * free one: listenPort + 1 may be taken), the store under
      * {@code dir/store} with small files, then {@code extraLines}.
      */
     static Path write(Path dir, int namesrvPort, int brokerPort, String... extraLines) throws IOException {
         List<String> lines = new ArrayList<>(List.of(
                 "namesrvAddr=127.0.0.1:" + namesrvPort,
                 "listenPort=" + brokerPort,
+                "haListenPort=0",
                 "brokerIP1=127.0.0.1",
                 "storePathRootDir=" + dir.resolve("store"),
                 "mappedFileSizeCommitLog=" + 16 * 1024 * 1024,

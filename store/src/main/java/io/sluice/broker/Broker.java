@@ -11,11 +11,18 @@ import io.sluice.broker.auth.UserType;
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.config.BrokerConfigKeys;
+import io.sluice.broker.config.BrokerRole;
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.broker.config.ConfigKey;
 import io.sluice.broker.config.MetricsExporterType;
 import io.sluice.broker.config.RuntimeSettings;
 import io.sluice.broker.config.FlushDiskType;
+import io.sluice.broker.ha.HaServer;
+import io.sluice.broker.ha.HaSettings;
+import io.sluice.broker.ha.MasterMetadataSync;
+import io.sluice.broker.ha.MetadataExport;
+import io.sluice.broker.ha.ReplicaClient;
+import io.sluice.broker.ha.SyncReplication;
 import io.sluice.broker.handler.AdminHandlers;
 import io.sluice.broker.handler.ClientHandler;
 import io.sluice.broker.handler.OffsetHandler;
@@ -56,6 +63,7 @@ import io.sluice.remoting.transport.ServerTls;
 import io.sluice.remoting.transport.TlsClientAuth;
 import io.sluice.remoting.transport.TlsMode;
 import io.sluice.store.MessageStore;
+import io.sluice.store.QueueType;
 import io.sluice.store.StoreEnvironment;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchMode;
@@ -68,16 +76,21 @@ import io.sluice.store.meta.MetadataSettings;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.retention.RetentionSettings;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -85,8 +98,10 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,7 +121,11 @@ import org.slf4j.LoggerFactory;
  * runs pulls and re-executes parked ones; two control threads answer heartbeats and offset and metadata queries;
  * one admin thread creates topics and groups; one scheduler thread runs long-poll timeouts and the periodic tasks;
  * one transaction thread applies END_TRANSACTIONs and checks back unresolved half messages; one timer thread
- * indexes timer messages and delivers them when due.
+ * indexes timer messages and delivers them when due (both on masters only: a slave's copies are its master's to
+ * deliver; a slave stops its delay scheduler too). Replication ({@code io.sluice.broker.ha}): a master has an HA
+ * accept thread and two threads per connected slave, a SYNC_MASTER a deadline thread for sends waiting for a
+ * slave; a slave has one thread that copies the master's CommitLog, and copies the master's metadata on the
+ * scheduler thread.
  *
  * <p>Thread-safe; {@link #start()} and {@link #close()} are serialised on this object.
  */
@@ -123,6 +142,10 @@ public final class Broker implements AutoCloseable {
     private static final int SIMPLE_CQ_SLOT_BYTES = 20;
     /** Bytes of a BatchCQ slot. */
     private static final int BATCH_CQ_SLOT_BYTES = 46;
+    /** How often a slave copies its master's topics, groups and consumer offsets. */
+    private static final long METADATA_SYNC_INTERVAL_MS = 5_000;
+    /** Timeout of one of those admin calls. */
+    private static final long METADATA_SYNC_TIMEOUT_MS = 3_000;
 
     /** The boot settings until {@link #start()} applies the persisted runtime changes ({@link RuntimeSettings}). */
     private BrokerSettings settings;
@@ -157,6 +180,16 @@ public final class Broker implements AutoCloseable {
     private PullHandler pullHandler;
     /** The Prometheus endpoint; null unless {@code metricsExporterType=PROM}. */
     private MetricsEndpoint metrics;
+    /** A master's bound HA port, from before the store opens until {@link #haServer} owns it. */
+    private ServerSocketChannel haListener;
+    /** A master's HA service; null on a slave. */
+    private HaServer haServer;
+    /** A SYNC_MASTER's sends waiting for a slave; null otherwise. */
+    private SyncReplication syncReplication;
+    /** A slave's copy of its master's CommitLog; null on a master. */
+    private ReplicaClient replica;
+    /** A slave's copy of its master's metadata; null on a master. */
+    private MasterMetadataSync metadataSync;
     /** Send requests waiting for a lane; null when sends run on the I/O threads, where nothing waits. */
     private final QueueBound sendQueue;
     /** Pull requests waiting for a pull thread. */
@@ -220,6 +253,9 @@ public final class Broker implements AutoCloseable {
                 HandlerOptions.LANE);
         server.start();
         address = new InetSocketAddress(advertisedAddress(settings.brokerIp1()), server.port());
+        if (settings.brokerRole().isMaster()) {
+            haListener = HaServer.bind(new InetSocketAddress(haBindAddress(), settings.haListenPort()));
+        }
 
         client = new RemotingClient(ClientSettings.defaults().withTls(clientTls(settings)));
         scheduler = newScheduler();
@@ -232,7 +268,14 @@ public final class Broker implements AutoCloseable {
                 settings.defaultTopicQueueNums()), registrar);
         topics.installSystemTopics(settings.brokerClusterName(), settings.brokerName());
 
-        store = MessageStore.open(storeSettings(settings, address), topics::queueTypeOf, storeEnv);
+        Function<String, QueueType> queueTypeOf = topics::queueTypeOf;
+        if (settings.brokerRole() == BrokerRole.SLAVE) {
+            metadataSync = new MasterMetadataSync(metadata, client, this::masterBrokerAddress,
+                    METADATA_SYNC_TIMEOUT_MS);
+            queueTypeOf = metadataSync::queueTypeOf;
+        }
+        store = MessageStore.open(storeSettings(settings, address), queueTypeOf, storeEnv);
+        store.setReplica(settings.brokerRole() == BrokerRole.SLAVE);
 
         groups = new SubscriptionGroups(metadata, settings.autoCreateSubscriptionGroup());
         clients = new ClientRegistry(settings.clientChannelExpiredTimeoutMs(), clock, groups::notifyEnabled);
@@ -246,18 +289,28 @@ public final class Broker implements AutoCloseable {
 
         timers = new TimerService(store, metadata, new TimerSettings(settings.timerWheelEnable(),
                 settings.timerPrecisionMs(), settings.timerMaxDelaySec() * 1000), clock, settings.timerIndexDir());
-        timers.start();
+        if (settings.brokerRole().isMaster()) {
+            // A slave's timer and transaction messages are its master's to deliver: it stores nothing itself.
+            timers.start();
+        }
         // Retry, delay and admin first: the send and pull handlers feed its delay scheduler and statistics.
         retryAndAdmin = RetryAndAdminHandlers.install(runtime, server, store, metadata, topics, groups, clients,
                 adminExecutor, scheduler, clock, timers::runtimeFigures,
                 new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting));
+        if (!settings.brokerRole().isMaster()) {
+            // Like timers and transactions: a slave's copies of delayed messages are its master's to deliver.
+            retryAndAdmin.delays().close();
+        }
         transactions = new TransactionService(store, metadata, clients::producerConnection,
                 topic -> topics.find(topic).isPresent(), new TransactionSettings(settings.transactionTimeOutMs(),
                 settings.transactionCheckIntervalMs(), settings.transactionCheckMax(), settings.brokerName()),
                 clock, address);
-        transactions.start();
+        if (settings.brokerRole().isMaster()) {
+            transactions.start();
+        }
         // Retention keeps what consumers have not read and what timers, transactions and delays still need.
         store.retentionGuard(new BrokerRetentionGuard(store, metadata, timers, transactions, retryAndAdmin.delays()));
+        startReplicationSource();
         registerHandlers();
         if (auth != null) {
             // Writes auth.json: on the admin thread, like the other metadata changes.
@@ -278,6 +331,12 @@ public final class Broker implements AutoCloseable {
 
         registered = true;
         registrar.start();
+        if (settings.brokerRole() == BrokerRole.SLAVE) {
+            replica = new ReplicaClient(store, HaSettings.DEFAULTS, this::masterHaAddress);
+            replica.start();
+            scheduler.scheduleWithFixedDelay(metadataSync::syncAll, 0, METADATA_SYNC_INTERVAL_MS,
+                    TimeUnit.MILLISECONDS);
+        }
         scheduler.scheduleWithFixedDelay(this::flushOffsets, settings.flushConsumerOffsetIntervalMs(),
                 settings.flushConsumerOffsetIntervalMs(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::scanClients, CLIENT_SCAN_INTERVAL_MS, CLIENT_SCAN_INTERVAL_MS,
@@ -307,11 +366,69 @@ public final class Broker implements AutoCloseable {
         return Optional.of(new User(user.getString("username"), user.getString("password"), UserType.SUPER));
     }
 
+    /** A master serves its slaves: the HA service, and for SYNC_MASTER the waiting sends. */
+    private void startReplicationSource() {
+        if (!settings.brokerRole().isMaster()) {
+            return;
+        }
+        if (settings.brokerRole() == BrokerRole.SYNC_MASTER) {
+            syncReplication = new SyncReplication(settings.syncFlushTimeoutMs(), SystemNanoClock.INSTANCE);
+            syncReplication.start();
+        }
+        haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication);
+        haListener = null;
+        haServer.start();
+        // Appends that do not come through the send path (delays, timers, transactions, send-backs).
+        store.addArrivalListener((topic, queueId, maxOffset) -> haServer.wakeUp());
+    }
+
+    /** A slave's master's client address, as the name servers answered. */
+    private Optional<String> masterBrokerAddress() {
+        return registrar.master().map(NameServerRegistrar.MasterAddresses::brokerAddr);
+    }
+
+    /** Where a slave's master serves HA: {@code haMasterAddress}, else what the name servers answered. */
+    private Optional<String> masterHaAddress() {
+        if (!settings.haMasterAddress().isEmpty()) {
+            return Optional.of(settings.haMasterAddress());
+        }
+        return registrar.master().map(NameServerRegistrar.MasterAddresses::haAddr);
+    }
+
+    /**
+     * The send path of this broker's role. A slave refuses sends (Apache: its store refuses them and the send is
+     * answered SERVICE_NOT_AVAILABLE); producers only see masters in routes anyway. A master wakes its slaves'
+     * links after each append; a SYNC_MASTER answers a stored send once a slave has the log up to the end it had
+     * when the send completed (which covers the send's records).
+     */
+    private RequestHandler sendPath(SendHandler handler) {
+        if (settings.brokerRole() == BrokerRole.SLAVE) {
+            return RequestHandler.sync((connection, request) -> RemotingCommand.response(
+                    ResponseCode.SERVICE_NOT_AVAILABLE, "broker " + settings.brokerName() + " (brokerId "
+                            + settings.brokerId() + ") is a SLAVE: messages are put to its master"));
+        }
+        HaServer ha = haServer;
+        SyncReplication sync = syncReplication;
+        if (sync == null) {
+            return (connection, request) -> {
+                CompletableFuture<RemotingCommand> response = handler.onSend(connection, request);
+                ha.wakeUp();
+                return response;
+            };
+        }
+        return (connection, request) -> {
+            CompletableFuture<RemotingCommand> response = handler.onSend(connection, request);
+            ha.wakeUp();
+            return response.thenCompose(r -> r.code() == ResponseCode.SUCCESS
+                    ? sync.await(r, store.logEndPosition()) : CompletableFuture.completedFuture(r));
+        };
+    }
+
     private void registerHandlers() {
         sendHandler = new SendHandler(store, topics, groups, new SendSettings(settings.brokerClusterName(),
                 settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock,
                 new SendHooks(timers::refusal, this::beforeAppend, retryAndAdmin.stats()::onPut));
-        RequestHandler onSend = sendHandler::onSend;
+        RequestHandler onSend = sendPath(sendHandler);
         // On the I/O thread by default: the hand-off to a lane and back (a queue, a wake-up each way, the request
         // read on another core) cost the broker about 270 ns of CPU per 1 KiB message (2,820 against 2,550 over
         // five alternating runs each); on two cores both producers of the client comparison ran 25-30% faster.
@@ -339,7 +456,8 @@ public final class Broker implements AutoCloseable {
         pullHandler = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
-                settings.maxTransferCountPerPull(), settings.pullOnIoThread()), retryAndAdmin.stats()::onPull);
+                settings.maxTransferCountPerPull(), settings.pullOnIoThread(), settings.slaveReadEnable(),
+                slowConsumerLagBytes()), retryAndAdmin.stats()::onPull);
         // Pulls run on the I/O thread that decoded them by default (pullOnIoThread): the push consumer keeps one
         // pull in flight per queue, so its rate is bounded by the pull round trip, and the hand-off to a pull
         // thread and back is two wake-ups of that trip; the read itself only slices mapped files. The price: a
@@ -350,10 +468,21 @@ public final class Broker implements AutoCloseable {
         // with pullOnIoThread, to their connection's I/O thread, which then writes the response without a hand-off.
         HandlerOptions pulls = settings.pullOnIoThread() ? HandlerOptions.IO_THREAD.withoutFlowControl()
                 : HandlerOptions.onExecutor(pullExecutor).withoutFlowControl().withQueueBound(pullQueue);
-        server.registerHandler(RequestCode.PULL_MESSAGE, pullHandler::onPull, pulls);
-        server.registerHandler(RequestCode.LITE_PULL_MESSAGE, pullHandler::onPull, pulls);
+        // A slave without slaveReadEnable turns pulls away, as Apache's does (SYSTEM_BUSY, the client pulls again).
+        RequestHandler onPull = settings.brokerRole() == BrokerRole.SLAVE && !settings.slaveReadEnable()
+                ? RequestHandler.sync((connection, request) -> RemotingCommand.response(ResponseCode.SYSTEM_BUSY,
+                        "[REJECTREQUEST] broker " + settings.brokerName() + " is a SLAVE and slaveReadEnable is"
+                                + " false"))
+                : pullHandler::onPull;
+        server.registerHandler(RequestCode.PULL_MESSAGE, onPull, pulls);
+        server.registerHandler(RequestCode.LITE_PULL_MESSAGE, onPull, pulls);
 
         HandlerOptions control = HandlerOptions.onExecutor(controlExecutor);
+        MetadataExport export = new MetadataExport(metadata);
+        server.registerHandler(MetadataExport.GET_ALL_CONSUMER_OFFSET,
+                RequestHandler.sync(export::onGetAllConsumerOffset), control);
+        server.registerHandler(RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG,
+                RequestHandler.sync(export::onGetAllSubscriptionGroups), control);
         OffsetHandler offsets = new OffsetHandler(store, metadata, topics, groups);
         server.registerHandler(RequestCode.QUERY_CONSUMER_OFFSET, RequestHandler.sync(offsets::onQueryConsumerOffset),
                 control);
@@ -407,7 +536,8 @@ public final class Broker implements AutoCloseable {
     }
 
     private RegistrarSettings registrarSettings() {
-        String ha = address.getAddress().getHostAddress() + ":" + (address.getPort() + 1);
+        int haPort = haListener != null ? ((InetSocketAddress) haListenerAddress()).getPort() : settings.haListenPort();
+        String ha = address.getAddress().getHostAddress() + ":" + haPort;
         return new RegistrarSettings(settings.brokerClusterName(), settings.brokerName(), settings.brokerId(),
                 addressText(), ha, settings.namesrvAddresses(), settings.registerBrokerIntervalMs(),
                 settings.registerBrokerTimeoutMs(), RegistrarSettings.DEFAULT_UNREGISTER_TIMEOUT_MS);
@@ -518,6 +648,26 @@ public final class Broker implements AutoCloseable {
         return pullHandler;
     }
 
+    /** A master's HA service (its counters); null on a slave. */
+    public HaServer haServer() {
+        return haServer;
+    }
+
+    /** A SYNC_MASTER's waiting sends (their counters); null otherwise. */
+    public SyncReplication syncReplication() {
+        return syncReplication;
+    }
+
+    /** A slave's copy of its master's metadata (its counters); null on a master. */
+    public MasterMetadataSync metadataSync() {
+        return metadataSync;
+    }
+
+    /** A slave's replication from its master (its counters); null on a master. */
+    public ReplicaClient replica() {
+        return replica;
+    }
+
     /** The request server, e.g. for registering more handlers. */
     public RemotingServer server() {
         return server;
@@ -552,6 +702,10 @@ public final class Broker implements AutoCloseable {
             closeQuietly("registrar", registrar);
         }
         closeQuietly("server", server);
+        closeQuietly("replication from the master", replica);
+        closeQuietly("HA server", haServer);
+        closeQuietly("unused HA port", haListener);
+        closeQuietly("sends waiting for a slave", syncReplication);
         closeQuietly("long polling", parking);
         closeQuietly("scheduler", scheduler == null ? null : () -> stop(scheduler));
         closeQuietly("admin executor", adminExecutor == null ? null : () -> stop(adminExecutor));
@@ -668,6 +822,28 @@ public final class Broker implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new IllegalStateException("cannot resolve the metrics address '" + host + "'", e);
         }
+    }
+
+    /** The HA port listens where the broker is reachable: {@code brokerIP1} when set, else every interface. */
+    private InetAddress haBindAddress() throws UnknownHostException {
+        String ip = settings.brokerIp1();
+        return ip == null || ip.isBlank() ? new InetSocketAddress(0).getAddress() : InetAddress.getByName(ip);
+    }
+
+    private SocketAddress haListenerAddress() {
+        try {
+            return haListener.getLocalAddress();
+        } catch (IOException e) {
+            throw new IllegalStateException("the HA port is not bound", e);
+        }
+    }
+
+    /** Apache's rule: a consumer whose pull starts further than 40% of the machine's memory behind the end is slow. */
+    private static long slowConsumerLagBytes() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        long memory = os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getTotalMemorySize()
+                : Runtime.getRuntime().maxMemory();
+        return Math.max(1, memory / 100 * 40);
     }
 
     /**

@@ -16,6 +16,7 @@ import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.MessageDraft;
+import io.sluice.store.log.RawAppendStatus;
 import io.sluice.store.log.ReadResult;
 import io.sluice.store.log.RecordDescriptor;
 import io.sluice.store.log.ScanResult;
@@ -94,6 +95,8 @@ public final class MessageStore implements AutoCloseable {
     private final LongAdder appendedMessages = new LongAdder();
     private final LongAdder refusedAppends = new LongAdder();
     private volatile boolean closed;
+    /** A replica's log only receives copied bytes: local appends are refused. */
+    private volatile boolean replica;
 
     private MessageStore(Components c, RecoveryReport recoveryReport) {
         this.settings = c.settings;
@@ -263,7 +266,7 @@ public final class MessageStore implements AutoCloseable {
     }
 
     private AppendStatus validate(MessageDraft draft) {
-        if (closed) {
+        if (closed || replica) {
             return AppendStatus.SERVICE_NOT_AVAILABLE;
         }
         if (draft == null || !TopicNames.isValid(draft.topic()) || draft.queueId() < 0
@@ -301,6 +304,52 @@ public final class MessageStore implements AutoCloseable {
             refusedAppends.increment();
         }
         return result;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Replication
+
+    /**
+     * Makes this store a replica (its log only receives bytes copied from a master through
+     * {@link #appendReplicated}, and {@link #append} refuses with SERVICE_NOT_AVAILABLE) or a writable store again.
+     */
+    public void setReplica(boolean value) {
+        replica = value;
+    }
+
+    /** True while this store is a replica (see {@link #setReplica}). */
+    public boolean isReplica() {
+        return replica;
+    }
+
+    /**
+     * Replica side: writes a chunk of whole records copied from the master's log at the same position (see
+     * {@link CommitLog#appendRaw}); dispatch builds the consume queues from them as from any append.
+     */
+    public RawAppendStatus appendReplicated(long position, ByteBuffer records) {
+        if (closed) {
+            return RawAppendStatus.NOT_WRITABLE;
+        }
+        RawAppendStatus status = log.appendRaw(position, records);
+        if (status == RawAppendStatus.OK) {
+            dispatcher.wakeUp();
+        }
+        return status;
+    }
+
+    /** Master side: whole records from {@code position} to ship to a replica (see {@link CommitLog#readRaw}). */
+    public ReadResult readReplicable(long position, int maxBytes) {
+        return log.readRaw(position, maxBytes);
+    }
+
+    /** Position after the last byte of the CommitLog (what a replica has to reach). */
+    public long logEndPosition() {
+        return log.writtenPosition();
+    }
+
+    /** Position of the oldest byte still in the CommitLog. */
+    public long logStartPosition() {
+        return log.minPosition();
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ final class EmbeddedCluster implements AutoCloseable {
                 .setText("brokerName", BROKER_NAME)
                 .setText("namesrvAddr", namesrvAddr())
                 .setText("listenPort", Integer.toString(port))
+                .setText("haListenPort", "0")
                 .setText("brokerIP1", "127.0.0.1")
                 .setText("storePathRootDir", dir.resolve("store").toString())
                 .setText("mappedFileSizeCommitLog", Integer.toString(64 << 20))

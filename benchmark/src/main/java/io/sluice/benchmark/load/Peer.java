@@ -56,6 +56,7 @@ final class Peer implements AutoCloseable {
         conf.put("brokerName", "bench-sluice");
         conf.put("namesrvAddr", "127.0.0.1:" + namesrvPort);
         conf.put("listenPort", Integer.toString(brokerPort));
+        conf.put("haListenPort", "0"); // any free port: listenPort + 1 may be taken
         conf.put("brokerIP1", "127.0.0.1");
         conf.put("storePathRootDir", dir.resolve("store").toString());
         conf.put("flushDiskType", "ASYNC_FLUSH");

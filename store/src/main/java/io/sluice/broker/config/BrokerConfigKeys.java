@@ -44,14 +44,32 @@ public final class BrokerConfigKeys {
     /** Broker name: the masters and slaves of one broker group share it. */
     public static final ConfigKey<String> BROKER_NAME = name("brokerName", "broker-a",
             "Broker name registered with the name server and shown in routes. Apache defaults to the host name.");
-    /** Broker id; Sluice runs masters only. */
-    public static final ConfigKey<Long> BROKER_ID = ConfigKey.of("brokerId", "long", 0L, null, "",
-            "0 = master. Sluice has no replication, so only 0 is accepted.", BrokerConfigKeys::parseBrokerId,
-            String::valueOf);
-    /** Accepted for Apache compatibility; only ASYNC_MASTER. */
-    public static final ConfigKey<String> BROKER_ROLE = ConfigKey.of("brokerRole", "enum", "ASYNC_MASTER", null, "",
-            "Apache's replication role. Sluice has no replication: only ASYNC_MASTER is accepted.",
-            BrokerConfigKeys::parseBrokerRole, s -> s);
+    /** Broker id: 0 = master, 1 and up = slaves. */
+    public static final ConfigKey<Long> BROKER_ID = ConfigKey.ofLong("brokerId", 0L, 0L, Long.MAX_VALUE, "",
+            "0 = the master of its broker group (brokerName), 1 and up = a slave. Must agree with brokerRole.");
+    /** Replication role. */
+    public static final ConfigKey<BrokerRole> BROKER_ROLE = ConfigKey.ofEnum("brokerRole", BrokerRole.class,
+            BrokerRole.ASYNC_MASTER, "ASYNC_MASTER: acknowledge a send once stored here; slaves copy it afterwards."
+                    + " SYNC_MASTER: acknowledge once a slave has it too (FLUSH_SLAVE_TIMEOUT after syncFlushTimeout,"
+                    + " SLAVE_NOT_AVAILABLE when no slave is connected). SLAVE: copy the master's CommitLog, refuse"
+                    + " sends.");
+    /** HA port of a master. */
+    public static final ConfigKey<Integer> HA_LISTEN_PORT = ConfigKey.of("haListenPort", "int", null,
+            "(listenPort + 1)", "", "TCP port on which a master serves its slaves, registered with the name server"
+                    + " as haServerAddr. Unset: listenPort + 1, as Apache sets it (any free port when listenPort is"
+                    + " 0); 0 = any free port.",
+            BrokerConfigKeys::parsePort, String::valueOf);
+    /** Where a slave finds its master. */
+    public static final ConfigKey<String> HA_MASTER_ADDRESS = ConfigKey.of("haMasterAddress", "host:port", "",
+            "(from name server)", "", "A slave's master HA address. Empty = the haServerAddr of the master of"
+                    + " its brokerName, as the name server answers the slave's registration.",
+            BrokerConfigKeys::parseOptionalAddress, s -> s);
+    /** Whether consumers may read from a slave. */
+    public static final ConfigKey<Boolean> SLAVE_READ_ENABLE = ConfigKey.ofBoolean("slaveReadEnable", false,
+            "Let consumers pull from a slave: a slave answers pulls (false: SYSTEM_BUSY), and pull responses suggest"
+                    + " the group's whichBrokerWhenConsumeSlowly to a consumer more than 40% of the machine's memory"
+                    + " behind the log's end, else the group's brokerId. false: pull responses always suggest the"
+                    + " master.");
     /** Name server addresses. */
     public static final ConfigKey<List<String>> NAMESRV_ADDR = ConfigKey.of("namesrvAddr", "host:port list",
             List.of(), "(none)", "",
@@ -389,7 +407,8 @@ public final class BrokerConfigKeys {
             BrokerConfigKeys::parseIpLiteral, s -> s);
 
     private static final List<ConfigKey<?>> ALL = List.of(
-            BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
+            BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, HA_LISTEN_PORT, HA_MASTER_ADDRESS,
+            SLAVE_READ_ENABLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
             PULL_MESSAGE_THREAD_POOL_NUMS, PULL_ON_IO_THREAD,
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,
@@ -481,20 +500,23 @@ public final class BrokerConfigKeys {
         return value == null || value.isBlank();
     }
 
-    private static String parseBrokerRole(String raw) {
-        return switch (raw) {
-            case "ASYNC_MASTER" -> raw;
-            case "SYNC_MASTER", "SLAVE" -> throw new IllegalArgumentException(
-                    "Sluice has no replication; only ASYNC_MASTER is supported");
-            default -> throw new IllegalArgumentException("expected ASYNC_MASTER");
-        };
+    private static String parseOptionalAddress(String raw) {
+        if (raw.isEmpty()) {
+            return raw;
+        }
+        List<String> one = parseAddressList(raw);
+        if (one.size() != 1) {
+            throw new IllegalArgumentException("expected one host:port");
+        }
+        return one.get(0);
     }
 
-    private static long parseBrokerId(String raw) {
-        if (parseIntValue(raw) != 0) {
-            throw new IllegalArgumentException("Sluice has no replication; only brokerId 0 (master) is supported");
+    private static int parsePort(String raw) {
+        int port = parseIntValue(raw);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("expected a port in 0..65535");
         }
-        return 0L;
+        return port;
     }
 
     private static int parseIntValue(String raw) {

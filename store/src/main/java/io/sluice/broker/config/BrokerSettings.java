@@ -17,6 +17,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@code mappedFileSizeCommitLog >= maxMessageSize + 64 KiB} (a CommitLog file holds the largest record);</li>
  *   <li>{@code serverMaxFrameBytes > maxMessageSize} (a send request carries the body plus headers);</li>
+ *   <li>{@code brokerId} is 0 exactly when {@code brokerRole} is a master role; a SLAVE has {@code haMasterAddress}
+ *       or {@code namesrvAddr};</li>
  *   <li>{@code storePathRootDir} is set ({@link BrokerConfigLoader} defaults it to {@code ${user.home}/store});
  *       {@code storePathCommitLog} defaults to {@code <storePathRootDir>/commitlog}.</li>
  * </ul>
@@ -79,9 +81,29 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.BROKER_NAME);
     }
 
-    /** {@code brokerId}: always 0 (master). */
+    /** {@code brokerId}: 0 = master, 1 and up = slave. */
     public long brokerId() {
         return get(BrokerConfigKeys.BROKER_ID);
+    }
+
+    /** {@code brokerRole}. */
+    public BrokerRole brokerRole() {
+        return get(BrokerConfigKeys.BROKER_ROLE);
+    }
+
+    /** {@code haListenPort} (unset: listenPort + 1); 0 = any free port. */
+    public int haListenPort() {
+        return get(BrokerConfigKeys.HA_LISTEN_PORT);
+    }
+
+    /** {@code haMasterAddress} as {@code host:port}; empty = learn it from the name server. */
+    public String haMasterAddress() {
+        return get(BrokerConfigKeys.HA_MASTER_ADDRESS);
+    }
+
+    /** {@code slaveReadEnable}. */
+    public boolean slaveReadEnable() {
+        return get(BrokerConfigKeys.SLAVE_READ_ENABLE);
     }
 
     /** {@code namesrvAddr} as a list of {@code host:port}; empty = standalone. */
@@ -407,6 +429,13 @@ public final class BrokerSettings {
         return "BrokerSettings" + toProperties();
     }
 
+    /** Apache's default HA port: the one after listenPort (any free port when listenPort is 0, for tests). */
+    private static int haPortBeside(Map<ConfigKey<?>, Object> set) {
+        Object explicit = set.get(BrokerConfigKeys.LISTEN_PORT);
+        int listenPort = explicit != null ? (Integer) explicit : BrokerConfigKeys.LISTEN_PORT.defaultValue();
+        return listenPort == 0 ? 0 : (listenPort + 1) % 65536;
+    }
+
     /**
      * Collects values, then validates them once in {@link #build()}.
      *
@@ -472,6 +501,8 @@ public final class BrokerSettings {
                 Object value = values.get(key);
                 if (value == null && key == BrokerConfigKeys.STORE_PATH_COMMIT_LOG) {
                     value = root.resolve("commitlog");
+                } else if (value == null && key == BrokerConfigKeys.HA_LISTEN_PORT) {
+                    value = haPortBeside(values);
                 } else if (value == null) {
                     value = key.defaultValue();
                 }
@@ -483,6 +514,16 @@ public final class BrokerSettings {
                 throw ConfigException.inconsistent(BrokerConfigKeys.MAPPED_FILE_SIZE_COMMIT_LOG.name(), source,
                         settings.commitLogSegmentBytes() + " cannot hold the largest record: maxMessageSize "
                                 + maxMessage + " + " + RECORD_OVERHEAD_BYTES + " bytes");
+            }
+            if ((settings.brokerId() == 0) != settings.brokerRole().isMaster()) {
+                throw ConfigException.inconsistent(BrokerConfigKeys.BROKER_ID.name(), source,
+                        settings.brokerId() + " does not fit brokerRole " + settings.brokerRole()
+                                + ": a master has brokerId 0, a slave 1 or more");
+            }
+            if (settings.brokerRole() == BrokerRole.SLAVE && settings.haMasterAddress().isEmpty()
+                    && settings.namesrvAddresses().isEmpty()) {
+                throw ConfigException.inconsistent(BrokerConfigKeys.HA_MASTER_ADDRESS.name(), source,
+                        "is required for a SLAVE without namesrvAddr (nothing else tells it where its master is)");
             }
             if (settings.serverMaxFrameBytes() <= maxMessage) {
                 throw ConfigException.inconsistent(BrokerConfigKeys.SERVER_MAX_FRAME_BYTES.name(), source,

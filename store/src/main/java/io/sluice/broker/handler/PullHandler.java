@@ -13,6 +13,7 @@ import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.GetResult;
 import io.sluice.store.GetStatus;
 import io.sluice.store.MessageStore;
+import io.sluice.store.log.RecordDescriptor;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.SubscriptionGroupConfig;
 import io.sluice.store.meta.TopicConfig;
@@ -213,13 +214,12 @@ public final class PullHandler {
         }
     }
 
-    private static RemotingCommand response(int code, GetResult result, TopicConfig topic,
-                                            SubscriptionGroupConfig group) {
+    private RemotingCommand response(int code, GetResult result, TopicConfig topic, SubscriptionGroupConfig group) {
         RemotingCommand response = RemotingCommand.response(code, result.status().name())
                 .putExtField("nextBeginOffset", result.nextOffset())
                 .putExtField("minOffset", result.minOffset())
                 .putExtField("maxOffset", result.maxOffset())
-                .putExtField("suggestWhichBrokerId", 0L)
+                .putExtField("suggestWhichBrokerId", suggestedBrokerId(result, group))
                 .putExtField("topicSysFlag", topic.topicSysFlag())
                 .putExtField("groupSysFlag", group.groupSysFlag());
         if (code == ResponseCode.SUCCESS) {
@@ -238,6 +238,25 @@ public final class PullHandler {
                 .putExtField("suggestWhichBrokerId", 0L)
                 .putExtField("topicSysFlag", topic.topicSysFlag())
                 .putExtField("groupSysFlag", group.groupSysFlag());
+    }
+
+    /**
+     * Which broker of the group the consumer should pull from next (Apache's rule): with {@code slaveReadEnable}, the
+     * group's {@code whichBrokerWhenConsumeSlowly} when the returned records lie further than {@code slowLagBytes}
+     * behind the log's end (their pages are likely no longer cached here), else the group's {@code brokerId};
+     * without it, the master.
+     */
+    private long suggestedBrokerId(GetResult result, SubscriptionGroupConfig group) {
+        if (!settings.slaveReadEnable()) {
+            return 0L;
+        }
+        if (!result.records().isEmpty()) {
+            long firstPosition = result.records().get(0).getLong(RecordDescriptor.PHYSICAL_OFFSET_OFFSET);
+            if (store.logEndPosition() - firstPosition > settings.slowLagBytes()) {
+                return group.whichBrokerWhenConsumeSlowly();
+            }
+        }
+        return group.brokerId();
     }
 
     /** The pull response code of a store outcome (store-design §7.2). */

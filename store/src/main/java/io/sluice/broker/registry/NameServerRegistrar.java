@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -55,6 +56,8 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
     private final ScheduledExecutorService scheduler;
     private final AtomicLong registrations = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    /** The master of this broker group as the last answer named it (slaves only); empty until then. */
+    private volatile MasterAddresses master = MasterAddresses.NONE;
     private ScheduledFuture<?> periodic;
     private volatile boolean closed;
 
@@ -107,6 +110,35 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
     /** REGISTER_BROKER calls that failed, timed out or were refused so far. */
     public long failures() {
         return failures.get();
+    }
+
+    /**
+     * The master of this broker group as the name servers' last answer named it: a slave learns its master's client
+     * and HA addresses this way (Apache's REGISTER_BROKER response {@code masterAddr} and {@code haServerAddr}).
+     * Empty for a master, and until a name server knows the group's master.
+     */
+    public Optional<MasterAddresses> master() {
+        MasterAddresses m = master;
+        return m == MasterAddresses.NONE ? Optional.empty() : Optional.of(m);
+    }
+
+    private void noteMaster(RemotingCommand response) {
+        String masterAddr = response.extField("masterAddr");
+        String haAddr = response.extField("haServerAddr");
+        if (settings.brokerId() != 0 && masterAddr != null && !masterAddr.isEmpty() && haAddr != null
+                && !haAddr.isEmpty()) {
+            master = new MasterAddresses(masterAddr, haAddr);
+        }
+    }
+
+    /**
+     * Where a slave's master is.
+     *
+     * @param brokerAddr the master's client address
+     * @param haAddr     the master's HA address
+     */
+    public record MasterAddresses(String brokerAddr, String haAddr) {
+        static final MasterAddresses NONE = new MasterAddresses("", "");
     }
 
     /** Stops the periodic registration and unregisters from every name server (waiting for the answers). */
@@ -172,6 +204,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
                             topics.size(), version.counter(), address,
                             error != null ? error.toString() : response.code() + " " + response.remark());
                 } else {
+                    noteMaster(response);
                     registrations.incrementAndGet();
                     LOG.debug("{} registration of {} topics (version {}) with name server {} done", kind,
                             topics.size(), version.counter(), address);

@@ -301,6 +301,83 @@ public final class CommitLog implements AutoCloseable {
         return CompletableFuture.completedFuture(result);
     }
 
+    /**
+     * Replication, on the copy: writes {@code bytes}, whole records read from the source log by {@link #readRaw}, at
+     * {@code position}, the same position they have there. Kept apart from {@link #append}: nothing is encoded, no
+     * queue offset is assigned (dispatch sets them from the records) and no record hints are noted (the dispatcher
+     * walks the copied range). The first TOTALSIZE is written last, as for any append, so a crash mid-write leaves
+     * no partial record. A chunk starting at a segment end rolls to the next segment; a chunk must not run past its
+     * segment's end, so both logs must use the same segment size.
+     *
+     * @param position this log's end ({@link #writtenPosition()}), a record boundary in the source too
+     * @param bytes    the chunk, from its position to its limit; not modified
+     */
+    public RawAppendStatus appendRaw(long position, ByteBuffer bytes) {
+        int size = bytes.remaining();
+        if (size < RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES
+                || bytes.getInt(bytes.position() + RecordDescriptor.TOTAL_SIZE_OFFSET) <= 0) {
+            return RawAppendStatus.MALFORMED;
+        }
+        appendLock.lock();
+        try {
+            AppendStatus gate = writeGate();
+            if (gate != AppendStatus.PUT_OK) {
+                return gate == AppendStatus.DISK_FULL ? RawAppendStatus.DISK_FULL : RawAppendStatus.NOT_WRITABLE;
+            }
+            if (position != written.get()) {
+                return RawAppendStatus.NOT_CONTIGUOUS;
+            }
+            MappedSegment segment = chain.last();
+            if (segment == null || position == segment.endPosition()) {
+                segment = roll();
+            }
+            int offset = (int) (position - segment.startPosition());
+            if (size > segment.sizeBytes() - offset) {
+                return RawAppendStatus.CROSSES_SEGMENT;
+            }
+            staging(size).putBytes(0, bytes, bytes.position(), size);
+            writeStaged(segment, offset, size);
+            // Release store: the copied bytes happen-before any acquire read of the new position.
+            written.setRelease(position + size);
+            segment.noteStoreTimestamp(epochClock.time());
+        } catch (IOException e) {
+            AppendStatus status = writeFailed(e);
+            return status == AppendStatus.DISK_FULL ? RawAppendStatus.DISK_FULL : RawAppendStatus.IO_ERROR;
+        } catch (TimeoutException e) {
+            LOG.warn("next segment not ready within {} ms", settings.segmentAllocationTimeoutMs());
+            return RawAppendStatus.SEGMENT_NOT_READY;
+        } finally {
+            appendLock.unlock();
+        }
+        if (syncFlush) {
+            flushAgent.onAppended();
+        }
+        return RawAppendStatus.OK;
+    }
+
+    /**
+     * Replication, on the source: a read-only view (no copy) of the whole records from {@code position} (a record
+     * boundary) within its segment, below {@link #writtenPosition()}, at most {@code maxBytes} long unless the
+     * first record alone is longer (it is returned whole). BEYOND_END at the end of the log, POSITION_DELETED below
+     * its start.
+     */
+    public ReadResult readRaw(long position, int maxBytes) {
+        long end = written.getAcquire();
+        MappedSegment segment = chain.find(position);
+        if (segment == null || position >= end) {
+            boolean deleted = !chain.isEmpty() && position < chain.minPosition(0);
+            return ReadResult.missing(deleted ? ReadStatus.POSITION_DELETED : ReadStatus.BEYOND_END);
+        }
+        int offset = (int) (position - segment.startPosition());
+        int available = (int) (Math.min(end, segment.endPosition()) - position);
+        ByteBuffer view = segment.view(offset, available);
+        int whole = RawChunks.wholeRecordBytes(view, available, maxBytes);
+        if (whole <= 0) {
+            return ReadResult.missing(ReadStatus.INVALID_RANGE);
+        }
+        return ReadResult.found(view.limit(whole));
+    }
+
     /** Lock held: tells the boundary index about the records an append wrote at {@code [position, +bytes)}. */
     private void noteRecords(PreparedAppend p, long position, int bytes) {
         long[] starts = p.recordPositions();

@@ -91,8 +91,10 @@ class BrokerConfigLoaderTest {
         "diskMaxUsedSpaceRatio=9",
         "flushDiskType=FAST_FLUSH",
         "flushDiskType=sync_flush",
-        "brokerId=1",
-        "brokerRole=SLAVE",
+        "brokerId=-1",
+        "brokerRole=MASTER",
+        "haListenPort=65536",
+        "haMasterAddress=localhost",
         "deleteWhen=25",
         "deleteWhen=04;x",
         "autoCreateTopicEnable=yes",
@@ -119,6 +121,36 @@ class BrokerConfigLoaderTest {
         assertEquals(key, e.key());
         assertTrue(e.getMessage().contains("'" + key + "'"), e.getMessage());
         assertTrue(e.getMessage().contains("'" + value + "'"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "brokerId=1|brokerId",
+        "brokerRole=SLAVE;haMasterAddress=127.0.0.1:10912|brokerId",
+        "brokerRole=SYNC_MASTER;brokerId=2|brokerId",
+        "brokerId=1;brokerRole=SLAVE|haMasterAddress"})
+    void shouldRefuseARoleThatDoesNotFitTheBrokerId(String conf, String key) {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> BrokerConfigLoader.parse(conf.replace(';', '\n') + "\n"));
+        assertEquals(key, e.key());
+    }
+
+    @Test
+    void shouldPutTheHaPortBesideTheListenPortUnlessSet() {
+        assertEquals(10912, BrokerConfigLoader.parse("").haListenPort());
+        assertEquals(20912, BrokerConfigLoader.parse("listenPort=20911\n").haListenPort());
+        assertEquals(0, BrokerConfigLoader.parse("listenPort=0\n").haListenPort(), "any free port for tests");
+        assertEquals(30000, BrokerConfigLoader.parse("listenPort=20911\nhaListenPort=30000\n").haListenPort());
+    }
+
+    @Test
+    void shouldAcceptASlaveAndASyncMaster() {
+        BrokerSettings slave = BrokerConfigLoader.parse(
+                "brokerId=1\nbrokerRole=SLAVE\nhaMasterAddress=127.0.0.1:10912\n");
+        assertEquals(1, slave.brokerId());
+        assertEquals(BrokerRole.SLAVE, slave.brokerRole());
+        assertEquals("127.0.0.1:10912", slave.haMasterAddress());
+        assertEquals(BrokerRole.SYNC_MASTER, BrokerConfigLoader.parse("brokerRole=SYNC_MASTER\n").brokerRole());
     }
 
     @Test

@@ -60,6 +60,11 @@ final class HandlerFixture implements AutoCloseable {
     final FakeConnection connection = new FakeConnection(40001);
 
     HandlerFixture(Path dir, int brokerPermission, boolean longPolling) throws IOException {
+        this(dir, new PullSettings(brokerPermission, longPolling, 200, 25_000, 256 * 1024, 32));
+    }
+
+    HandlerFixture(Path dir, PullSettings pullSettings) throws IOException {
+        int brokerPermission = pullSettings.brokerPermission();
         metadata = MetadataStore.open(MetadataSettings.of(dir.resolve("metadata")));
         topics = new TopicRegistry(metadata, new TopicSettings(false, 8), TopicAnnouncer.NONE);
         Path root = dir.resolve("store");
@@ -73,8 +78,7 @@ final class HandlerFixture implements AutoCloseable {
         store.addArrivalListener(parking::onArrival);
         send = new SendHandler(store, topics, groups, new SendSettings(CLUSTER, "broker-t", brokerPermission,
                 1 << 20, STORE_HOST), SystemEpochClock.INSTANCE, SendHooks.NONE);
-        pull = new PullHandler(store, metadata, topics, groups, clients, parking, new PullSettings(brokerPermission,
-                longPolling, 200, 25_000, 256 * 1024, 32), PullObserver.NONE);
+        pull = new PullHandler(store, metadata, topics, groups, clients, parking, pullSettings, PullObserver.NONE);
         offsets = new OffsetHandler(store, metadata, topics, groups);
     }
 

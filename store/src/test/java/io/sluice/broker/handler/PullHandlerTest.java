@@ -200,6 +200,29 @@ class PullHandlerTest {
     }
 
     @Test
+    void shouldSuggestTheSlowConsumersBrokerOnlyWithSlaveReadEnable(@TempDir Path other) throws Exception {
+        sendTagged("scq", "A", "B");
+        f.awaitMaxOffset("scq", 0, 2);
+        assertEquals("0", pullWithExpression("scq", 0, "*").extField("suggestWhichBrokerId"), "no slave reads");
+        for (long slowLagBytes : new long[] {1, Long.MAX_VALUE}) {
+            try (HandlerFixture reads = new HandlerFixture(other.resolve("lag-" + slowLagBytes), new PullSettings(
+                    TopicPerm.READ_WRITE, true, 200, 25_000, 256 * 1024, 32, false, true, slowLagBytes))) {
+                reads.createTopic("scq", 1, false);
+                assertEquals(ResponseCode.SUCCESS, reads.send(sendV2("scq", 0, props("UNIQ_KEY", "U1", "TAGS", "A"),
+                        new byte[100])).code());
+                assertEquals(ResponseCode.SUCCESS, reads.send(sendV2("scq", 0, props("UNIQ_KEY", "U2", "TAGS", "B"),
+                        new byte[100])).code());
+                reads.awaitMaxOffset("scq", 0, 2);
+                RemotingCommand response = reads.pull.onPull(reads.connection, pullRequest("g", "scq", 0, 0,
+                        SUBSCRIPTION).putExtField("subscription", "*")).get(10, TimeUnit.SECONDS);
+                assertEquals(ResponseCode.SUCCESS, response.code());
+                // A far-behind consumer is sent to whichBrokerWhenConsumeSlowly (default 1), others to brokerId 0.
+                assertEquals(slowLagBytes == 1 ? "1" : "0", response.extField("suggestWhichBrokerId"));
+            }
+        }
+    }
+
+    @Test
     void shouldShortPollWhenLongPollingIsOff(@TempDir Path other) throws Exception {
         try (HandlerFixture shortPolling = new HandlerFixture(other, TopicPerm.READ_WRITE, false)) {
             shortPolling.createTopic("scq", 1, false);

@@ -1,0 +1,225 @@
+package io.sluice.broker.ha;
+
+import io.sluice.store.MessageStore;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A master's HA service on {@code haListenPort}: accepts slaves, each served by a {@link SlaveLink}, and tells
+ * {@link SyncReplication} (SYNC_MASTER) the highest position a connected slave has acknowledged. A connection
+ * that breaks the protocol (garbage, a position beyond the master's end) is refused and logged; the others and
+ * the broker go on.
+ *
+ * <p>Threads: {@code sluice-ha-accept} owns the listening socket (start: bind; duty: accept and start a link;
+ * stop: {@link #close} closes the socket, which ends it); each link has its own two threads. The link list is a
+ * copy-on-write list: links add and remove themselves, any thread reads it.
+ */
+public final class HaServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HaServer.class);
+    private static final long STOP_TIMEOUT_MS = 5_000;
+
+    private final MessageStore store;
+    private final HaSettings settings;
+    private final ServerSocketChannel listener;
+    /** Null for an ASYNC_MASTER: nothing waits for the slaves. */
+    private final SyncReplication sync;
+    private final List<SlaveLink> links = new CopyOnWriteArrayList<>();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicInteger linkIds = new AtomicInteger();
+    /** Set once by {@link #start}; read under this object's monitor. */
+    private Thread acceptor;
+    private volatile boolean running;
+
+    /**
+     * @param listener the bound HA socket ({@link #bind}); this server owns it from now on
+     * @param sync     the SYNC_MASTER waiters to release, or null
+     */
+    public HaServer(MessageStore store, HaSettings settings, ServerSocketChannel listener, SyncReplication sync) {
+        this.store = store;
+        this.settings = settings;
+        this.listener = listener;
+        this.sync = sync;
+    }
+
+    /**
+     * Binds the HA port, before the rest of the broker exists (its address is registered with the name servers).
+     *
+     * @param address where to listen (port 0: any free port)
+     * @throws IOException when the port cannot be bound
+     */
+    public static ServerSocketChannel bind(InetSocketAddress address) throws IOException {
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        try {
+            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.bind(address);
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** Starts accepting slaves. */
+    public synchronized void start() {
+        if (acceptor != null) {
+            throw new IllegalStateException("HA server already started");
+        }
+        running = true;
+        acceptor = new Thread(this::runAcceptor, "sluice-ha-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        LOG.info("HA server listening on port {}", port());
+    }
+
+    /** The bound port; valid after {@link #start()}. */
+    public int port() {
+        try {
+            return ((InetSocketAddress) listener.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("HA server not bound", e);
+        }
+    }
+
+    private void runAcceptor() {
+        while (running) {
+            SocketChannel channel;
+            try {
+                channel = listener.accept();
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                LOG.error("accepting an HA connection failed", e);
+                continue;
+            }
+            String remote = remoteOf(channel);
+            try {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            } catch (IOException e) {
+                LOG.warn("cannot set the options of the HA connection from {}; closing it", remote, e);
+                closeQuietly(channel);
+                continue;
+            }
+            accepted.incrementAndGet();
+            SlaveLink link = new SlaveLink(this, channel, store, settings, remote, linkIds.incrementAndGet());
+            links.add(link);
+            if (!running) {
+                link.close();
+                return;
+            }
+            link.start();
+        }
+    }
+
+    /** Tells idle links that the log may have grown (after an append). Cheap; any thread. */
+    public void wakeUp() {
+        for (SlaveLink link : links) {
+            link.wakeUp();
+        }
+    }
+
+    /** A link's acknowledged position moved. */
+    void onAcked() {
+        if (sync != null) {
+            sync.onAcked(ackedPosition());
+        }
+    }
+
+    void onRefused(String remote, String reason) {
+        refused.incrementAndGet();
+        LOG.warn("refused the HA connection from {}: {}", remote, reason);
+    }
+
+    void onClosed(SlaveLink link) {
+        links.remove(link);
+        onAcked();
+    }
+
+    /** The highest position a connected slave has acknowledged; -1 when no slave is connected. */
+    public long ackedPosition() {
+        long max = -1;
+        for (SlaveLink link : links) {
+            max = Math.max(max, link.ackedPosition());
+        }
+        return max;
+    }
+
+    /** Slaves whose first report was accepted and whose link is open. */
+    public int connectedSlaves() {
+        int n = 0;
+        for (SlaveLink link : links) {
+            if (link.ackedPosition() >= 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** HA connections refused for breaking the protocol so far. */
+    public long refusedCount() {
+        return refused.get();
+    }
+
+    /** HA connections accepted so far. */
+    public long acceptedCount() {
+        return accepted.get();
+    }
+
+    /** Stops accepting, closes every link and waits for their threads. Idempotent. */
+    @Override
+    public void close() {
+        Thread accepting;
+        synchronized (this) {
+            if (!listener.isOpen()) {
+                return;
+            }
+            running = false;
+            accepting = acceptor;
+        }
+        closeQuietly(listener);
+        if (accepting == null) {
+            return;
+        }
+        List<SlaveLink> open = List.copyOf(links);
+        for (SlaveLink link : open) {
+            link.close();
+        }
+        try {
+            accepting.join(STOP_TIMEOUT_MS);
+            for (SlaveLink link : open) {
+                link.join(STOP_TIMEOUT_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String remoteOf(SocketChannel channel) {
+        try {
+            return String.valueOf(channel.getRemoteAddress());
+        } catch (IOException e) {
+            return "(unknown peer)";
+        }
+    }
+
+    private static void closeQuietly(Closeable closeable) {
+        try {
+            closeable.close();
+        } catch (IOException e) {
+            LOG.warn("closing {} failed", closeable, e);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package io.sluice.broker.ha;
+
+import io.sluice.store.MessageStore;
+import io.sluice.store.log.RawAppendStatus;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A slave's end of the HA channel (framing in {@link HaFrameDescriptor}): connects to its master, reports where
+ * its CommitLog ends, stores every transfer at its position through {@link MessageStore#appendReplicated} (the
+ * dispatcher builds the consume queues from it) and reports the new end. A restarted slave reports its recovered
+ * end and the master continues from there.
+ *
+ * <p>Thread {@code sluice-ha-replica} owns the connection. Start: {@link #start}. Duty cycle: connect, report,
+ * read and store transfers until the channel breaks, the master breaks the protocol or stays silent for
+ * {@code silenceTimeoutMs}. Idle: without a master address, or after a failure, it waits {@code reconnectDelayMs}
+ * and tries again. Stop: {@link #close} closes the socket and waits for the thread.
+ */
+public final class ReplicaClient implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaClient.class);
+    private static final long STOP_TIMEOUT_MS = 5_000;
+    /** Report at least after this many stored bytes even while more transfers are already buffered. */
+    private static final long REPORT_EVERY_BYTES = 1 << 20;
+
+    private final MessageStore store;
+    private final HaSettings settings;
+    private final Supplier<Optional<String>> masterAddress;
+    private final Thread thread;
+    private final AtomicLong storedBytes = new AtomicLong();
+    private final AtomicLong sessions = new AtomicLong();
+    private volatile Socket socket;
+    private volatile boolean connected;
+    private volatile boolean running;
+
+    /**
+     * @param masterAddress the master's HA {@code host:port}, asked before every connection (empty: not known yet)
+     */
+    public ReplicaClient(MessageStore store, HaSettings settings, Supplier<Optional<String>> masterAddress) {
+        this.store = store;
+        this.settings = settings;
+        this.masterAddress = masterAddress;
+        this.thread = new Thread(this::run, "sluice-ha-replica");
+        this.thread.setDaemon(true);
+    }
+
+    /** Starts following the master. */
+    public void start() {
+        running = true;
+        thread.start();
+    }
+
+    private void run() {
+        boolean quiet = false;
+        while (running) {
+            Optional<String> address = masterAddress.get();
+            if (address.isPresent()) {
+                try (Socket s = connect(address.get())) {
+                    quiet = false;
+                    follow(s);
+                } catch (IOException e) {
+                    if (running && !quiet) {
+                        LOG.warn("replicating from master {} failed: {}; trying again every {} ms", address.get(),
+                                e.toString(), settings.reconnectDelayMs());
+                    }
+                    quiet = true;
+                } finally {
+                    connected = false;
+                    socket = null;
+                }
+            }
+            if (running) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(settings.reconnectDelayMs()));
+            }
+        }
+    }
+
+    private Socket connect(String address) throws IOException {
+        int colon = address.lastIndexOf(':');
+        int port;
+        try {
+            port = Integer.parseInt(address.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IOException("the master's HA address '" + address + "' is not host:port", e);
+        }
+        Socket s = new Socket();
+        socket = s;
+        if (!running) {
+            s.close();
+            throw new IOException("stopped");
+        }
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, settings.silenceTimeoutMs());
+        s.connect(new InetSocketAddress(address.substring(0, Math.max(0, colon)), port), timeoutMs);
+        s.setTcpNoDelay(true);
+        s.setKeepAlive(true);
+        s.setSoTimeout(timeoutMs);
+        return s;
+    }
+
+    private void follow(Socket s) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 256 * 1024));
+        OutputStream out = s.getOutputStream();
+        ByteBuffer report = ByteBuffer.allocate(HaFrameDescriptor.REPORT_BYTES);
+        long start = store.logEndPosition();
+        send(out, report, start);
+        connected = true;
+        sessions.incrementAndGet();
+        LOG.info("replicating from master {} from position {}", s.getRemoteSocketAddress(), start);
+        byte[] body = new byte[settings.maxTransferBytes()];
+        long unreported = 0;
+        while (running) {
+            int magic = in.readInt();
+            long position = in.readLong();
+            int size = in.readInt();
+            if (magic != HaFrameDescriptor.TRANSFER_MAGIC || size < 0 || size > HaFrameDescriptor.MAX_BODY_BYTES) {
+                throw new IOException("the master broke the HA protocol: magic 0x" + Integer.toHexString(magic)
+                        + ", body size " + size);
+            }
+            long end = store.logEndPosition();
+            if (position != end) {
+                throw new IOException("the master sent position " + position + " but this log ends at " + end);
+            }
+            if (size > 0) {
+                if (size > body.length) {
+                    body = new byte[size];
+                }
+                in.readFully(body, 0, size);
+                RawAppendStatus status = store.appendReplicated(position, ByteBuffer.wrap(body, 0, size));
+                if (status != RawAppendStatus.OK) {
+                    throw new IOException("storing " + size + " bytes at position " + position + " failed: "
+                            + status);
+                }
+                storedBytes.addAndGet(size);
+                unreported += size;
+            }
+            // Acknowledge once the buffered transfers are stored (fewer reports under load), or every MiB.
+            if (size == 0 || in.available() < HaFrameDescriptor.TRANSFER_HEADER_BYTES
+                    || unreported >= REPORT_EVERY_BYTES) {
+                send(out, report, store.logEndPosition());
+                unreported = 0;
+            }
+        }
+    }
+
+    private static void send(OutputStream out, ByteBuffer report, long position) throws IOException {
+        HaFrameDescriptor.report(report, position);
+        out.write(report.array(), 0, HaFrameDescriptor.REPORT_BYTES);
+        out.flush();
+    }
+
+    /** True while a channel to the master is open and reported. */
+    public boolean isConnected() {
+        return connected;
+    }
+
+    /** CommitLog bytes stored from the master so far. */
+    public long storedBytes() {
+        return storedBytes.get();
+    }
+
+    /** Channels to a master opened so far. */
+    public long sessions() {
+        return sessions.get();
+    }
+
+    /** Stops following: closes the channel and waits for the thread. Idempotent. */
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        Socket s = socket;
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                LOG.warn("closing the HA channel failed", e);
+            }
+        }
+        LockSupport.unpark(thread);
+        try {
+            thread.join(STOP_TIMEOUT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

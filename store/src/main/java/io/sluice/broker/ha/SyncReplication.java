@@ -1,0 +1,186 @@
+package io.sluice.broker.ha;
+
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.ResponseCode;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * SYNC_MASTER: stored sends wait, without holding any thread, until a slave has acknowledged the log up to their
+ * end; then their SUCCESS response is released. Same shape as the SYNC flush's group commit: waiters are queued in
+ * the order their appends completed; an acknowledgement releases the covered prefix in that order (a waiter
+ * behind a not yet covered one waits for it), so the responses of one connection keep their order; a deadline thread answers FLUSH_SLAVE_TIMEOUT to the overdue
+ * prefix (one timeout for all, so queue order is deadline order). With no slave connected a send is answered
+ * SLAVE_NOT_AVAILABLE at once. Both statuses keep the send's msgId and offsets: the message is stored on the
+ * master, only not (yet) on a slave, and the Apache client reports them as SendStatus values.
+ *
+ * <p>Threads: callers of {@link #await} (I/O threads, flush threads), the HA link threads ({@link #onAcked}) and
+ * {@code sluice-ha-sync-deadline} (timeouts). The queue is guarded by its own monitor, held briefly by each of
+ * them; responses are completed under it, which keeps them in queue order.
+ */
+public final class SyncReplication implements AutoCloseable {
+
+    /** Upper bound of the deadline thread's tick. */
+    private static final long MAX_TICK_NS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final long timeoutNs;
+    private final long tickNs;
+    private final NanoClock clock;
+    private final ArrayDeque<Waiter> pending = new ArrayDeque<>();
+    private final Thread deadlines;
+    private final LongAdder timedOut = new LongAdder();
+    private final LongAdder noSlave = new LongAdder();
+    /** Highest position a connected slave has acknowledged; -1 when none is connected. */
+    private volatile long ackedPosition = -1;
+    private volatile boolean running;
+
+    /** @param timeoutMs how long a send waits for a slave ({@code syncFlushTimeout}) */
+    public SyncReplication(long timeoutMs, NanoClock clock) {
+        this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        this.tickNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(MAX_TICK_NS, timeoutNs / 4));
+        this.clock = clock;
+        this.deadlines = new Thread(this::runDeadlines, "sluice-ha-sync-deadline");
+        this.deadlines.setDaemon(true);
+    }
+
+    /** Starts the deadline thread. */
+    public void start() {
+        running = true;
+        deadlines.start();
+    }
+
+    /**
+     * The response of a stored send once a slave has the log up to {@code endPosition}: {@code stored} itself, or
+     * it turned into FLUSH_SLAVE_TIMEOUT or SLAVE_NOT_AVAILABLE.
+     */
+    public CompletableFuture<RemotingCommand> await(RemotingCommand stored, long endPosition) {
+        if (ackedPosition < 0) {
+            noSlave.increment();
+            return CompletableFuture.completedFuture(stored.setCode(ResponseCode.SLAVE_NOT_AVAILABLE)
+                    .setRemark("no slave of this SYNC_MASTER is connected: the message is stored on the master"
+                            + " only (SLAVE_NOT_AVAILABLE)"));
+        }
+        Waiter waiter = new Waiter(stored, endPosition, clock.nanoTime() + timeoutNs);
+        synchronized (pending) {
+            pending.addLast(waiter);
+            // Also covers an acknowledgement that arrived before the waiter was queued. Queued even when already
+            // covered, so that it is released after the waiters ahead of it.
+            release(ackedPosition);
+        }
+        return waiter.future;
+    }
+
+    /**
+     * A link's view changed: {@code position} is the highest position acknowledged by a connected slave, -1 when
+     * the last one is gone (then waiting sends run into their deadline; new ones get SLAVE_NOT_AVAILABLE).
+     */
+    void onAcked(long position) {
+        synchronized (pending) {
+            ackedPosition = position;
+            release(position);
+        }
+    }
+
+    /**
+     * Monitor held: completes the covered prefix, in queue order. Completing under the monitor keeps the order
+     * between threads that release at the same time; a completion only hands the response to the transport.
+     */
+    private void release(long acked) {
+        Waiter head;
+        while (acked >= 0 && (head = pending.peekFirst()) != null && head.endPosition <= acked) {
+            pending.pollFirst().future.complete(head.stored);
+        }
+    }
+
+    private void runDeadlines() {
+        while (running) {
+            expireOverdue();
+            LockSupport.parkNanos(this, tickNs);
+        }
+        expireAll();
+    }
+
+    /** Answers FLUSH_SLAVE_TIMEOUT to the waiters whose deadline passed, in queue order. Returns how many. */
+    int expireOverdue() {
+        long nowNs = clock.nanoTime();
+        int expired = 0;
+        synchronized (pending) {
+            Waiter head;
+            while ((head = pending.peekFirst()) != null && head.deadlineNs - nowNs <= 0) {
+                timeOut(pending.pollFirst());
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    private void expireAll() {
+        synchronized (pending) {
+            Waiter head;
+            while ((head = pending.pollFirst()) != null) {
+                timeOut(head);
+            }
+        }
+    }
+
+    private void timeOut(Waiter w) {
+        timedOut.increment();
+        w.future.complete(w.stored.setCode(ResponseCode.FLUSH_SLAVE_TIMEOUT).setRemark("no slave acknowledged"
+                + " the message within syncFlushTimeout: it is stored on the master (FLUSH_SLAVE_TIMEOUT)"));
+    }
+
+    /** Sends answered FLUSH_SLAVE_TIMEOUT so far. */
+    public long timedOutCount() {
+        return timedOut.sum();
+    }
+
+    /** Sends answered SLAVE_NOT_AVAILABLE so far. */
+    public long noSlaveCount() {
+        return noSlave.sum();
+    }
+
+    /** Sends waiting for a slave now. */
+    public int waiting() {
+        synchronized (pending) {
+            return pending.size();
+        }
+    }
+
+    /**
+     * Stops the deadline thread; sends still waiting are answered FLUSH_SLAVE_TIMEOUT, later ones
+     * SLAVE_NOT_AVAILABLE. Idempotent.
+     */
+    @Override
+    public void close() {
+        onAcked(-1);
+        if (!running) {
+            expireAll();
+            return;
+        }
+        running = false;
+        LockSupport.unpark(deadlines);
+        try {
+            deadlines.join(TimeUnit.NANOSECONDS.toMillis(timeoutNs) + 1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One stored send waiting for a slave. Immutable apart from its future. */
+    private static final class Waiter {
+        final RemotingCommand stored;
+        final long endPosition;
+        final long deadlineNs;
+        final CompletableFuture<RemotingCommand> future = new CompletableFuture<>();
+
+        Waiter(RemotingCommand stored, long endPosition, long deadlineNs) {
+            this.stored = stored;
+            this.endPosition = endPosition;
+            this.deadlineNs = deadlineNs;
+        }
+    }
+}

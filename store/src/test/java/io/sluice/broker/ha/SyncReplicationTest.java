@@ -1,0 +1,85 @@
+package io.sluice.broker.ha;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.remoting.protocol.RemotingCommand;
+import io.sluice.remoting.protocol.ResponseCode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class SyncReplicationTest {
+
+    private final AtomicLong nowNs = new AtomicLong();
+
+    @Test
+    void withoutASlaveASendIsAnsweredSlaveNotAvailableAtOnce() {
+        SyncReplication sync = new SyncReplication(1_000, nowNs::get);
+        RemotingCommand answer = sync.await(stored(), 100).join();
+        assertEquals(ResponseCode.SLAVE_NOT_AVAILABLE, answer.code());
+        assertEquals("7", answer.extField("queueOffset"), "the send's offsets are kept");
+        assertEquals(1, sync.noSlaveCount());
+    }
+
+    @Test
+    void acknowledgementsReleaseWaitersInQueueOrder() {
+        SyncReplication sync = withSlaveAt(0);
+        try {
+            List<Integer> completionOrder = new ArrayList<>();
+            List<CompletableFuture<RemotingCommand>> waiting = new ArrayList<>();
+            long[] ends = {100, 300, 200, 400};
+            for (int i = 0; i < ends.length; i++) {
+                int index = i;
+                CompletableFuture<RemotingCommand> f = sync.await(stored(), ends[i]);
+                f.thenRun(() -> completionOrder.add(index));
+                waiting.add(f);
+            }
+            sync.onAcked(250);
+            assertTrue(waiting.get(0).isDone());
+            assertFalse(waiting.get(2).isDone(), "a covered waiter behind an uncovered one waits for it");
+            sync.onAcked(400);
+            assertEquals(List.of(0, 1, 2, 3), completionOrder);
+            waiting.forEach(f -> assertEquals(ResponseCode.SUCCESS, f.join().code()));
+            assertEquals(ResponseCode.SUCCESS, sync.await(stored(), 350).join().code(), "already covered");
+        } finally {
+            sync.close();
+        }
+    }
+
+    @Test
+    void anUnacknowledgedSendIsAnsweredFlushSlaveTimeoutAtItsDeadline() {
+        SyncReplication sync = withSlaveAt(0);
+        try {
+            CompletableFuture<RemotingCommand> first = sync.await(stored(), 100);
+            nowNs.addAndGet(TimeUnit.MILLISECONDS.toNanos(600));
+            CompletableFuture<RemotingCommand> second = sync.await(stored(), 200);
+            nowNs.addAndGet(TimeUnit.MILLISECONDS.toNanos(500));
+            assertEquals(1, sync.expireOverdue());
+            assertEquals(ResponseCode.FLUSH_SLAVE_TIMEOUT, first.join().code());
+            assertFalse(second.isDone());
+            sync.onAcked(-1);
+            assertEquals(ResponseCode.SLAVE_NOT_AVAILABLE, sync.await(stored(), 300).join().code());
+        } finally {
+            sync.close();
+        }
+        assertEquals(2, sync.timedOutCount(), "close answers what still waits");
+    }
+
+    /** Not started: the test drives the deadlines itself through {@link SyncReplication#expireOverdue()}. */
+    private SyncReplication withSlaveAt(long position) {
+        SyncReplication sync = new SyncReplication(1_000, nowNs::get);
+        sync.onAcked(position);
+        return sync;
+    }
+
+    private static RemotingCommand stored() {
+        return RemotingCommand.response(ResponseCode.SUCCESS, null).putExtField("queueOffset", 7L);
+    }
+}

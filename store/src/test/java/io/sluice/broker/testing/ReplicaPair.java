@@ -1,0 +1,129 @@
+package io.sluice.broker.testing;
+
+import io.sluice.broker.Broker;
+import io.sluice.broker.config.BrokerSettings;
+import io.sluice.namesrv.NameServer;
+import io.sluice.namesrv.NamesrvSettings;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * An embedded name server with a master ({@code brokerId=0}) and a slave ({@code brokerId=1}) of broker group
+ * {@code broker-a} on free loopback ports (HA port too), each with its own store under {@code dir}, small store
+ * files. Either broker can be stopped and started again on the same store. Closing stops everything.
+ */
+public final class ReplicaPair implements AutoCloseable {
+
+    private final Path dir;
+    private final NameServer namesrv;
+    private final Map<String, String> masterConf;
+    private final Map<String, String> slaveConf;
+    private Broker master;
+    private Broker slave;
+
+    private ReplicaPair(Path dir, NameServer namesrv, Map<String, String> masterConf, Map<String, String> slaveConf) {
+        this.dir = dir;
+        this.namesrv = namesrv;
+        this.masterConf = masterConf;
+        this.slaveConf = slaveConf;
+    }
+
+    /**
+     * Starts the name server and the master; the slave is started by {@link #startSlave()}. {@code masterRole} is
+     * ASYNC_MASTER or SYNC_MASTER; {@code common} are broker.conf keys for both brokers.
+     */
+    public static ReplicaPair startMaster(Path dir, String masterRole, Map<String, String> common)
+            throws IOException {
+        NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0));
+        namesrv.start();
+        Map<String, String> base = new LinkedHashMap<>();
+        base.put("namesrvAddr", "127.0.0.1:" + namesrv.port());
+        base.put("brokerName", "broker-a");
+        base.put("listenPort", "0");
+        base.put("haListenPort", "0");
+        base.put("brokerIP1", "127.0.0.1");
+        base.put("mappedFileSizeCommitLog", Integer.toString(16 * 1024 * 1024));
+        base.put("mappedFileSizeConsumeQueue", Integer.toString(20 * 10_000));
+        base.put("mapperFileSizeBatchConsumeQueue", Integer.toString(46 * 10_000));
+        base.putAll(common);
+        Map<String, String> masterConf = new LinkedHashMap<>(base);
+        masterConf.put("brokerId", "0");
+        masterConf.put("brokerRole", masterRole);
+        masterConf.put("storePathRootDir", dir.resolve("master").toString());
+        Map<String, String> slaveConf = new LinkedHashMap<>(base);
+        slaveConf.put("brokerId", "1");
+        slaveConf.put("brokerRole", "SLAVE");
+        slaveConf.put("storePathRootDir", dir.resolve("slave").toString());
+        ReplicaPair pair = new ReplicaPair(dir, namesrv, masterConf, slaveConf);
+        try {
+            pair.startMasterAgain();
+            return pair;
+        } catch (IOException | RuntimeException e) {
+            pair.close();
+            throw e;
+        }
+    }
+
+    /** Starts the master (again) on its store. */
+    public Broker startMasterAgain() throws IOException {
+        master = start(masterConf);
+        return master;
+    }
+
+    /** Starts the slave (again) on its store. */
+    public Broker startSlave() throws IOException {
+        slave = start(slaveConf);
+        return slave;
+    }
+
+    private static Broker start(Map<String, String> conf) throws IOException {
+        BrokerSettings.Builder settings = BrokerSettings.builder();
+        conf.forEach(settings::setText);
+        Broker broker = new Broker(settings.build());
+        broker.start();
+        return broker;
+    }
+
+    /** Stops the slave (a clean shutdown). */
+    public void stopSlave() {
+        slave.close();
+        slave = null;
+    }
+
+    /** Stops the master (a clean shutdown: it unregisters, so routes list only the slave). */
+    public void stopMaster() {
+        master.close();
+        master = null;
+    }
+
+    /** {@code 127.0.0.1:port} of the name server. */
+    public String namesrvAddr() {
+        return "127.0.0.1:" + namesrv.port();
+    }
+
+    public Broker master() {
+        return master;
+    }
+
+    public Broker slave() {
+        return slave;
+    }
+
+    /** Where the stores live. */
+    public Path dir() {
+        return dir;
+    }
+
+    @Override
+    public void close() {
+        if (slave != null) {
+            slave.close();
+        }
+        if (master != null) {
+            master.close();
+        }
+        namesrv.close();
+    }
+}
