@@ -107,8 +107,6 @@ public final class RecordDecoder {
         if (propertiesLength > end - at) {
             return false;
         }
-        Map<String, String> properties = new LazyProperties(
-                new String(buffer.array(), at, propertiesLength, StandardCharsets.UTF_8));
         long queueOffset = buffer.getLong(start + QUEUE_OFFSET_OFFSET);
         long commitLogOffset = buffer.getLong(start + PHYSICAL_OFFSET_OFFSET);
         long bornTimestamp = buffer.getLong(start + BORN_TIMESTAMP_OFFSET);
@@ -129,6 +127,9 @@ public final class RecordDecoder {
             }
             return true;
         }
+        // Decoded only for a record that is one message: an inner batch's entries carry their own properties.
+        Map<String, String> properties = new LazyProperties(
+                new String(buffer.array(), at, propertiesLength, StandardCharsets.UTF_8));
         byte[] messageBody = new byte[bodyLength];
         buffer.get(bodyIndex, messageBody);
         if ((sysFlag & StoredRecordDescriptor.COMPRESSED_FLAG) != 0) {

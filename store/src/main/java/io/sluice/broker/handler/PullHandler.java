@@ -21,9 +21,9 @@ import io.sluice.store.meta.TopicPerm;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongPredicate;
-import java.util.function.LongSupplier;
 
 /**
  * Pull requests (wire-protocol §4.9): PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361).
@@ -178,15 +178,10 @@ public final class PullHandler {
                     ? Math.min(pull.suspendTimeoutMillis(), settings.longPollingSuspendMaxMs())
                     : settings.shortPollingTimeMs();
             if (suspendMs > 0) {
-                Runnable rerun = () -> reExecute(connection, pull, later);
-                LongSupplier maxOffset = () -> store.maxOffset(pull.topic(), pull.queueId());
-                if (settings.rerunOnIoThread()) {
-                    parking.park(pull.topic(), pull.queueId(), pull.queueOffset(), suspendMs,
-                            settings.longPollingEnable(), maxOffset, connection.ioExecutor(), rerun);
-                } else {
-                    parking.park(pull.topic(), pull.queueId(), pull.queueOffset(), suspendMs,
-                            settings.longPollingEnable(), maxOffset, rerun);
-                }
+                Executor rerunOn = settings.rerunOnIoThread() ? connection.ioExecutor() : parking.rerunExecutor();
+                parking.park(pull.topic(), pull.queueId(), pull.queueOffset(), suspendMs,
+                        settings.longPollingEnable(), () -> store.maxOffset(pull.topic(), pull.queueId()), rerunOn,
+                        () -> reExecute(connection, pull, later));
                 return null;
             }
         }

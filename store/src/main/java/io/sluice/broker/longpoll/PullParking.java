@@ -129,6 +129,11 @@ public final class PullParking implements AutoCloseable {
         }
     }
 
+    /** Where re-runs go unless {@code park} names another executor. */
+    public Executor rerunExecutor() {
+        return rerunExecutor;
+    }
+
     /** Pulls parked so far. */
     public long parkedCount() {
         return parked.get();
