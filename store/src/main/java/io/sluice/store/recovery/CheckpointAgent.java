@@ -6,6 +6,8 @@ import io.sluice.store.log.CommitLog;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * published (release/acquire), so the flush that follows makes it durable, and the log below p is durable
  * because p is at most the log's flushed position.
  *
+ * <p>Periodic runs are paced ({@link CheckpointPacer}): a run skips while the last checkpoint's pacing lasts.
+ *
  * <p>Thread-safe: {@link #checkpoint()} is synchronized; the store's housekeeping thread calls {@link #run()}
- * periodically and the shutdown path calls {@link #checkpoint()} once at the end.
+ * periodically (it alone owns the pacer) and the shutdown path calls {@link #checkpoint()} once at the end.
  */
 public final class CheckpointAgent implements Runnable {
 
@@ -27,6 +31,8 @@ public final class CheckpointAgent implements Runnable {
     private final Dispatcher dispatcher;
     private final StoreCheckpoint checkpoint;
     private final EpochClock clock;
+    private final NanoClock nanoClock = SystemNanoClock.INSTANCE;
+    private final CheckpointPacer pacer = new CheckpointPacer();
     private final AtomicLong failures = new AtomicLong();
     private long lastPosition = -1;
 
@@ -56,11 +62,19 @@ public final class CheckpointAgent implements Runnable {
         return position;
     }
 
-    /** Periodic entry point: a failure is counted and logged, and the next run tries again. */
+    /**
+     * Periodic entry point: takes a checkpoint when the pacer says one is due. A failure is counted and logged, and
+     * the next run tries again.
+     */
     @Override
     public void run() {
+        long startNs = nanoClock.nanoTime();
+        if (!pacer.due(startNs)) {
+            return;
+        }
         try {
             checkpoint();
+            pacer.ran(startNs, nanoClock.nanoTime());
         } catch (IOException | RuntimeException e) {
             long n = failures.incrementAndGet();
             if ((n & (n - 1)) == 0) {
