@@ -27,7 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Producer and consumer groups and their member connections, as heartbeats describe them (wire-protocol §4.3-4.6).
+ * Producer and consumer groups and their member connections, as heartbeats describe them
+ * (docs/wire-protocol.md#client-membership).
  *
  * <ul>
  *   <li>{@link #registerConsumer} adds or refreshes a member and replaces the group's subscription table with the

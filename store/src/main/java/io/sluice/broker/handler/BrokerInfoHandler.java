@@ -22,7 +22,7 @@ import java.util.function.Supplier;
 import org.agrona.concurrent.EpochClock;
 
 /**
- * What the broker is and how it runs, for admin tools (wire-protocol §4.16, §4.17): GET_BROKER_CONFIG (26) and
+ * What the broker is and how it runs, for admin tools (docs/wire-protocol.md#admin-queries): GET_BROKER_CONFIG (26) and
  * GET_BROKER_RUNTIME_INFO (28).
  *
  * <ul>

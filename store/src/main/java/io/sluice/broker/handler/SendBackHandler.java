@@ -31,7 +31,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * CONSUMER_SEND_MSG_BACK (36): a consumer gives back a message it failed to consume (wire-protocol §4.11, §6.4.5).
+ * CONSUMER_SEND_MSG_BACK (36): a consumer gives back a message it failed to consume (docs/wire-protocol.md#send-back,
+ * docs/wire-protocol.md#offset-commits).
  *
  * <p>Header: {@code offset} (the message's CommitLog position), {@code group}, {@code delayLevel} (0: the broker
  * chooses {@code 3 + reconsumeTimes}; negative: straight to the dead-letter topic), optional

@@ -4,7 +4,7 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 
 /**
- * The header of a send request (wire-protocol §4.2.2), read from either spelling: SEND_MESSAGE (10) uses the long
+ * The header of a send request (docs/wire-protocol.md#send), read from either spelling: SEND_MESSAGE (10) uses the long
  * field names, SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320) the one-letter V2 keys.
  *
  * <pre>

@@ -29,7 +29,7 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * Queue and consumer progress for admin tools (wire-protocol §4.18, §4.20): GET_TOPIC_STATS_INFO (202),
+ * Queue and consumer progress for admin tools (docs/wire-protocol.md#admin-queries): GET_TOPIC_STATS_INFO (202),
  * GET_CONSUME_STATS (208), GET_BROKER_CONSUME_STATS (317) and VIEW_BROKER_STATS_DATA (315).
  *
  * <ul>

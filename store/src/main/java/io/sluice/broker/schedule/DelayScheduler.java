@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link #redirectIfDelayed} (send and send-back paths) turns a single message with {@code DELAY=n > 0} into
  *       a message for {@value TopicNames#SCHEDULE_TOPIC} queue {@code n - 1} (n clamped to the configured levels),
- *       adding {@code REAL_TOPIC} and {@code REAL_QID} (store-design §2.6).</li>
+ *       adding {@code REAL_TOPIC} and {@code REAL_QID} (docs/wire-protocol.md#send-back).</li>
  *   <li>The scheduler pass ({@link #doWork}) reads every level queue from its consumed offset. A message is due
  *       when {@code storeTimestamp + delay(level) <= now}; since a level has one delay, a queue holds its messages
  *       in due order, so the pass stops at the first message not yet due. A due message is appended to
