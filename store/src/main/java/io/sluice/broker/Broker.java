@@ -429,18 +429,11 @@ public final class Broker implements AutoCloseable {
                 settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock,
                 new SendHooks(timers::refusal, this::beforeAppend, retryAndAdmin.stats()::onPut));
         RequestHandler onSend = sendPath(sendHandler);
-        // On the I/O thread by default: the hand-off to a lane and back (a queue, a wake-up each way, the request
-        // read on another core) cost the broker about 270 ns of CPU per 1 KiB message (2,820 against 2,550 over
-        // five alternating runs each); on two cores both producers of the client comparison ran 25-30% faster.
-        // The price: a send that waits (for the append lock, or for the next segment when its allocation falls
-        // behind, up to segmentAllocationTimeoutMs) holds up every connection of its I/O thread, whose requests,
-        // heartbeats included, are not decoded meanwhile. sendOnIoThread=false trades the CPU back for isolation.
-        // On the lanes, at most sendThreadPoolQueueCapacity sends wait across all connections; more are answered
-        // SYSTEM_BUSY (our producer retries them, as Apache's 5.3 producer does for synchronous sends). On the I/O
-        // thread nothing waits in a queue.
-        // On the I/O thread, the sends of one read burst run after it, grouped by topic and queue: a producer that
-        // spreads batches over its queues then writes each queue's records back to back, and they share a BatchCQ
-        // slot (batchCqUnitMaxBytes), so one pull carries several batches to a push consumer behind.
+        // On the I/O thread by default: a hand-off to a lane and back costs CPU on every send. The price: a send
+        // that waits (append lock, next segment) holds up its I/O thread's connections; sendOnIoThread=false trades
+        // the CPU back for isolation, with at most sendThreadPoolQueueCapacity sends queued (then SYSTEM_BUSY).
+        // On the I/O thread the sends of one read burst run grouped by topic and queue, so each queue's records lie
+        // back to back and share a BatchCQ slot (docs/storage.md#shared-batchcq-slots).
         HandlerOptions sends = sendQueue == null ? HandlerOptions.IO_THREAD.withBurstGroup(SendHandler::burstGroup)
                 : HandlerOptions.LANE.withQueueBound(sendQueue);
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend, sends);

@@ -56,11 +56,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * encode into the staging buffer and the writes through the file, result and future) on segments that are
  * already prepared; the baseline is a plain copy into a resident mapping. One log lives for the whole trial with
  * 1 GiB segments and {@code SEGMENTS_AHEAD} (8) segments prepared ahead; before every iteration the segments
- * already written are deleted (and unmapped by a GC) and
- * the setup waits until that many segments are ready again, so a 1 s iteration can append 8 GiB or more without
- * waiting for the allocator. (With 4 segments and 2 s iterations, a writer at 5 GB/s ran out of prepared segments
- * half-way through and the figure became the allocator's rate: 72k instead of 150k 32 KiB appends a second.) When the writer rolls, the allocator
- * starts preparing the next segment on its own thread, concurrently with the measurement, as in production.
+ * already written are deleted (and unmapped by a GC) and the setup waits until that many segments are ready
+ * again, so a 1 s iteration can append 8 GiB or more without waiting for the allocator (with too few, the figure
+ * becomes the allocator's rate). When the writer rolls, the allocator starts preparing the next segment on its
+ * own thread, concurrently with the measurement, as in production.
  * With {@code preallocate=false} (the production default) segments are sparse and the writer's writes allocate
  * the page cache pages and disk blocks.
  *
@@ -84,7 +83,7 @@ public class CommitLogAppendBenchmark {
     static final String PROPERTIES = "UNIQ_KEY\u00017F0000010BB818B4AAC2648B37A60000\u0002WAIT\u0001true\u0002";
     /**
      * Segments prepared ahead of the writer in the append benchmarks: with the active one, enough for a 1 s
-     * iteration at ~8 GB/s ({@code -Dsluice.bench.segmentsAhead=...} overrides, 1..16).
+     * iteration of the fastest writer ({@code -Dsluice.bench.segmentsAhead=...} overrides, 1..16).
      */
     static final int SEGMENTS_AHEAD = Integer.getInteger("sluice.bench.segmentsAhead", 8);
     /** Quiet time before an append iteration, for the unmapping of the segments deleted at its setup. */

@@ -179,8 +179,8 @@ public final class SendAgent {
     }
 
     private RemotingCommand request(SendJob job, MessageQueue queue, boolean withUniqKey) {
-        // Binary header fields (ROCKETMQ), which every broker accepts and answers in kind: they encode and decode
-        // in about half the time of JSON, on both sides, for every send.
+        // Binary header fields (ROCKETMQ), which every broker accepts and answers in kind: cheaper to encode and
+        // decode than JSON, on both sides, for every send.
         RemotingCommand request = RemotingCommand.request(job.requestCode()).setSerializeType(SerializeType.ROCKETMQ)
                 .putExtField("a", producerGroup)
                 .putExtField("b", job.topic())

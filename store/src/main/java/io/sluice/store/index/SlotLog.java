@@ -181,7 +181,7 @@ final class SlotLog {
         if (startByte < 0) {
             throw new IllegalArgumentException("consume queue file start must be >= 0, was " + startByte);
         }
-        // Not String.format: its locale machinery cost the dispatch writer a third of a file creation.
+        // Not String.format: its locale machinery is a large part of a file creation on the dispatch writer.
         String digits = Long.toString(startByte);
         return "0".repeat(FILE_NAME_DIGITS - digits.length()) + digits;
     }
@@ -265,8 +265,7 @@ final class SlotLog {
      * <p>Two phases. The file: binary search over the cached first-slot values (heap only, no page touched).
      * The slot: an interpolation search inside that one file, anchored on the cached first values of the file
      * and of the next one. Base offsets, store times and positions grow almost linearly with the slot index, so
-     * guesses converge fast: measured over 300,000 slots with batches of 1..32 messages, 5.3 probes per lookup
-     * (each a likely cache and TLB miss) against 19.3 for a binary search. After
+     * guesses converge in a few probes (each a likely cache and TLB miss), far fewer than a binary search. After
      * {@link #MAX_INTERPOLATION_STEPS} guesses the search bisects, so the worst case (skewed values) stays at
      * {@code MAX_INTERPOLATION_STEPS + log2(n)} probes.
      */

@@ -6,9 +6,8 @@ import java.util.Arrays;
 
 /**
  * Where records start, noted by the appender as it writes them, so that the pipelined dispatcher's reader can cut
- * the log into chunks without walking every record header (about 30 ns per record, a tenth of the pipeline's CPU
- * for 100-byte messages). Memory only: after a restart the recovered part of the log has no hints, and the reader
- * walks it as before.
+ * the log into chunks without walking every record header (a cache miss per record). Memory only: after a restart the
+ * recovered part of the log has no hints, and the reader walks it as before.
  *
  * <p><b>Layout.</b> The log is divided into granules of {@code granuleBytes} (a power of two). For granule
  * {@code g} the index keeps the first record boundary at or after {@code g × granuleBytes} and how many records
@@ -28,11 +27,11 @@ import java.util.Arrays;
  * <p><b>Thread-safety.</b> One writer, the appender, holding the CommitLog's append lock ({@link #noteRecord},
  * {@link #noteStart}, {@link #forgetAfter}). A slot's tag is its granule number, not a version: after a truncation
  * the same granule may be written again, so a reader must not run across a truncation (the CommitLog is truncated
- * while nothing dispatches from it, see {@link CommitLog#truncateTo}). Any thread may call {@link #chunkEnd}: each slot is a seqlock (the
- * writer empties the tag, writes the fields, then stores the tag with release; a reader accepts the fields only if
- * it read the same tag before and after them), so a reader never takes a slot that is being rewritten. A hint says
- * nothing about whether the record's bytes are visible: the caller only accepts boundaries at or below a position
- * it read with acquire from the log.
+ * while nothing dispatches from it, see {@link CommitLog#truncateTo}). Any thread may call {@link #chunkEnd}: each slot
+ * is a seqlock (the writer empties the tag, writes the fields, then stores the tag with release; a reader accepts the
+ * fields only if it read the same tag before and after them), so a reader never takes a slot that is being rewritten. A
+ * hint says nothing about whether the record's bytes are visible: the caller only accepts boundaries at or below a
+ * position it read with acquire from the log.
  */
 final class RecordBoundaryIndex {
 

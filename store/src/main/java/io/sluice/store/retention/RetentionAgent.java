@@ -49,8 +49,8 @@ public final class RetentionAgent implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetentionAgent.class);
     /**
-     * At most one requested collection per 5 s while deleted segments hold their blocks: writing 350 MB/s, a minute's
-     * wait filled the disk before the blocks came free. The launcher makes the request a concurrent G1 cycle
+     * At most one requested collection per 5 s while deleted segments hold their blocks: a fast writer fills the disk
+     * within a minute's wait for the blocks to come free. The launcher makes the request a concurrent G1 cycle
      * ({@code -XX:+ExplicitGCInvokesConcurrent}), not a full pause.
      */
     static final long COLLECTION_REQUEST_INTERVAL_MS = 5_000;

@@ -63,10 +63,8 @@ final class RecordChunkDecoder implements ChunkDecoder {
             long end = chunk.endPosition;
             long position = chunk.startPosition;
             FastRecordReader fast = scratch.fast;
-            // No read-ahead here. When the reader walked this chunk moments ago, an extra load per record made the
-            // pipeline cost more CPU per message, not less (PipelinedDispatchBenchmark with ProcessCpuProfiler, 4 of
-            // 4 alternating runs). For chunks cut at the appender's hints, which nobody read before, a load 16 KiB
-            // ahead did not help either (BatchCQ, 100 B: 75M and 53M msg/s with it, 78M and 60M without).
+            // No read-ahead here: the reader usually walked this chunk moments ago, and where it did not (chunks cut
+            // at the appender's hints) a load ahead did not pay either (benchmark/README.md, dispatch figures).
             while (position < end) {
                 int index = (int) (position - chunk.viewPosition);
                 int readable = (int) (end - position);
