@@ -109,23 +109,15 @@ import org.slf4j.LoggerFactory;
  * The broker's composition root: builds every component from {@link BrokerSettings}, wires them through their
  * constructors, registers the request handlers and owns the lifecycle.
  *
- * <p>Start order ({@link #start()}): metadata store; the server binds its port (requests are answered SYSTEM_BUSY
- * until the broker is ready, since the store host and registered address need the bound port); the name-server
- * registrar; the topic registry (TBW102 when auto-creation is on); the message store; client registry and long
- * polling; handlers; the first full registration; periodic tasks (consumer-offset flush, client expiry). Close
- * order ({@link #close()}) is the reverse: unregister from the name servers, close the server (every connection),
- * drop parked pulls, stop the executors, close the message store, then the metadata store (which flushes offsets).
+ * <p>Start order ({@link #start()}): metadata store; the server binds (requests answered SYSTEM_BUSY until ready);
+ * name-server registrar; topic registry; message store; client registry and long polling; handlers; the first full
+ * registration; periodic tasks. {@link #close()} reverses it: unregister, close the server, drop parked pulls, stop
+ * the executors, close the message store, then the metadata store (which flushes offsets).
  *
- * <p>Threads: the transport's I/O threads decode and encode, and run sends (validation and the append, in
- * arrival order per connection; on the transport's ordered lanes with {@code sendOnIoThread=false}); a pull pool
- * runs pulls and re-executes parked ones; two control threads answer heartbeats and offset and metadata queries;
- * one admin thread creates topics and groups; one scheduler thread runs long-poll timeouts and the periodic tasks;
- * one transaction thread applies END_TRANSACTIONs and checks back unresolved half messages; one timer thread
- * indexes timer messages and delivers them when due (both on masters only: a slave's copies are its master's to
- * deliver; a slave stops its delay scheduler too). Replication ({@code io.sluice.broker.ha}): a master has an HA
- * accept thread and two threads per connected slave, a SYNC_MASTER a deadline thread for sends waiting for a
- * slave; a slave has one thread that copies the master's CommitLog, and copies the master's metadata on the
- * scheduler thread.
+ * <p>Threads (docs/threads.md lists them all): I/O threads decode, encode and run sends and
+ * pulls by default; a pull pool, two control threads, one admin thread, one scheduler, the transaction and timer
+ * threads (masters only, as is the delay scheduler); replication adds an HA accept thread and two per slave on a
+ * master, a deadline thread on a SYNC_MASTER, and a copying thread on a slave (docs/replication.md).
  *
  * <p>Thread-safe; {@link #start()} and {@link #close()} are serialised on this object.
  */
