@@ -114,7 +114,7 @@ import org.slf4j.LoggerFactory;
  * registration; periodic tasks. {@link #close()} reverses it: unregister, close the server, drop parked pulls, stop
  * the executors, close the message store, then the metadata store (which flushes offsets).
  *
- * <p>Threads (docs/threads.md lists them all): I/O threads decode, encode and run sends and
+ * <p>Threads: I/O threads decode, encode and run sends and
  * pulls by default; a pull pool, two control threads, one admin thread, one scheduler, the transaction and timer
  * threads (masters only, as is the delay scheduler); replication adds an HA accept thread and two per slave on a
  * master, a deadline thread on a SYNC_MASTER, and a copying thread on a slave (docs/replication.md).
