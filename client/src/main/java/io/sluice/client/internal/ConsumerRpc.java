@@ -68,7 +68,8 @@ public final class ConsumerRpc {
      */
     public CompletableFuture<PullResult> pull(MessageQueue queue, long offset, int maxMessages, TagExpression filter,
                                               int sysFlag, long commitOffset, long suspendMs, boolean lite) {
-        RemotingCommand request = RemotingCommand.request(lite ? RequestCode.LITE_PULL_MESSAGE : RequestCode.PULL_MESSAGE)
+        RemotingCommand request = RemotingCommand
+                .request(lite ? RequestCode.LITE_PULL_MESSAGE : RequestCode.PULL_MESSAGE)
                 .putExtField("consumerGroup", group)
                 .putExtField("topic", queue.topic())
                 .putExtField("queueId", queue.queueId())

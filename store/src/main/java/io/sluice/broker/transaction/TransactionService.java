@@ -635,7 +635,8 @@ public final class TransactionService implements AutoCloseable {
         }
         lastWarnMs = nowMs;
         if (LOG.isWarnEnabled()) {
-            LOG.warn(format + " ({} similar warnings left out in the last minute)", withCount(args, warningsSuppressed));
+            LOG.warn(format + " ({} similar warnings left out in the last minute)",
+                    withCount(args, warningsSuppressed));
         }
         warningsSuppressed = 0;
     }

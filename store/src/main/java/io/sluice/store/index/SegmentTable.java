@@ -85,7 +85,7 @@ final class SegmentTable {
         return index < segments.length ? (int) index : -1;
     }
 
-    /** Cached value of cached field number {@code field} (an index into the log's cached offsets) of file {@code index}. */
+    /** Cached value of field number {@code field} (an index into the log's cached offsets) of file {@code index}. */
     long firstSlotValue(int index, int field) {
         return firstSlotValues[index * cachedFieldOffsets.length + field];
     }

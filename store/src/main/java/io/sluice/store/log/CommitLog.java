@@ -192,8 +192,8 @@ public final class CommitLog implements AutoCloseable {
      * Appends a draft as one or more records (see {@link AppendKind}).
      *
      * <p>A refused draft completes at once with its status and publishes nothing (a draft refused for a full disk
-     * may have sealed the segment with its blank record and rolled; what it wrote of itself is zeroed). In ASYNC mode a stored draft
-     * completes at once with PUT_OK. In SYNC mode (unless the draft's WAIT property is {@code false}) it
+     * may have sealed the segment with its blank record and rolled; what it wrote of itself is zeroed). In ASYNC mode
+     * a stored draft completes at once with PUT_OK. In SYNC mode (unless the draft's WAIT property is {@code false}) it
      * completes on a flush thread once its bytes are durable: PUT_OK, or FLUSH_DISK_TIMEOUT after
      * {@code syncFlushTimeoutMs}, or IO_ERROR if the fsync failed.
      */

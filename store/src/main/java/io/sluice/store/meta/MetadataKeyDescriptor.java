@@ -114,8 +114,8 @@ final class MetadataKeyDescriptor {
         }
         byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > MAX_KV_KEY_BYTES) {
-            throw new IllegalArgumentException("kv key '" + key + "' is " + bytes.length + " UTF-8 bytes, the maximum is "
-                    + MAX_KV_KEY_BYTES);
+            throw new IllegalArgumentException("kv key '" + key + "' is " + bytes.length
+                    + " UTF-8 bytes, the maximum is " + MAX_KV_KEY_BYTES);
         }
         return bytes;
     }

@@ -89,10 +89,12 @@ public final class MetadataStore implements AutoCloseable {
         ColumnFamilyHandle versionsCf = handles.get(3);
         this.offsetsCf = handles.get(4);
         this.kvCf = handles.get(5);
-        this.topics = new VersionedTable<>("topic", handles.get(1), versionsCf, MetadataKeyDescriptor.TOPICS_VERSION_KEY,
-                TopicConfig::topicName, MetadataJson::topicToJson, MetadataJson::topicFromJson);
-        this.groups = new VersionedTable<>("group", handles.get(2), versionsCf, MetadataKeyDescriptor.GROUPS_VERSION_KEY,
-                SubscriptionGroupConfig::groupName, MetadataJson::groupToJson, MetadataJson::groupFromJson);
+        this.topics = new VersionedTable<>("topic", handles.get(1), versionsCf,
+                MetadataKeyDescriptor.TOPICS_VERSION_KEY, TopicConfig::topicName, MetadataJson::topicToJson,
+                MetadataJson::topicFromJson);
+        this.groups = new VersionedTable<>("group", handles.get(2), versionsCf,
+                MetadataKeyDescriptor.GROUPS_VERSION_KEY, SubscriptionGroupConfig::groupName, MetadataJson::groupToJson,
+                MetadataJson::groupFromJson);
     }
 
     /** Opens (creating if needed) the store in {@code settings.dir()}, stamping versions with the system clock. */
@@ -482,7 +484,8 @@ public final class MetadataStore implements AutoCloseable {
             ensureOpen();
             try (RocksIterator it = db.newIterator(kvCf)) {
                 for (it.seek(p); it.isValid() && MetadataKeyDescriptor.startsWith(it.key(), p); it.next()) {
-                    result.put(MetadataKeyDescriptor.decodeKvKey(it.key()), MetadataKeyDescriptor.decodeLong(it.value()));
+                    result.put(MetadataKeyDescriptor.decodeKvKey(it.key()),
+                            MetadataKeyDescriptor.decodeLong(it.value()));
                 }
                 it.status();
             }

@@ -120,7 +120,8 @@ public final class TopicAttributes {
                 }
             } else {
                 if (!entry.startsWith("-")) {
-                    throw new IllegalArgumentException("attribute entry '" + entry + "' must be '+key=value' or '-key'");
+                    throw new IllegalArgumentException("attribute entry '" + entry
+                            + "' must be '+key=value' or '-key'");
                 }
                 key = entry.substring(1);
                 value = null;
