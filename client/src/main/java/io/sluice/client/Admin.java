@@ -30,7 +30,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Administration: create, update and delete topics (with their queue type), and read cluster and route
- * information, topic configs and stats, and consumer progress and lag (wire-protocol §3, §4.13-4.21, §6.6).
+ * information, topic configs and stats, and consumer progress and lag (docs/wire-protocol.md#name-server,
+ * docs/wire-protocol.md#admin-queries).
  *
  * <p>Every call is synchronous and fails with {@link BrokerErrorException} (the server's code and remark) or
  * {@link ClientException}; bad arguments fail with {@link IllegalArgumentException} before anything is sent.

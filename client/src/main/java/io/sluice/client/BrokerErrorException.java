@@ -1,8 +1,9 @@
 package io.sluice.client;
 
 /**
- * A broker or name server answered with an error response code (wire-protocol §2), e.g. 17 TOPIC_NOT_EXIST,
- * 13 MESSAGE_ILLEGAL, 16 NO_PERMISSION. Carries the code, the server's remark and the address it came from.
+ * A broker or name server answered with an error response code (docs/wire-protocol.md#response-codes), e.g.
+ * 17 TOPIC_NOT_EXIST, 13 MESSAGE_ILLEGAL, 16 NO_PERMISSION. Carries the code, the server's remark and the address
+ * it came from.
  */
 public class BrokerErrorException extends ClientException {
     private final int code;

@@ -51,7 +51,8 @@ final class AdminCommand implements Runnable {
     }
 
     /** {@code admin topic create|update|delete|list|route|status}. */
-    @Command(name = "topic", mixinStandardHelpOptions = true, description = "Create, change, delete and inspect topics.",
+    @Command(name = "topic", mixinStandardHelpOptions = true,
+            description = "Create, change, delete and inspect topics.",
             subcommands = {TopicCreate.class, TopicUpdate.class, TopicDelete.class, TopicList.class, TopicRoute.class,
                 TopicStatus.class})
     static final class Topic implements Runnable {
@@ -76,18 +77,21 @@ final class AdminCommand implements Runnable {
         String cluster;
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a topic on every master of a cluster.")
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = "Create a topic on every master of a cluster.")
     static final class TopicCreate implements Callable<Integer> {
         @ParentCommand
         Topic parent;
         @Mixin
         TopicTarget target;
-        @Option(names = {"-q", "--queues"}, defaultValue = "8", description = "read and write queues per broker (default: ${DEFAULT-VALUE})")
+        @Option(names = {"-q", "--queues"}, defaultValue = "8",
+                description = "read and write queues per broker (default: ${DEFAULT-VALUE})")
         int queues;
         @Option(names = "--queue-type", defaultValue = "SimpleCQ",
                 description = "SimpleCQ or BatchCQ (default: ${DEFAULT-VALUE})")
         String queueType;
-        @Option(names = {"-p", "--perm"}, defaultValue = "6", description = "permission bits, 4 read + 2 write (default: ${DEFAULT-VALUE})")
+        @Option(names = {"-p", "--perm"}, defaultValue = "6",
+                description = "permission bits, 4 read + 2 write (default: ${DEFAULT-VALUE})")
         int perm;
 
         @Override
@@ -112,7 +116,8 @@ final class AdminCommand implements Runnable {
         TopicTarget target;
         @Option(names = {"-q", "--queues"}, required = true, description = "read and write queues per broker")
         int queues;
-        @Option(names = {"-p", "--perm"}, defaultValue = "6", description = "permission bits (default: ${DEFAULT-VALUE})")
+        @Option(names = {"-p", "--perm"}, defaultValue = "6",
+                description = "permission bits (default: ${DEFAULT-VALUE})")
         int perm;
 
         @Override
@@ -227,7 +232,8 @@ final class AdminCommand implements Runnable {
         }
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "List clusters, their brokers and addresses.")
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "List clusters, their brokers and addresses.")
     static final class ClusterList implements Callable<Integer> {
         @ParentCommand
         Cluster parent;

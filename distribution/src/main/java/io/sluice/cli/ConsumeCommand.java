@@ -28,7 +28,8 @@ final class ConsumeCommand implements Callable<Integer> {
     @Option(names = {"-t", "--topic"}, required = true, description = "topic to consume")
     String topic;
 
-    @Option(names = {"-g", "--group"}, defaultValue = "sluice-consume", description = "consumer group (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-g", "--group"}, defaultValue = "sluice-consume",
+            description = "consumer group (default: ${DEFAULT-VALUE})")
     String group;
 
     @Option(names = "--from", defaultValue = "FIRST_OFFSET",
@@ -43,7 +44,8 @@ final class ConsumeCommand implements Callable<Integer> {
             description = "stop after this many seconds; 0 = no limit (default: ${DEFAULT-VALUE})")
     long maxSeconds;
 
-    @Option(names = "--tags", defaultValue = "*", description = "tag expression, e.g. 'A || B' (default: ${DEFAULT-VALUE})")
+    @Option(names = "--tags", defaultValue = "*",
+            description = "tag expression, e.g. 'A || B' (default: ${DEFAULT-VALUE})")
     String tags;
 
     @Override

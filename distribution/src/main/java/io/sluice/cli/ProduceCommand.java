@@ -32,7 +32,8 @@ final class ProduceCommand implements Callable<Integer> {
     @Option(names = {"-t", "--topic"}, required = true, description = "topic to send to")
     String topic;
 
-    @Option(names = {"-m", "--count"}, defaultValue = "100000", description = "messages to send (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-m", "--count"}, defaultValue = "100000",
+            description = "messages to send (default: ${DEFAULT-VALUE})")
     long count;
 
     @Option(names = {"-s", "--size"}, defaultValue = "1024", description = "body bytes (default: ${DEFAULT-VALUE})")
@@ -53,7 +54,8 @@ final class ProduceCommand implements Callable<Integer> {
     @Option(names = "--tag", description = "tag of every message")
     String tag;
 
-    @Option(names = {"-g", "--group"}, defaultValue = "sluice-produce", description = "producer group (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-g", "--group"}, defaultValue = "sluice-produce",
+            description = "producer group (default: ${DEFAULT-VALUE})")
     String group;
 
     @Override

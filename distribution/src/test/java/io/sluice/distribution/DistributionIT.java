@@ -41,6 +41,10 @@ class DistributionIT {
         for (String conf : List.of("broker.conf", "namesrv.conf", "logback.xml")) {
             assertTrue(Files.size(home.resolve("conf").resolve(conf)) > 0, "conf/" + conf);
         }
+        for (String doc : List.of("wire-protocol.md", "storage.md", "dispatch.md", "replication.md", "security.md",
+                "metrics.md")) {
+            assertTrue(Files.size(home.resolve("docs").resolve(doc)) > 0, "docs/" + doc);
+        }
     }
 
     @Test

@@ -109,23 +109,15 @@ import org.slf4j.LoggerFactory;
  * The broker's composition root: builds every component from {@link BrokerSettings}, wires them through their
  * constructors, registers the request handlers and owns the lifecycle.
  *
- * <p>Start order ({@link #start()}): metadata store; the server binds its port (requests are answered SYSTEM_BUSY
- * until the broker is ready, since the store host and registered address need the bound port); the name-server
- * registrar; the topic registry (TBW102 when auto-creation is on); the message store; client registry and long
- * polling; handlers; the first full registration; periodic tasks (consumer-offset flush, client expiry). Close
- * order ({@link #close()}) is the reverse: unregister from the name servers, close the server (every connection),
- * drop parked pulls, stop the executors, close the message store, then the metadata store (which flushes offsets).
+ * <p>Start order ({@link #start()}): metadata store; the server binds (requests answered SYSTEM_BUSY until ready);
+ * name-server registrar; topic registry; message store; client registry and long polling; handlers; the first full
+ * registration; periodic tasks. {@link #close()} reverses it: unregister, close the server, drop parked pulls, stop
+ * the executors, close the message store, then the metadata store (which flushes offsets).
  *
- * <p>Threads: the transport's I/O threads decode and encode, and run sends (validation and the append, in
- * arrival order per connection; on the transport's ordered lanes with {@code sendOnIoThread=false}); a pull pool
- * runs pulls and re-executes parked ones; two control threads answer heartbeats and offset and metadata queries;
- * one admin thread creates topics and groups; one scheduler thread runs long-poll timeouts and the periodic tasks;
- * one transaction thread applies END_TRANSACTIONs and checks back unresolved half messages; one timer thread
- * indexes timer messages and delivers them when due (both on masters only: a slave's copies are its master's to
- * deliver; a slave stops its delay scheduler too). Replication ({@code io.sluice.broker.ha}): a master has an HA
- * accept thread and two threads per connected slave, a SYNC_MASTER a deadline thread for sends waiting for a
- * slave; a slave has one thread that copies the master's CommitLog, and copies the master's metadata on the
- * scheduler thread.
+ * <p>Threads: I/O threads decode, encode and run sends and
+ * pulls by default; a pull pool, two control threads, one admin thread, one scheduler, the transaction and timer
+ * threads (masters only, as is the delay scheduler); replication adds an HA accept thread and two per slave on a
+ * master, a deadline thread on a SYNC_MASTER, and a copying thread on a slave (docs/replication.md).
  *
  * <p>Thread-safe; {@link #start()} and {@link #close()} are serialised on this object.
  */
@@ -429,18 +421,11 @@ public final class Broker implements AutoCloseable {
                 settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock,
                 new SendHooks(timers::refusal, this::beforeAppend, retryAndAdmin.stats()::onPut));
         RequestHandler onSend = sendPath(sendHandler);
-        // On the I/O thread by default: the hand-off to a lane and back (a queue, a wake-up each way, the request
-        // read on another core) cost the broker about 270 ns of CPU per 1 KiB message (2,820 against 2,550 over
-        // five alternating runs each); on two cores both producers of the client comparison ran 25-30% faster.
-        // The price: a send that waits (for the append lock, or for the next segment when its allocation falls
-        // behind, up to segmentAllocationTimeoutMs) holds up every connection of its I/O thread, whose requests,
-        // heartbeats included, are not decoded meanwhile. sendOnIoThread=false trades the CPU back for isolation.
-        // On the lanes, at most sendThreadPoolQueueCapacity sends wait across all connections; more are answered
-        // SYSTEM_BUSY (our producer retries them, as Apache's 5.3 producer does for synchronous sends). On the I/O
-        // thread nothing waits in a queue.
-        // On the I/O thread, the sends of one read burst run after it, grouped by topic and queue: a producer that
-        // spreads batches over its queues then writes each queue's records back to back, and they share a BatchCQ
-        // slot (batchCqUnitMaxBytes), so one pull carries several batches to a push consumer behind.
+        // On the I/O thread by default: a hand-off to a lane and back costs CPU on every send. The price: a send
+        // that waits (append lock, next segment) holds up its I/O thread's connections; sendOnIoThread=false trades
+        // the CPU back for isolation, with at most sendThreadPoolQueueCapacity sends queued (then SYSTEM_BUSY).
+        // On the I/O thread the sends of one read burst run grouped by topic and queue, so each queue's records lie
+        // back to back and share a BatchCQ slot (docs/storage.md#shared-batchcq-slots).
         HandlerOptions sends = sendQueue == null ? HandlerOptions.IO_THREAD.withBurstGroup(SendHandler::burstGroup)
                 : HandlerOptions.LANE.withQueueBound(sendQueue);
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend, sends);

@@ -75,7 +75,8 @@ public final class BrokerMain {
      * @return what to close at shutdown
      */
     public static Running startStandalone(Path configFile) throws IOException {
-        BrokerSettings loaded = configFile == null ? BrokerConfigLoader.defaults() : BrokerConfigLoader.load(configFile);
+        BrokerSettings loaded = configFile == null ? BrokerConfigLoader.defaults()
+                : BrokerConfigLoader.load(configFile);
         List<String> namesrvs = loaded.namesrvAddresses();
         String namesrvAddr = namesrvs.isEmpty() ? "127.0.0.1:" + NamesrvSettings.DEFAULT_PORT : namesrvs.get(0);
         int colon = namesrvAddr.lastIndexOf(':');

@@ -2,7 +2,7 @@ package io.sluice.store;
 
 /**
  * Outcome of {@link MessageStore#getMessages}; names and next-offset rules follow Apache RocketMQ's
- * {@code GetMessageStatus} (store-design §7.1). The pull handler maps them to pull response codes.
+ * {@code GetMessageStatus} (docs/storage.md#reading). The pull handler maps them to pull response codes.
  *
  * <p>Immutable; thread-safe.
  */

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.function.LongPredicate;
 
 /**
- * The pull read path (store-design §7.1): consume-queue slots from the requested offset, filtered by tags code,
+ * The pull read path (docs/storage.md#reading): consume-queue slots from the requested offset, filtered by tags code,
  * each resolved to a read-only view of its CommitLog record, until the count or byte budget is spent.
  *
  * <p>Thread-safe: any number of pull threads; each thread reuses its own slot buffer.

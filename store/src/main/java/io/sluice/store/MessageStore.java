@@ -358,7 +358,7 @@ public final class MessageStore implements AutoCloseable {
     /**
      * Reads up to {@code maxCount} messages and {@code maxBytes} bytes (the first record is returned whatever its
      * size) from a queue starting at {@code offset}, keeping only records whose tags code passes
-     * {@code tagsCodeFilter} ({@code null}: all). Status and next offset follow store-design §7.1; see
+     * {@code tagsCodeFilter} ({@code null}: all). Status and next offset follow docs/storage.md#reading; see
      * {@link GetStatus}. For BatchCQ an offset inside a batch returns the whole batch record, and every record
      * counts its inner messages.
      *

@@ -35,7 +35,7 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The admin requests behind mqadmin clusterList, topicStatus, consumerProgress and queryMsgById (§7.5). */
+/** The admin requests behind mqadmin clusterList, topicStatus, consumerProgress and queryMsgById. */
 class AdminIT {
 
     private static final String TOPIC = "AdminTopic";

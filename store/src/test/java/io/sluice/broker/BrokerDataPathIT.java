@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The OpenMessaging Benchmark flow against an embedded name server and broker, driven by the unmodified Apache
- * client 5.3.1 (wire-protocol §7.2): the admin tool finds the broker through the cluster info and creates a BatchCQ
+ * client 5.3.1 (OMB's path): the admin tool finds the broker through the cluster info and creates a BatchCQ
  * and a SimpleCQ topic on every address; an auto-batching producer sends asynchronously and synchronously; a push
  * consumer receives every message with intact bodies and, per queue, every offset exactly once; a lite pull consumer
  * reads from a sought offset.

@@ -22,7 +22,7 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** CONSUMER_SEND_MSG_BACK and delay levels with the Apache 5.3.1 push consumer (wire-protocol §7.6 item 6). */
+/** CONSUMER_SEND_MSG_BACK and delay levels with the Apache 5.3.1 push consumer (docs/wire-protocol.md#send-back). */
 class SendBackIT {
 
     @TempDir

@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Throughput of the auto-batch accumulator alone: measure a message, reserve its memory, write it into its
  * batch's body; full batches are "sent" to a sink that completes every message at once (as an instant broker
- * would), which gives the memory back. Measured with 1 and 8 sending threads sharing one accumulator (one batch key, the contended case).
+ * would), which gives the memory back. Measured with 1 and 8 sending threads sharing one accumulator (one batch
+ * key, the contended case).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -22,7 +22,7 @@ import java.util.Set;
 final class CpuSplit {
     /**
      * The JVM's own Java threads. Their work belongs to neither side: the Reference Handler, for one, unmaps the
-     * segments of the store a previous run deleted (up to 100 ns per message of a run), whichever producer runs.
+     * segments of the store a previous run deleted, whichever producer runs.
      */
     private static final Set<String> JVM_THREADS = Set.of("Reference Handler", "Finalizer", "Signal Dispatcher",
             "Common-Cleaner", "Notification Thread", "Attach Listener");

@@ -20,9 +20,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Cost of building a message and turning it into its batch entry, with a fresh UNIQ_KEY, tag and keys: the Sluice client's
- * encoder against the Apache client's ({@code MessageClientIDSetter.setUniqID} + {@code MessageDecoder.encodeMessage},
- * what its auto-batching does per message) in the same run.
+ * Cost of building a message and turning it into its batch entry, with a fresh UNIQ_KEY, tag and keys: the Sluice
+ * client's encoder against the Apache client's ({@code MessageClientIDSetter.setUniqID} +
+ * {@code MessageDecoder.encodeMessage}, what its auto-batching does per message) in the same run.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

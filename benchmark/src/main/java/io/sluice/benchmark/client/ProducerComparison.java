@@ -30,18 +30,16 @@ import org.apache.rocketmq.client.producer.SendResult;
  * server): the Sluice producer with auto-batch against the Apache {@code DefaultMQProducer} with auto-batch, both
  * sending asynchronously to a 16-queue BatchCQ topic, for 1 KiB and 100 B bodies. A sending loop keeps at most a
  * fixed number of messages unacknowledged; each producer runs at each level of {@link #IN_FLIGHT_LEVELS}, and the
- * comparison is of each producer's best level, i.e. the most it sustains, as a rate search would find. (At one
- * fixed level the ratio says more about the level than about the producers: at 8,192 unacknowledged 1 KiB
- * messages both producers wait on acknowledgements and the ratio was 1.0-1.4; Apache's producer was mostly at its
- * best from 2,048 to 16,384, ours kept gaining up to 32,768.) Prints every level and the best, and for every run
- * the CPU per message of the client's threads, the broker's, the rest of the JVM and the whole machine
- * ({@link CpuSplit}); every pair line adds the ratios of the two producers' client CPU and broker CPU per
+ * comparison is of each producer's best level, i.e. the most it sustains, as a rate search would find (at one
+ * fixed level the ratio says more about the level than about the producers). Prints every level and the best,
+ * and for every run the CPU per message of the client's threads, the broker's, the rest of the JVM and the whole
+ * machine ({@link CpuSplit}); every pair line adds the ratios of the two producers' client CPU and broker CPU per
  * message (Apache's over Sluice's), and the summary line the median client-CPU ratio.
  *
  * <p>Both producers first warm up for {@code warmupSeconds} at every size. Then every run gets a fresh broker
  * (same settings, same JVM, so the compiled code stays) on a fresh store under {@code storeDir}, deleted
- * afterwards: a store holds one run's messages only (at 1 KiB, 300k msg/s fill 4 GB in 12 s; a whole sweep on
- * one store once reached the broker's disk-full threshold and every later send was refused), and no run pays for
+ * afterwards: a store holds one run's messages only (a whole sweep on one store can reach the broker's disk-full
+ * threshold), and no run pays for
  * the writeback of another's pages; after the deletion the next run waits for the machine to go quiet (the unmapping
  * of the old store's segments). Rounds alternate which producer goes first.
  *
@@ -76,8 +74,8 @@ public final class ProducerComparison {
         boolean apacheToo = !which.equals("sluice");
         boolean sluiceToo = !which.equals("apache");
         // One long warm-up of both producers at every size, until the JIT has compiled both clients' and the
-        // broker's paths; the compiled code stays for the measured runs. Without it the compiler threads took
-        // 20-25% of the CPU of 10-20 s runs, a cost both producers share that narrows their ratio.
+        // broker's paths; the compiled code stays for the measured runs. Without it the compiler threads take a
+        // share of the CPU of short runs, a cost both producers share that narrows their ratio.
         withBroker(dir, brokerConfig, "warm-up", (namesrv, topic) -> {
             for (int bodyBytes : bodies) {
                 if (apacheToo) {
@@ -95,9 +93,8 @@ public final class ProducerComparison {
             List<Double> clientCpuRatios = new ArrayList<>();
             for (int inFlight : levels) {
                 for (int round = 1; round <= rounds; round++) {
-                    // Every run gets a fresh broker and store: a producer that followed another on the same
-                    // store paid for the writeback of the first one's pages (ratios of 0.98-1.25 with Apache first
-                    // against 1.31-1.79 with Sluice first, at the same level). Rounds alternate the order.
+                    // Every run gets a fresh broker and store: a producer that follows another on the same
+                    // store pays for the writeback of the first one's pages. Rounds alternate the order.
                     boolean apacheFirst = round % 2 == 1;
                     Run[] rate = {Run.NONE, Run.NONE};
                     for (int turn = 0; turn < 2; turn++) {
@@ -165,8 +162,8 @@ public final class ProducerComparison {
     /**
      * Waits (at most {@link #QUIET_TIMEOUT_NS}) until the machine is nearly idle over a {@link #QUIET_WINDOW_MS}
      * window. After a run the JVM's reference handler unmaps the deleted store's segments (the GC found them
-     * unreachable) and the kernel frees their pages: seconds of CPU that otherwise landed in the next run's
-     * first measurement (up to 1.1 µs per message of "Reference Handler" CPU in a settle run).
+     * unreachable) and the kernel frees their pages: seconds of CPU that otherwise land in the next run's
+     * first measurement.
      */
     private static void awaitQuietMachine() {
         long deadline = System.nanoTime() + QUIET_TIMEOUT_NS;

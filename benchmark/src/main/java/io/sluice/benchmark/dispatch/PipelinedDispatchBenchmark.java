@@ -68,9 +68,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PipelinedDispatchBenchmark {
 
     /**
-     * Messages per invocation. At 2^20 a BatchCQ invocation lasted about 20 ms, and the fixed costs of an invocation
-     * (starting the pipeline's threads, filling and draining it) held its result to about 50M msg/s against 70M at
-     * 2^23.
+     * Messages per invocation: enough that the fixed costs of an invocation (starting the pipeline's threads,
+     * filling and draining it) do not hold its result down.
      */
     static final int MESSAGES = 4 * 1_048_576;
     static final int BATCH_SIZE = 32;

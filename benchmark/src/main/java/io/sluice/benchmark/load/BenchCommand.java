@@ -65,7 +65,8 @@ public final class BenchCommand implements Callable<Integer> {
             + "logs and config files stay in the work directory)")
     boolean keepData;
 
-    @Option(names = "--peer-heap", defaultValue = "4g", description = "heap of every broker JVM (default: ${DEFAULT-VALUE})")
+    @Option(names = "--peer-heap", defaultValue = "4g",
+            description = "heap of every broker JVM (default: ${DEFAULT-VALUE})")
     String peerHeap;
 
     @Option(names = "--rocketmq-version", defaultValue = "5.3.3",
@@ -73,7 +74,8 @@ public final class BenchCommand implements Callable<Integer> {
                     + "Maven Central)")
     String rocketmqVersion;
 
-    @Option(names = "--kafka-version", defaultValue = "3.9.0", description = "Kafka server version (default: ${DEFAULT-VALUE})")
+    @Option(names = "--kafka-version", defaultValue = "3.9.0",
+            description = "Kafka server version (default: ${DEFAULT-VALUE})")
     String kafkaVersion;
 
     @Option(names = "--batch-cq", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -81,7 +83,8 @@ public final class BenchCommand implements Callable<Integer> {
     boolean batchCq;
 
     @Option(names = "--sluice-config", paramLabel = "KEY=VALUE", description = "a broker key for the Sluice peer, "
-            + "over the harness's settings (e.g. dispatchMode=serial); repeatable; bin/sluice config reference lists them")
+            + "over the harness's settings (e.g. dispatchMode=serial); repeatable; bin/sluice config reference "
+            + "lists them")
     Map<String, String> sluiceConfig = new LinkedHashMap<>();
 
     @Option(names = "--peer-jvm-option", paramLabel = "OPTION", description = "a JVM option appended to every "

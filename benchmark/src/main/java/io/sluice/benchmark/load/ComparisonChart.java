@@ -95,8 +95,9 @@ final class ComparisonChart {
                 + "/ max bytes | lag samples (failed) | final backlog | errors |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : results) {
-            text.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f / %.2f / %.2f / %.2f | %.2f / %.2f / %.2f "
-                            + "| %s | %s | %s | %,d | %d |%n", r.system(), r.publishRate(), r.consumeRate(),
+            text.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f / %.2f / %.2f / %.2f "
+                            + "| %.2f / %.2f / %.2f | %s | %s | %s | %,d | %d |%n", r.system(), r.publishRate(),
+                    r.consumeRate(),
                     r.publishLatency().p50(), r.publishLatency().p99(), r.publishLatency().p999(),
                     r.publishLatency().max(), r.endToEndLatency().p50(), r.endToEndLatency().p99(),
                     r.endToEndLatency().p999(), lagFigures(r, DispatchLag::ms), lagFigures(r, DispatchLag::bytes),

@@ -272,7 +272,8 @@ final class LoadRun {
             Histogram endToEnd = stats.endToEndInterval();
             log.accept(String.format(Locale.ROOT, "%s: %s pub %,.0f msg/s (target %,.0f)  cons %,.0f msg/s  "
                             + "backlog %,d  pub p99 %.1f ms  e2e p99 %.1f ms  errors %d", system,
-                    measuring ? "test" : "warm", sentPerSecond, rate.ratePerSecond(), (double) (received - lastReceived),
+                    measuring ? "test" : "warm", sentPerSecond, rate.ratePerSecond(),
+                    (double) (received - lastReceived),
                     backlog, publish.getValueAtPercentile(99) / 1e3, endToEnd.getValueAtPercentile(99) / 1e3,
                     stats.sendErrors.sum()));
             lastSent = sent;

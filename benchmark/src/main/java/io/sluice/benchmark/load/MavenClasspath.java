@@ -52,7 +52,8 @@ final class MavenClasspath {
                 </project>
                 """.formatted(artifactId, groupId, artifactId, version), StandardCharsets.UTF_8);
         List<String> command = new ArrayList<>(List.of(mavenCommand, "-B", "-q", "-f",
-                dir.resolve("pom.xml").toString(), "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath",
+                dir.resolve("pom.xml").toString(),
+                "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath",
                 "-Dmdep.outputFile=" + output, "-Dmdep.includeScope=runtime"));
         Path log = dir.resolve("mvn.log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())

@@ -21,8 +21,8 @@ import org.apache.rocketmq.common.message.Message;
 
 /**
  * SYNC_MASTER against ASYNC_MASTER throughput from one producer: an embedded name server, a master and a slave
- * on loopback (stores in {@code /dev/shm} when it exists; a topic of 8 queues), one Apache producer sending 1 KiB messages
- * asynchronously with at most {@code inflight} unanswered; messages acknowledged SEND_OK per second, after a
+ * on loopback (stores in {@code /dev/shm} when it exists; a topic of 8 queues), one Apache producer sending 1 KiB
+ * messages asynchronously with at most {@code inflight} unanswered; messages acknowledged SEND_OK per second, after a
  * warm-up, alternating the roles {@code rounds} times so that both see the same machine load.
  *
  * <p>Usage: {@code ReplicationThroughput [rounds=2] [seconds=10] [inflight=256]}.

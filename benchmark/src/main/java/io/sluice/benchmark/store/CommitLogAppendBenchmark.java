@@ -48,26 +48,15 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code baselineCopy1KiB} / {@code baselineCopy32KiB}: {@code putBytes} of the same body bytes into a
  *       1 GiB mapped file whose pages were touched at setup, wrapping at its end.</li>
  *   <li>{@code prepareSegments1GiB} (single shot, s/op): how long the log's background allocator takes to
- *       prepare 1 GiB of segments (16 of 64 MiB: zero-fill when pre-allocating, map). This, not the append path, bounds
- *       the rate a writer can sustain for longer than the segments prepared in advance last.</li>
+ *       prepare 1 GiB of segments (16 of 64 MiB: zero-fill when pre-allocating, map), which bounds the rate a
+ *       writer sustains beyond the segments prepared in advance.</li>
  * </ul>
  *
- * <p><b>What the append figures measure.</b> The writer thread's cost per append (validation, CRC, encoding, lock,
- * encode into the staging buffer and the writes through the file, result and future) on segments that are
- * already prepared; the baseline is a plain copy into a resident mapping. One log lives for the whole trial with
- * 1 GiB segments and {@code SEGMENTS_AHEAD} (8) segments prepared ahead; before every iteration the segments
- * already written are deleted (and unmapped by a GC) and
- * the setup waits until that many segments are ready again, so a 1 s iteration can append 8 GiB or more without
- * waiting for the allocator. (With 4 segments and 2 s iterations, a writer at 5 GB/s ran out of prepared segments
- * half-way through and the figure became the allocator's rate: 72k instead of 150k 32 KiB appends a second.) When the writer rolls, the allocator
- * starts preparing the next segment on its own thread, concurrently with the measurement, as in production.
- * With {@code preallocate=false} (the production default) segments are sparse and the writer's writes allocate
- * the page cache pages and disk blocks.
- *
- * <p>Files go to {@code /dev/shm} when it exists (so the figures are the code's cost, not the disk's), else to
- * the temp directory; {@code -Dsluice.bench.dir=...} overrides. Give the run memory for about 16 GiB of files
- * there at the end of an iteration (the segments written plus those prepared), besides the 2 GiB heap, which is
- * pre-touched so that no benchmark pays for the first touch of heap pages.
+ * <p>The append figures are the writer thread's cost per append on segments already prepared: one log with 1 GiB
+ * segments and {@code SEGMENTS_AHEAD} prepared ahead, the written ones deleted before every iteration, which waits
+ * until that many are ready again (with too few, the figure becomes the allocator's rate). Files go to
+ * {@code /dev/shm} when it exists (the code's cost, not the disk's; {@code -Dsluice.bench.dir=...} overrides): give
+ * the run memory for about 16 GiB of files besides the pre-touched 2 GiB heap.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -84,7 +73,7 @@ public class CommitLogAppendBenchmark {
     static final String PROPERTIES = "UNIQ_KEY\u00017F0000010BB818B4AAC2648B37A60000\u0002WAIT\u0001true\u0002";
     /**
      * Segments prepared ahead of the writer in the append benchmarks: with the active one, enough for a 1 s
-     * iteration at ~8 GB/s ({@code -Dsluice.bench.segmentsAhead=...} overrides, 1..16).
+     * iteration of the fastest writer ({@code -Dsluice.bench.segmentsAhead=...} overrides, 1..16).
      */
     static final int SEGMENTS_AHEAD = Integer.getInteger("sluice.bench.segmentsAhead", 8);
     /** Quiet time before an append iteration, for the unmapping of the segments deleted at its setup. */

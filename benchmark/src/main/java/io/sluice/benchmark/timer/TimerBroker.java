@@ -26,9 +26,10 @@ import org.agrona.concurrent.EpochClock;
 
 /**
  * What the timer benchmarks run on: a metadata store, a message store (ASYNC flush unless
- * {@code -Dsluice.bench.flush=SYNC}, 256 MiB segments) and a timer service over them, in a new directory under {@code /dev/shm} when it exists (so the figures are the code's cost,
- * not the disk's), else the temp directory; {@code -Dsluice.bench.dir=...} overrides. The real topic
- * {@value #TOPIC} has {@value #QUEUES} queues. {@link #close} deletes the directory.
+ * {@code -Dsluice.bench.flush=SYNC}, 256 MiB segments) and a timer service over them, in a new directory under
+ * {@code /dev/shm} when it exists (so the figures are the code's cost, not the disk's), else the temp directory;
+ * {@code -Dsluice.bench.dir=...} overrides. The real topic {@value #TOPIC} has {@value #QUEUES} queues.
+ * {@link #close} deletes the directory.
  *
  * <p>Used by one benchmark thread; the timer service's own thread only when the caller starts it.
  */

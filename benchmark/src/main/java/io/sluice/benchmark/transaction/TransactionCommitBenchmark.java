@@ -47,8 +47,6 @@ import org.openjdk.jmh.annotations.Warmup;
  *       over together (as many producers' oneway requests arrive) and the last one waited for; ops/s =
  *       transactions/s.</li>
  * </ul>
- * Measured on the project's shared 2-core machine (1 fork, 3 x 1 s, other work running): see the commit that
- * added this class for the figures.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -2,7 +2,7 @@ package io.sluice.client.internal;
 
 import java.util.List;
 
-/** Average queue allocation among the members of a consumer group (wire-protocol §6.4.2). Stateless. */
+/** Average queue allocation among the members of a consumer group (docs/wire-protocol.md#rebalance). Stateless. */
 public final class Allocation {
 
     private Allocation() {

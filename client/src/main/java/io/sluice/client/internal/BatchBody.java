@@ -44,7 +44,7 @@ public final class BatchBody {
         this.uniqKeys = new String[Math.max(1, capacityMessages)];
     }
 
-    /** A body in a fresh buffer of {@code allocator}'s with room for {@code capacityBytes}, at most {@code maxBytes}. */
+    /** A body in a fresh buffer of {@code allocator}'s, room for {@code capacityBytes}, at most {@code maxBytes}. */
     public static BatchBody allocate(ByteBufAllocator allocator, int capacityBytes, int capacityMessages,
                                      int maxBytes) {
         if (maxBytes <= 0) {

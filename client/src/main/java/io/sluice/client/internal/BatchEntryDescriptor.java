@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Layout of one message inside a SEND_BATCH_MESSAGE body (wire-protocol §5.6). A batch body is the concatenation
- * of entries in batch order; a BatchCQ inner-batch record stores the same bytes as its body. Big-endian.
+ * Layout of one message inside a SEND_BATCH_MESSAGE body (docs/wire-protocol.md#batch-body). A batch body is the
+ * concatenation of entries in batch order; a BatchCQ inner-batch record stores the same bytes as its body. Big-endian.
  *
  * <pre>
  *  offset    field        width

@@ -18,8 +18,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The consumer-side broker calls (wire-protocol §4.6-4.12) for one consumer group: pull, consumer offsets, queue
- * offsets, group members, send-back and queue locks. Stateless apart from its collaborators; thread-safe.
+ * The consumer-side broker calls (docs/wire-protocol.md#broker-requests) for one consumer group: pull, consumer
+ * offsets, queue offsets, group members, send-back and queue locks. Stateless apart from its collaborators;
+ * thread-safe.
  */
 public final class ConsumerRpc {
     /** Pull flag: commit {@code commitOffset}. */
@@ -67,7 +68,8 @@ public final class ConsumerRpc {
      */
     public CompletableFuture<PullResult> pull(MessageQueue queue, long offset, int maxMessages, TagExpression filter,
                                               int sysFlag, long commitOffset, long suspendMs, boolean lite) {
-        RemotingCommand request = RemotingCommand.request(lite ? RequestCode.LITE_PULL_MESSAGE : RequestCode.PULL_MESSAGE)
+        RemotingCommand request = RemotingCommand
+                .request(lite ? RequestCode.LITE_PULL_MESSAGE : RequestCode.PULL_MESSAGE)
                 .putExtField("consumerGroup", group)
                 .putExtField("topic", queue.topic())
                 .putExtField("queueId", queue.queueId())

@@ -3,7 +3,7 @@ package io.sluice.client.internal;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Layout of the two message ids (wire-protocol §5.8). Both travel as upper-case hex of these bytes.
+ * Layout of the two message ids (docs/wire-protocol.md#message-ids). Both travel as upper-case hex of these bytes.
  *
  * <pre>
  *  UNIQ_KEY (client id of a message or batch), 16 bytes = 32 hex chars with an IPv4 client address:

@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Talks to the name servers (wire-protocol §3): one name server is used while it answers; on a transport failure
- * the next one in the list is tried, and becomes the one used. Thread-safe.
+ * Talks to the name servers (docs/wire-protocol.md#name-server): one name server is used while it answers; on a
+ * transport failure the next one in the list is tried, and becomes the one used. Thread-safe.
  */
 public final class NamesrvAgent {
     private final Invoker invoker;

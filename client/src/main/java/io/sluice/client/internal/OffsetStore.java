@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The push consumer's in-memory consume offsets (next offset to consume per queue), committed to the brokers
- * periodically, when a queue is removed and at close (wire-protocol §6.4.5).
+ * periodically, when a queue is removed and at close (docs/wire-protocol.md#offset-commits).
  *
  * <p><b>One writer of the broker's offsets, one round at a time.</b> A broker may handle two offset writes of one
  * consumer in either order: Apache's broker runs UPDATE_CONSUMER_OFFSET on a pool of threads, and a pull's

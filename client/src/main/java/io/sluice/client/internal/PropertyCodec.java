@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The message properties string (wire-protocol §5.3): {@code name 0x01 value 0x02} per pair, the last pair
- * terminated too.
+ * The message properties string (docs/wire-protocol.md#properties): {@code name 0x01 value 0x02} per pair, the last
+ * pair terminated too.
  *
  * <p>Parsing follows the Apache rules: split on 0x02; in each piece the first 0x01 separates name and value; a
  * piece is kept only when both are non-empty; a later duplicate wins; a trailing 0x02 is optional.

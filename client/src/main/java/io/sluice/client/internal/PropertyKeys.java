@@ -3,7 +3,7 @@ package io.sluice.client.internal;
 import java.util.Set;
 
 /**
- * Names of the message properties the client reads or writes (wire-protocol §5.4). Constants only.
+ * Names of the message properties the client reads or writes (docs/wire-protocol.md#property-keys). Constants only.
  */
 public final class PropertyKeys {
     /** Client-generated unique id of a message or of a batch. */

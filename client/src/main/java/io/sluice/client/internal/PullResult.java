@@ -4,7 +4,7 @@ import io.sluice.client.ReceivedMessage;
 import java.util.List;
 
 /**
- * The outcome of one pull (wire-protocol §4.9.3).
+ * The outcome of one pull (docs/wire-protocol.md#pull-results).
  *
  * @param status what the broker found
  * @param nextBeginOffset where to pull next

@@ -17,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pull side of the push consumer (wire-protocol §6.4.3): one chain of long-polling pulls per assigned queue,
- * each pull's messages handed to the {@link ConsumeDispatch}. A queue is not pulled while its unfinished messages
- * exceed the count or byte threshold (flow control), nor, for orderly consumption, while it is not locked. Pulls
- * carry no COMMIT_OFFSET: offsets reach the broker only through {@link OffsetStore}'s rounds, whose order the broker
- * cannot mix up with a pull's.
+ * The pull side of the push consumer (docs/wire-protocol.md#pull-chain): one chain of long-polling pulls per assigned
+ * queue, each pull's messages handed to the {@link ConsumeDispatch}. A queue is not pulled while its unfinished
+ * messages exceed the count or byte threshold (flow control), nor, for orderly consumption, while it is not locked.
+ * Pulls carry no COMMIT_OFFSET: offsets reach the broker only through {@link OffsetStore}'s rounds, whose order the
+ * broker cannot mix up with a pull's.
  *
  * <p>Thread-safe. Assignments change on the rebalance thread; pulls start on the client timer thread and finish on
  * I/O threads; each queue's chain has at most one pull in flight.

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Picks the publish queue of a send attempt: round-robin over the route's writable queues, skipping the broker of
- * the previous failed attempt and isolated brokers while another queue is available (wire-protocol §6.2).
+ * the previous failed attempt and isolated brokers while another queue is available
+ * (docs/wire-protocol.md#send-retries).
  *
  * <p>It behaves as a scan of the queues from the round-robin position that takes the first acceptable one, but
  * looks at one queue per broker (the queues of a broker are contiguous in the route and share its fate), so a pick

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Spreads the queues of every subscribed topic over the group's members with {@link Allocation#averagely}
- * (wire-protocol §6.4.2): on start, every {@code intervalMs}, and whenever {@link #trigger()} is called (a
+ * (docs/wire-protocol.md#rebalance): on start, every {@code intervalMs}, and whenever {@link #trigger()} is called (a
  * NOTIFY_CONSUMER_IDS_CHANGED from a broker, a subscription change). For each topic it refreshes the route, asks a
  * broker of the route for the members, and hands this member's share to the {@link Listener}.
  *

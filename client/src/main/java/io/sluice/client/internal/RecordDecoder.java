@@ -24,8 +24,8 @@ import java.util.zip.Inflater;
 
 /**
  * Decodes the records of a pull response body ({@link StoredRecordDescriptor}) into messages, unwrapping BatchCQ
- * inner batches (wire-protocol §5.7): inner message {@code i} gets the outer record's topic, hosts, timestamps,
- * sysFlag and CommitLog position, queue offset {@code base + i}, and its own flag, body and properties.
+ * inner batches (docs/wire-protocol.md#inner-batches): inner message {@code i} gets the outer record's topic, hosts,
+ * timestamps, sysFlag and CommitLog position, queue offset {@code base + i}, and its own flag, body and properties.
  *
  * <p>Decoding stops at the first record that is not a message record or does not fit, as the Apache client does;
  * the records before it are returned. ZLIB-compressed bodies are inflated; LZ4 and ZSTD bodies are returned as

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * Routes of the topics in use, fetched from the name servers on first use and refreshed by {@link #refreshAll()}
  * (every {@code routeRefreshIntervalMs}, driven by the client's timer). A refresh that fails keeps the previous
  * route. For producers, a topic the name server does not know gets a provisional route built from {@code TBW102}
- * (wire-protocol §3.9) until its own route appears.
+ * (docs/wire-protocol.md#missing-routes) until its own route appears.
  *
  * <p>Thread-safe: the cache maps a topic to the future of its current route; a fetch in progress is shared by
  * every caller that asks meanwhile.

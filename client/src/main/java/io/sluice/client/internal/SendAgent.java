@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Carries out {@link SendJob}s: finds the route, picks a queue, sends, and retries on another broker after a
- * transport failure or a retryable error code (wire-protocol §2, §6.2) while attempts and the send timeout last.
- * Brokers that fail are reported to {@link FailedBrokers} so that later picks avoid them for a while.
+ * transport failure or a retryable error code (docs/wire-protocol.md#send-retries) while attempts and the send timeout
+ * last. Brokers that fail are reported to {@link FailedBrokers} so that later picks avoid them for a while.
  *
  * <p>Asynchronous throughout: {@link #send} returns at once and the job's outcome is told later, on a client I/O
  * thread (or on the calling thread when the job fails before anything is sent). Thread-safe; it keeps no state of
@@ -179,8 +179,8 @@ public final class SendAgent {
     }
 
     private RemotingCommand request(SendJob job, MessageQueue queue, boolean withUniqKey) {
-        // Binary header fields (ROCKETMQ), which every broker accepts and answers in kind: they encode and decode
-        // in about half the time of JSON, on both sides, for every send.
+        // Binary header fields (ROCKETMQ), which every broker accepts and answers in kind: cheaper to encode and
+        // decode than JSON, on both sides, for every send.
         RemotingCommand request = RemotingCommand.request(job.requestCode()).setSerializeType(SerializeType.ROCKETMQ)
                 .putExtField("a", producerGroup)
                 .putExtField("b", job.topic())

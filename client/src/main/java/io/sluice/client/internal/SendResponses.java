@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.RandomAccess;
 
 /**
- * Turns a "stored" send response into one {@link SendResult} per message (wire-protocol §4.2.4, §6.3):
+ * Turns a "stored" send response into one {@link SendResult} per message (docs/wire-protocol.md#send-response,
+ * docs/wire-protocol.md#send-retries):
  * <ul>
  *   <li>{@code batchUniqId} present (BatchCQ inner batch): message {@code i} gets offset {@code queueOffset + i} and
  *       the one record id as its offset id;</li>

@@ -1,7 +1,7 @@
 package io.sluice.client.internal;
 
 /**
- * Layout of one stored message record as pull responses carry it (wire-protocol §5.1). Big-endian.
+ * Layout of one stored message record as pull responses carry it (docs/wire-protocol.md#stored-record). Big-endian.
  *
  * <pre>
  *  offset (IPv4 hosts)  field                        width

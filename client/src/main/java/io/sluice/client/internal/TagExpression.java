@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A tag subscription expression (wire-protocol §5.9): {@code *} (or empty) matches every message, {@code A || B}
- * matches messages whose tag is A or B. Immutable; thread-safe.
+ * A tag subscription expression (docs/wire-protocol.md#tags): {@code *} (or empty) matches every message,
+ * {@code A || B} matches messages whose tag is A or B. Immutable; thread-safe.
  *
  * @param expression the expression as given
  * @param tags the tags, empty for "every message"

@@ -14,8 +14,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What the client derives from a topic's route (wire-protocol §6.1): the writable queues of brokers that have a
- * master, the readable queues, and every broker's addresses. Immutable apart from the round-robin counter;
+ * What the client derives from a topic's route (docs/wire-protocol.md#producer-routing): the writable queues of brokers
+ * that have a master, the readable queues, and every broker's addresses. Immutable apart from the round-robin counter;
  * thread-safe.
  *
  * <p>A topic may have tens of thousands of queues per broker; building a route costs O(queues), but what a send
@@ -90,7 +90,8 @@ public final class TopicRoute {
 
     /**
      * A provisional route for a topic the name server does not know, built from the route of the auto-create
-     * template topic {@code TBW102}: each broker gets at most {@code queueNums} queues (wire-protocol §3.9).
+     * template topic {@code TBW102}: each broker gets at most {@code queueNums} queues
+     * (docs/wire-protocol.md#missing-routes).
      */
     public static TopicRoute fromDefaultTopic(String topic, TopicRouteData defaultTopicRoute, int queueNums) {
         return new TopicRoute(topic, defaultTopicRoute, queueNums, true);

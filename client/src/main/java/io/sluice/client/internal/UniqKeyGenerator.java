@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * computed once, then the milliseconds since the start of the current month and a 16-bit counter.
  *
  * <p>The clock is read for every {@link #KEYS_PER_CLOCK_READ}-th key and on {@link #readClock()}; the keys in
- * between carry the latest reading (a clock read was a sixth of an auto-batched send's cost on the sending
+ * between carry the latest reading (a clock read is a large part of an auto-batched send's cost on the sending
  * thread). Callers that write keys in bulk read the clock when a burst starts ({@link Accumulator} when it opens
  * a batch); {@link #next()} and single-message encoding read it for each key. Two keys repeat only when the
  * 16-bit counter wraps while the latest reading stays on one millisecond, which takes 65,536 keys within one

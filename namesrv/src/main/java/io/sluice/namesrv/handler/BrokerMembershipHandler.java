@@ -17,9 +17,10 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Requests brokers send about themselves (wire spec §3.2, §3.3, §3.7): REGISTER_BROKER (103), UNREGISTER_BROKER
- * (104), QUERY_DATA_VERSION (322) and BROKER_HEARTBEAT (904). A registration is tied to the connection it arrived
- * on: when that connection closes, the owner removes the broker ({@link RouteTable#removeConnection}).
+ * Requests brokers send about themselves (docs/wire-protocol.md#broker-registration,
+ * docs/wire-protocol.md#name-server): REGISTER_BROKER (103), UNREGISTER_BROKER (104), QUERY_DATA_VERSION (322) and
+ * BROKER_HEARTBEAT (904). A registration is tied to the connection it arrived on: when that connection closes, the
+ * owner removes the broker ({@link RouteTable#removeConnection}).
  */
 public final class BrokerMembershipHandler implements NamesrvHandler {
 

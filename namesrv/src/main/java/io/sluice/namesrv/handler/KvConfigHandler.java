@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Key-value configuration (wire spec §3.7): PUT_KV_CONFIG (100, header {@code namespace}, {@code key},
- * {@code value}), GET_KV_CONFIG (101, answers header {@code value} or QUERY_NOT_FOUND) and DELETE_KV_CONFIG (102,
- * always SUCCESS).
+ * Key-value configuration (docs/wire-protocol.md#name-server): PUT_KV_CONFIG (100, header {@code namespace},
+ * {@code key}, {@code value}), GET_KV_CONFIG (101, answers header {@code value} or QUERY_NOT_FOUND) and
+ * DELETE_KV_CONFIG (102, always SUCCESS).
  */
 public final class KvConfigHandler implements NamesrvHandler {
 

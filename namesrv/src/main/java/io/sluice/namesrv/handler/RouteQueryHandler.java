@@ -12,9 +12,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Route and topology queries from clients and admin tools (wire spec §3.4 to §3.7): GET_ROUTEINFO_BY_TOPIC (105),
- * GET_BROKER_CLUSTER_INFO (106), GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206) and GET_TOPICS_BY_CLUSTER (224). Bodies
- * are standard JSON (quoted map keys) whatever the request version.
+ * Route and topology queries from clients and admin tools (docs/wire-protocol.md#name-server): GET_ROUTEINFO_BY_TOPIC
+ * (105), GET_BROKER_CLUSTER_INFO (106), GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206) and GET_TOPICS_BY_CLUSTER (224).
+ * Bodies are standard JSON (quoted map keys) whatever the request version.
  */
 public final class RouteQueryHandler implements NamesrvHandler {
 

@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The name server's routing state (wire spec §3.1):
+ * The name server's routing state (docs/wire-protocol.md#name-server):
  * <pre>
  * clusters   cluster name       -> broker names
  * brokers    broker name        -> cluster, broker id -> address, acting-master flag
@@ -74,7 +74,7 @@ public final class RouteTable {
     }
 
     /**
-     * Applies a REGISTER_BROKER request (wire spec §3.2).
+     * Applies a REGISTER_BROKER request (docs/wire-protocol.md#broker-registration).
      *
      * @param registration the decoded request
      * @return whether it was applied, and the master's address for a slave
@@ -165,7 +165,7 @@ public final class RouteTable {
     }
 
     /**
-     * Applies an UNREGISTER_BROKER request: removes the address as described in wire spec §3.8.
+     * Applies an UNREGISTER_BROKER request: removes the address as described in docs/wire-protocol.md#name-server.
      *
      * @param clusterName the broker's cluster
      * @param brokerAddr the broker's address

@@ -1,8 +1,8 @@
 package io.sluice.remoting.protocol;
 
 /**
- * Layout of the ROCKETMQ binary header, serialize type 1 (wire-protocol §1.5). All integers big-endian,
- * strings UTF-8.
+ * Layout of the ROCKETMQ binary header, serialize type 1 (docs/wire-protocol.md#binary-header). All integers
+ * big-endian, strings UTF-8.
  *
  * <pre>
  * offset  size  field

@@ -1,7 +1,7 @@
 package io.sluice.remoting.protocol;
 
 /**
- * Layout of one remoting frame on a TCP connection (wire-protocol §1.2). All integers big-endian.
+ * Layout of one remoting frame on a TCP connection (docs/wire-protocol.md#framing). All integers big-endian.
  *
  * <pre>
  *  0               1               2               3

@@ -10,12 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Encodes and decodes the JSON header, serialize type 0 (wire-protocol §1.4), with fastjson2.
+ * Encodes and decodes the JSON header, serialize type 0 (docs/wire-protocol.md#json-header), with fastjson2.
  *
- * <p>The writer mirrors Apache's output byte for byte (so captures can be compared): keys {@code code, extFields, flag, language, opaque, remark,
- * serializeTypeCurrentRPC, version} in that (alphabetical) order, null remark and null extFields omitted,
- * language by name, compact. The reader accepts any key order, ignores unknown keys, treats missing keys as
- * defaults (code/flag/opaque/version 0, language JAVA, no remark, no extFields), takes a language as name or
+ * <p>The writer mirrors Apache's output byte for byte (so captures can be compared): keys {@code code, extFields, flag,
+ * language, opaque, remark, serializeTypeCurrentRPC, version} in that (alphabetical) order, null remark and null
+ * extFields omitted, language by name, compact. The reader accepts any key order, ignores unknown keys, treats missing
+ * keys as defaults (code/flag/opaque/version 0, language JAVA, no remark, no extFields), takes a language as name or
  * ordinal and turns non-string extFields values into their text. Reading uses fastjson2; writing is done by
  * hand because fastjson2 escapes differently from fastjson 1.x. Stateless and thread-safe.
  */

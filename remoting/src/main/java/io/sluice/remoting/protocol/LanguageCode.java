@@ -1,8 +1,8 @@
 package io.sluice.remoting.protocol;
 
 /**
- * Language of the peer that created a command (wire-protocol §1.9). The binary header carries {@link #code()};
- * the JSON header carries {@link #name()}. Immutable, thread-safe.
+ * Language of the peer that created a command (docs/wire-protocol.md#language-and-version). The binary header carries
+ * {@link #code()}; the JSON header carries {@link #name()}. Immutable, thread-safe.
  */
 public enum LanguageCode {
     JAVA(0), CPP(1), DOTNET(2), PYTHON(3), DELPHI(4), ERLANG(5), RUBY(6), OTHER(7), HTTP(8), GO(9), PHP(10),

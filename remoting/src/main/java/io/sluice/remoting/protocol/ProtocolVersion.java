@@ -1,8 +1,8 @@
 package io.sluice.remoting.protocol;
 
 /**
- * Values of the {@code version} field: ordinals of Apache's {@code MQVersion.Version} (wire-protocol §1.10).
- * Constants only.
+ * Values of the {@code version} field: ordinals of Apache's {@code MQVersion.Version}
+ * (docs/wire-protocol.md#language-and-version). Constants only.
  */
 public final class ProtocolVersion {
     /** Apache RocketMQ 4.9.4: first version whose route queries get standard JSON. */

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One request or response of the RocketMQ remoting protocol (wire-protocol §1.3): the header fields, the
+ * One request or response of the RocketMQ remoting protocol (docs/wire-protocol.md#commands): the header fields, the
  * custom header ({@code extFields}, string to string) and an optional body.
  *
  * <p>Not thread-safe. A command is owned by the thread that builds or decodes it and is handed over, whole, to
@@ -25,8 +25,9 @@ import java.util.Objects;
  * remark, header fields and body.
  *
  * <p>{@code extFields} keeps insertion order, so encoding is deterministic. The typed accessors
- * ({@link #requireString}, {@link #optionalLong}, ...) read it with Apache's conventions (§1.8): decimal
- * numbers, booleans true when the value equals "true" ignoring case.
+ * ({@link #requireString}, {@link #optionalLong}, ...) read it with Apache's conventions
+ * (docs/wire-protocol.md#custom-header-fields): decimal numbers, booleans true when the value equals "true" ignoring
+ * case.
  */
 public final class RemotingCommand {
     /** Bit 0 of {@code flag}: this command is a response. */

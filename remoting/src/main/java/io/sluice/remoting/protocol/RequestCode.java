@@ -1,7 +1,7 @@
 package io.sluice.remoting.protocol;
 
 /**
- * Request codes (the {@code code} of a request; wire-protocol §3 and §4.1). Values match Apache RocketMQ.
+ * Request codes (the {@code code} of a request; docs/wire-protocol.md#codes-served). Values match Apache RocketMQ.
  * Constants only.
  */
 public final class RequestCode {

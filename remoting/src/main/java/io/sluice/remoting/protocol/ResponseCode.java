@@ -1,7 +1,7 @@
 package io.sluice.remoting.protocol;
 
 /**
- * Response codes (the {@code code} of a response; wire-protocol §2). Values match Apache RocketMQ's
+ * Response codes (the {@code code} of a response; docs/wire-protocol.md#response-codes). Values match Apache RocketMQ's
  * {@code RemotingSysResponseCode} and {@code ResponseCode}. Constants only.
  */
 public final class ResponseCode {

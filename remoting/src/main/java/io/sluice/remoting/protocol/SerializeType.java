@@ -1,13 +1,13 @@
 package io.sluice.remoting.protocol;
 
 /**
- * How a frame's header is serialized: the high byte of the header word (wire-protocol §1.2, §1.6).
- * Immutable, thread-safe.
+ * How a frame's header is serialized: the high byte of the header word (docs/wire-protocol.md#framing,
+ * docs/wire-protocol.md#which-encoding-is-used). Immutable, thread-safe.
  */
 public enum SerializeType {
-    /** A JSON object (§1.4). */
+    /** A JSON object (docs/wire-protocol.md#json-header). */
     JSON(0),
-    /** The compact ROCKETMQ binary layout (§1.5, {@link BinaryHeaderDescriptor}). */
+    /** The compact ROCKETMQ binary layout ({@link BinaryHeaderDescriptor}). */
     ROCKETMQ(1);
 
     private final byte code;

@@ -41,7 +41,7 @@ final class HandlerRegistry {
         return registration != null ? registration : fallback;
     }
 
-    /** Apache's answer to an unknown code, remark included (wire-protocol §4.1). */
+    /** Apache's answer to an unknown code, remark included (docs/wire-protocol.md#codes-refused). */
     static RemotingCommand notSupported(RemotingCommand request) {
         return RemotingCommand.responseTo(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
                 " request type " + request.code() + " not supported");

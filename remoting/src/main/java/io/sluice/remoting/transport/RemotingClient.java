@@ -174,7 +174,8 @@ public final class RemotingClient implements AutoCloseable {
         }
         connections.clear();
         endpoint.lanes.shutdown(SHUTDOWN_TIMEOUT_MS);
-        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
+        group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .awaitUninterruptibly(SHUTDOWN_TIMEOUT_MS);
     }
 
     private CompletableFuture<Connection> connection(String address) {

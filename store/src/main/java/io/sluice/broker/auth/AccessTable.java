@@ -18,39 +18,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * For every request code, the permissions a request needs (resource and actions), after ACL 2.0's mapping. The
- * one place that says it:
- * <pre>
- * code                                               needs
- * SEND_MESSAGE(_V2), SEND_BATCH_MESSAGE, SEND_REPLY*  Topic:t Pub    (a %RETRY%/%DLQ% topic: Group:g Sub)
- * END_TRANSACTION                                     Topic:t Pub    (signed only, when the client sends no topic)
- * PULL_MESSAGE, LITE_PULL_MESSAGE                     Topic:t Sub and Group:g Sub
- * QUERY_CONSUMER_OFFSET                               Topic:t Sub|Get and Group:g Sub|Get
- * UPDATE_CONSUMER_OFFSET                              Topic:t Sub|Update and Group:g Sub|Update
- * CONSUMER_SEND_MSG_BACK                              Group:g Sub
- * GET_CONSUMER_LIST_BY_GROUP                          Group:g Sub|Get
- * UNREGISTER_CLIENT                                   Group:g Sub (consumer) or Pub (producer)
- * GET_MAX/MIN_OFFSET, SEARCH_OFFSET_BY_TIMESTAMP,
- *   GET_EARLIEST_MSG_STORETIME, QUERY_MESSAGE         Topic:t Sub|Get
- * VIEW_MESSAGE_BY_ID                                  Topic:t Sub|Get, or Cluster:c Get without a topic
- * UPDATE_AND_CREATE_TOPIC                             Topic:t Create|Update
- * DELETE_TOPIC_IN_BROKER                              Topic:t Delete
- * GET_TOPIC_CONFIG, GET_TOPIC_STATS_INFO              Topic:t Get
- * DELETE_SUBSCRIPTIONGROUP                            Group:g Delete
- * GET_SUBSCRIPTIONGROUP_CONFIG, GET_CONSUME_STATS,
- *   GET_CONSUMER/PRODUCER_CONNECTION_LIST,
- *   GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY Group:g Get
- * UPDATE_AND_CREATE_SUBSCRIPTIONGROUP                 Group:g Create|Update (g: the body's groupName)
- * HEART_BEAT                                          per consumer group of the body: Group:g Sub, and Topic:t Sub
- *                                                     for each subscribed topic but the group's retry topic
- * GET_ALL_TOPIC_CONFIG, GET_ALL_SUBSCRIPTIONGROUP_CONFIG  Cluster:c List
- * GET_BROKER_RUNTIME_INFO, GET_BROKER_CONFIG          Cluster:c Get
- * UPDATE_BROKER_CONFIG                                Cluster:c Update
- * LOCK/UNLOCK_BATCH_MQ, CHECK_CLIENT_CONFIG          a valid signature only (the pulls that follow are checked)
- * AUTH_* (3001..3010) and every other code            Cluster:c All
- * </pre>
- * A body that cannot be parsed needs no more than a valid signature here: the handler refuses it.
- * Stateless apart from the cluster name; thread-safe.
+ * For every request code, the permissions a request needs (resource and actions), after ACL 2.0's mapping: the one
+ * place that says it, tabulated in docs/security.md#permissions-per-request. Sends need {@code Topic:t Pub} (a retry
+ * or dead-letter topic: {@code Group:g Sub}); pulls {@code Topic:t Sub} and {@code Group:g Sub}; admin requests
+ * {@code Create}, {@code Update}, {@code Delete}, {@code Get} or {@code List} on their topic, group or cluster;
+ * LOCK/UNLOCK_BATCH_MQ and CHECK_CLIENT_CONFIG a valid signature only; unknown codes {@code Cluster:c All}. A body
+ * that cannot be parsed needs no more than a valid signature here: the handler refuses it.
+ *
+ * <p>Stateless apart from the cluster name; thread-safe.
  */
 final class AccessTable {
     @FunctionalInterface

@@ -27,26 +27,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Producer and consumer groups and their member connections, as heartbeats describe them (wire-protocol §4.3-4.6).
+ * Producer and consumer groups and their member connections, as heartbeats describe them
+ * (docs/wire-protocol.md#client-membership). {@link #registerConsumer} adds or refreshes a member and replaces the
+ * group's subscriptions with the heartbeat's; the caller then notifies the group ({@link #notifyConsumerIdsChanged},
+ * oneway, to CLUSTERING members whose config allows it) when a member joined or the topics changed. A member leaves
+ * on UNREGISTER_CLIENT ({@link #unregisterConsumer}), on close ({@link #onClosed}) or after
+ * {@code channelExpiredTimeoutMs} without a heartbeat ({@link #scanExpired}, which closes the connection).
  *
- * <ul>
- *   <li>{@link #registerConsumer} adds or refreshes a member and replaces the group's subscription table with the
- *       heartbeat's (a subscription with a newer {@code subVersion} replaces the older one; adding or removing a
- *       topic is a change). The caller notifies the group ({@link #notifyConsumerIdsChanged}) when a member joined
- *       or the subscribed topics changed.</li>
- *   <li>A member leaves on UNREGISTER_CLIENT ({@link #unregisterConsumer}), when its connection closes
- *       ({@link #onClosed}) or when it sent no heartbeat for {@code channelExpiredTimeoutMs}
- *       ({@link #scanExpired}, which also closes the connection). The remaining members of a clustering group are
- *       notified; a group without members disappears.</li>
- *   <li>NOTIFY_CONSUMER_IDS_CHANGED (40) is sent oneway, with header {@code consumerGroup}, to every member of a
- *       CLUSTERING group whose config allows it.</li>
- * </ul>
- *
- * <p>Thread-safe. Heartbeats arrive on the connections' lanes, closes on I/O threads and expiry scans on the
- * broker's scheduler. Each group's members and settings are guarded by the group object's monitor, held by the
- * thread that changes them; the subscription table is an immutable map published through a volatile field, so
- * the pull path reads it without locking. Notifications are sent after the monitor is released. Owned by the
- * broker's composition root.
+ * <p>Thread-safe. Heartbeats arrive on the connections' lanes, closes on I/O threads, expiry scans on the broker's
+ * scheduler. Each group's members and settings are guarded by the group object's monitor, held by the thread that
+ * changes them; the subscription table is an immutable map published through a volatile field, so the pull path
+ * reads it without locking. Notifications are sent after the monitor is released. Owned by the composition root.
  */
 public final class ClientRegistry implements ConnectionListener {
 

@@ -100,8 +100,8 @@ public final class BrokerConfigKeys {
                     + " the other connections of its I/O thread (whose heartbeats then wait too).");
     /** Pull handler threads. */
     public static final ConfigKey<Integer> PULL_MESSAGE_THREAD_POOL_NUMS = ConfigKey.ofInt("pullMessageThreadPoolNums",
-            16, 1, 1024, "", "Threads that process pull requests with pullOnIoThread=false, and re-run parked long polls"
-                    + " (Apache: 16 + 2 x cores).");
+            16, 1, 1024, "", "Threads that process pull requests with pullOnIoThread=false, and re-run parked long"
+                    + " polls (Apache: 16 + 2 x cores).");
     /** Where pull requests run. */
     public static final ConfigKey<Boolean> PULL_ON_IO_THREAD = ConfigKey.ofBoolean("pullOnIoThread", true,
             "Run pull requests on the I/O thread that decoded them: the response is written by the thread that read"
@@ -247,13 +247,16 @@ public final class BrokerConfigKeys {
             95, "%", "Above this disk use, expired files and files every consumer group has read are deleted at any"
                     + " hour.");
     /** Disk use that stops writes. */
-    public static final ConfigKey<Integer> DISK_SPACE_WARNING_LEVEL_RATIO = ConfigKey.ofInt("diskSpaceWarningLevelRatio",
-            90, 35, 90, "%", "Above this disk use, sends are refused (DISK_FULL) and files are deleted immediately."
-                    + " Enforced between checks too: appends get a byte budget below this ratio, renewed every second.");
+    public static final ConfigKey<Integer> DISK_SPACE_WARNING_LEVEL_RATIO = ConfigKey.ofInt(
+            "diskSpaceWarningLevelRatio", 90, 35, 90, "%",
+            "Above this disk use, sends are refused (DISK_FULL) and files are deleted immediately."
+                    + " Enforced between checks too: appends get a byte budget below this ratio, renewed every"
+                    + " second.");
     /** Disk use that forces deletion. */
     public static final ConfigKey<Integer> DISK_SPACE_CLEAN_FORCIBLY_RATIO = ConfigKey.ofInt(
             "diskSpaceCleanForciblyRatio", 85, 30, 85, "%",
-            "Above this disk use, the oldest files are deleted even if not yet expired (with cleanFileForciblyEnable).");
+            "Above this disk use, the oldest files are deleted even if not yet expired (with"
+                    + " cleanFileForciblyEnable).");
     /** Forced deletion switch. */
     public static final ConfigKey<Boolean> CLEAN_FILE_FORCIBLY_ENABLE = ConfigKey.ofBoolean("cleanFileForciblyEnable",
             false, "Allow deleting unexpired files that consumer groups have not read when the disk is above"
@@ -292,9 +295,9 @@ public final class BrokerConfigKeys {
     public static final ConfigKey<Long> SHORT_POLLING_TIME_MILLS = ConfigKey.ofLong("shortPollingTimeMills", 1_000, 1,
             60_000, "ms", "With longPollingEnable=false, pulls that find nothing are parked this long.");
     /** Cap on the client's suspend time. */
-    public static final ConfigKey<Long> LONG_POLLING_SUSPEND_MAX_MS = ConfigKey.ofLong("longPollingSuspendMaxMs", 25_000,
-            1, 600_000, "ms", "Upper bound on a parked pull's suspend time (the client asks for 15 s and times out"
-                    + " after 30 s).");
+    public static final ConfigKey<Long> LONG_POLLING_SUSPEND_MAX_MS = ConfigKey.ofLong("longPollingSuspendMaxMs",
+            25_000, 1, 600_000, "ms", "Upper bound on a parked pull's suspend time (the client asks for 15 s and"
+                    + " times out after 30 s).");
     /** Bytes per pull response. */
     public static final ConfigKey<Integer> MAX_TRANSFER_BYTES_ON_MESSAGE_IN_MEMORY = ConfigKey.ofInt(
             "maxTransferBytesOnMessageInMemory", 256 * KIB, 1, 1024 * MIB, "bytes",
@@ -414,8 +417,8 @@ public final class BrokerConfigKeys {
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
-            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, BATCH_CQ_UNIT_MAX_BYTES, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE, WARM_MAPED_FILE_ENABLE,
-            COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, FLUSH_INTERVAL_COMMIT_LOG,
+            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, BATCH_CQ_UNIT_MAX_BYTES, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE,
+            WARM_MAPED_FILE_ENABLE, COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, FLUSH_INTERVAL_COMMIT_LOG,
             FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
             DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,
             DISPATCH_APPENDER_ASSIST, DELETE_WHEN, FILE_RESERVED_TIME,
@@ -488,7 +491,8 @@ public final class BrokerConfigKeys {
         try {
             user = JSON.parseObject(raw);
         } catch (JSONException e) {
-            throw new IllegalArgumentException("expected {\"username\":\"...\",\"password\":\"...\"}: " + e.getMessage(), e);
+            throw new IllegalArgumentException("expected {\"username\":\"...\",\"password\":\"...\"}: "
+                    + e.getMessage(), e);
         }
         if (user == null || isBlank(user.getString("username")) || isBlank(user.getString("password"))) {
             throw new IllegalArgumentException("expected {\"username\":\"...\",\"password\":\"...\"} with both set");

@@ -13,10 +13,11 @@ import org.agrona.concurrent.NanoClock;
  * SYNC_MASTER: stored sends wait, without holding any thread, until a slave has acknowledged the log up to their
  * end; then their SUCCESS response is released. Same shape as the SYNC flush's group commit: waiters are queued in
  * the order their appends completed; an acknowledgement releases the covered prefix in that order (a waiter
- * behind a not yet covered one waits for it), so the responses of one connection keep their order; a deadline thread answers FLUSH_SLAVE_TIMEOUT to the overdue
- * prefix (one timeout for all, so queue order is deadline order). With no slave connected a send is answered
- * SLAVE_NOT_AVAILABLE at once. Both statuses keep the send's msgId and offsets: the message is stored on the
- * master, only not (yet) on a slave, and the Apache client reports them as SendStatus values.
+ * behind a not yet covered one waits for it), so the responses of one connection keep their order; a deadline
+ * thread answers FLUSH_SLAVE_TIMEOUT to the overdue prefix (one timeout for all, so queue order is deadline order).
+ * With no slave connected a send is answered SLAVE_NOT_AVAILABLE at once. Both statuses keep the send's msgId and
+ * offsets: the message is stored on the master, only not (yet) on a slave, and the Apache client reports them as
+ * SendStatus values.
  *
  * <p>Threads: callers of {@link #await} (I/O threads, flush threads), the HA link threads ({@link #onAcked}) and
  * {@code sluice-ha-sync-deadline} (timeouts). The queue is guarded by its own monitor, held briefly by each of

@@ -30,8 +30,7 @@ import java.util.TreeMap;
  * BrokerStatsData (315)           {"statsDay":{BrokerStatsItem},"statsHour":{..},"statsMinute":{..}}
  * BrokerStatsItem                 {"avgpt":0.0,"sum":120,"tps":2.0}
  * </pre>
- *
- * <p>Stateless; thread-safe.
+ * Stateless; thread-safe.
  */
 final class AdminBodyDescriptor {
 

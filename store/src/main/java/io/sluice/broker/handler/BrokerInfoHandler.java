@@ -22,30 +22,18 @@ import java.util.function.Supplier;
 import org.agrona.concurrent.EpochClock;
 
 /**
- * What the broker is and how it runs, for admin tools (wire-protocol §4.16, §4.17): GET_BROKER_CONFIG (26) and
- * GET_BROKER_RUNTIME_INFO (28).
+ * What the broker is and how it runs, for admin tools (docs/wire-protocol.md#admin-queries): GET_BROKER_CONFIG (26)
+ * and GET_BROKER_RUNTIME_INFO (28).
  *
  * <ul>
- *   <li>26: header {@code version} = the config's DataVersion JSON, stamped with the boot time; body = the
- *       settings in force (UPDATE_BROKER_CONFIG included) as Java-properties text, one
- *       {@code key=value} per line, non-ASCII characters as {@code \}{@code uXXXX} (the client loads it with
- *       {@code Properties.load(InputStream)}, which reads ISO-8859-1).</li>
- *   <li>28: body = KVTable with every key {@code mqadmin clusterList} reads (all values strings) plus Apache's
- *       {@code brokerVersion}, {@code bootTimestamp}, {@code runtime}, {@code commitLogMinOffset},
- *       {@code commitLogMaxOffset}, {@code dispatchBehindBytes} and {@code scheduleMessageOffset_<level>}, and
- *       Sluice's own {@code sluiceVersion} (its release, beside the protocol version {@code brokerVersion} clients
- *       expect) and {@code dispatchBehindMs} (Apache's broker has no such keys). Both dispatch figures compare the
- *       CommitLog's confirmed position (the written position under ASYNC_FLUSH, the flushed one under SYNC_FLUSH)
- *       with the dispatched position, below which every record's consume-queue slot is written (records merely
- *       read or parsed by the dispatcher do not count): {@code dispatchBehindBytes} is the distance in bytes,
- *       {@code dispatchBehindMs} an upper bound on how long the oldest undispatched record has waited (now minus
- *       the later of the last dispatched record's store time and the moment dispatch last caught up); both are 0
- *       when caught up ({@link StoreStats#dispatchLagBytes()}, {@link StoreStats#dispatchLagMs()}).
- *       {@code sendThreadPoolQueueSize} and {@code pullThreadPoolQueueSize} are the requests waiting for a send
- *       lane or a pull thread ({@link QueuedRequests}); Sluice has no ack, query, lite-pull or heartbeat pools of
- *       Apache's kind, measures no queue wait times, so those figures are 0. The timer figures are the timer service's
- *       ({@code io.sluice.broker.timer.TimerService#runtimeFigures}). The get rate
- *       is sent as both {@code getTransferredTps} (5.x tools) and {@code getTransferedTps} (4.x tools).</li>
+ *   <li>26: header {@code version} = the config's DataVersion JSON, stamped with the boot time; body = the settings
+ *       in force as Java-properties text, non-ASCII as {@code \}{@code uXXXX} (the client reads ISO-8859-1).</li>
+ *   <li>28: body = KVTable with every key {@code mqadmin clusterList} reads (all strings), Apache's
+ *       {@code brokerVersion}, {@code bootTimestamp}, {@code runtime}, {@code commitLogMin/MaxOffset},
+ *       {@code dispatchBehindBytes}, {@code scheduleMessageOffset_<level>}, and Sluice's {@code sluiceVersion} and
+ *       {@code dispatchBehindMs} ({@link StoreStats#dispatchLagBytes()}, {@link StoreStats#dispatchLagMs()}: 0 when
+ *       caught up). Queue sizes come from {@link QueuedRequests}, timer figures from the timer service; figures Sluice
+ *       does not measure are 0. The get rate goes as {@code getTransferredTps} and {@code getTransferedTps} (4.x).</li>
  * </ul>
  *
  * <p>Thread-safe; stateless apart from its collaborators. Quick enough for the connection's lane.

@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
- * Client membership requests (wire-protocol §4.3, §4.4, §4.6): HEART_BEAT (34), UNREGISTER_CLIENT (35) and
+ * Client membership requests (docs/wire-protocol.md#client-membership): HEART_BEAT (34), UNREGISTER_CLIENT (35) and
  * GET_CONSUMER_LIST_BY_GROUP (38).
  *
  * <p>Runs on the broker's control executor, never behind a connection's sends (a client closes its connection when

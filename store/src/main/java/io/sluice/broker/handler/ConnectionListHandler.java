@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Who is connected, for admin tools (wire-protocol §4.21): GET_CONSUMER_CONNECTION_LIST (203) and
+ * Who is connected, for admin tools (docs/wire-protocol.md#admin-queries): GET_CONSUMER_CONNECTION_LIST (203) and
  * GET_PRODUCER_CONNECTION_LIST (204).
  *
  * <ul>

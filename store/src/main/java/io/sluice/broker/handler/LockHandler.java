@@ -12,9 +12,9 @@ import io.sluice.remoting.transport.ConnectionContext;
 import java.util.Set;
 
 /**
- * Queue locks of orderly consumers (wire-protocol §4.12): LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42). Both carry a
- * {@link LockBatchRequestBody} and no header; LOCK answers the queues the client now holds, UNLOCK answers SUCCESS
- * (and is often oneway). {@code onlyThisBroker} only matters to proxies and is ignored.
+ * Queue locks of orderly consumers (docs/wire-protocol.md#queue-locks): LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42).
+ * Both carry a {@link LockBatchRequestBody} and no header; LOCK answers the queues the client now holds, UNLOCK answers
+ * SUCCESS (and is often oneway). {@code onlyThisBroker} only matters to proxies and is ignored.
  *
  * <p>Thread-safe; stateless apart from its {@link QueueLocks}. Quick enough for the connection's lane.
  */

@@ -17,7 +17,7 @@ import java.util.Optional;
 import org.agrona.concurrent.EpochClock;
 
 /**
- * Looking messages up for admin tools (wire-protocol §4.22): VIEW_MESSAGE_BY_ID (33) and QUERY_MESSAGE (12).
+ * Message lookups for admin tools (docs/wire-protocol.md#message-queries): VIEW_MESSAGE_BY_ID (33), QUERY_MESSAGE (12).
  *
  * <ul>
  *   <li>33, header {@code offset} (the CommitLog position decoded from an offset message id): body = the stored

@@ -11,7 +11,7 @@ import io.sluice.store.meta.TopicConfig;
 import java.util.Optional;
 
 /**
- * Offset requests (wire-protocol §4.7, §4.8, §4.10): QUERY_CONSUMER_OFFSET (14), UPDATE_CONSUMER_OFFSET (15),
+ * Offset requests (docs/wire-protocol.md#consumer-offsets): QUERY_CONSUMER_OFFSET (14), UPDATE_CONSUMER_OFFSET (15),
  * SEARCH_OFFSET_BY_TIMESTAMP (29), GET_MAX_OFFSET (30), GET_MIN_OFFSET (31) and GET_EARLIEST_MSG_STORETIME (32).
  *
  * <p>Consumer offsets are written to the metadata store's log without fsync (a crash of the process keeps them;

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongPredicate;
 
 /**
- * Pull requests (wire-protocol §4.9): PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361).
+ * Pull requests (docs/wire-protocol.md#pull): PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361).
  *
  * <p>Processing, in Apache's order: broker readable; subscription group known (or auto-created) and allowed to
  * consume; topic known and readable; queue id below {@code readQueueNums}; the subscription, from the request's
@@ -254,7 +254,7 @@ public final class PullHandler {
         return group.brokerId();
     }
 
-    /** The pull response code of a store outcome (store-design §7.2). */
+    /** The pull response code of a store outcome (docs/wire-protocol.md#pull-results). */
     static int codeOf(GetStatus status, long requestedOffset) {
         return switch (status) {
             case FOUND -> ResponseCode.SUCCESS;

@@ -3,7 +3,7 @@ package io.sluice.broker.handler;
 import io.sluice.remoting.protocol.RemotingCommand;
 
 /**
- * The header of PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361) (wire-protocol §4.9.1).
+ * The header of PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361) (docs/wire-protocol.md#pull).
  *
  * <p>Immutable; thread-safe.
  *

@@ -34,9 +34,9 @@ import org.slf4j.LoggerFactory;
  * {@link AdminHandlers}'.
  *
  * <p>{@link #install} starts the delay scheduler thread, schedules the once-a-second stats sample and a periodic
- * purge of expired queue locks on the broker's scheduler, and registers the handlers. QUERY_MESSAGE (a scan) runs on the admin executor;
- * everything else on the connection's lane. {@link #close} stops the scheduler thread and the periodic tasks; call it
- * before closing the message store.
+ * purge of expired queue locks on the broker's scheduler, and registers the handlers. QUERY_MESSAGE (a scan) runs
+ * on the admin executor; everything else on the connection's lane. {@link #close} stops the scheduler thread and
+ * the periodic tasks; call it before closing the message store.
  *
  * <p>Thread-safe: built and closed by the broker's start and close; the parts it exposes are thread-safe.
  */
@@ -107,8 +107,8 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
         server.registerHandler(RequestCode.LOCK_BATCH_MQ, RequestHandler.sync(lock::onLockBatch));
         server.registerHandler(RequestCode.UNLOCK_BATCH_MQ, RequestHandler.sync(lock::onUnlockBatch));
 
-        BrokerInfoHandler info = new BrokerInfoHandler(() -> runtime.current().toProperties(), store, stats, delays, clock, bootMs,
-                queued, timerFigures);
+        BrokerInfoHandler info = new BrokerInfoHandler(() -> runtime.current().toProperties(), store, stats, delays,
+                clock, bootMs, queued, timerFigures);
         server.registerHandler(RequestCode.GET_BROKER_CONFIG, RequestHandler.sync(info::onGetBrokerConfig));
         server.registerHandler(RequestCode.GET_BROKER_RUNTIME_INFO, RequestHandler.sync(info::onGetRuntimeInfo));
 

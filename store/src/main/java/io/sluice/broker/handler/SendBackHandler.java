@@ -31,29 +31,18 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * CONSUMER_SEND_MSG_BACK (36): a consumer gives back a message it failed to consume (wire-protocol §4.11, §6.4.5).
+ * CONSUMER_SEND_MSG_BACK (36): a consumer gives back a message it failed to consume
+ * (docs/wire-protocol.md#send-back). Header: {@code offset} (the CommitLog position), {@code group},
+ * {@code delayLevel} (0: {@code 3 + reconsumeTimes}; negative: dead letter), optional {@code maxReconsumeTimes}. The
+ * stored message is copied to {@code %RETRY%<group>} through the {@link DelayScheduler}, or, at the reconsume limit,
+ * to {@code %DLQ%<group>}, with {@code reconsumeTimes + 1} and {@code RETRY_TOPIC}, {@code ORIGIN_MESSAGE_ID},
+ * {@code WAIT=false} and {@code DELAY} added; an inner batch message by message.
  *
- * <p>Header: {@code offset} (the message's CommitLog position), {@code group}, {@code delayLevel} (0: the broker
- * chooses {@code 3 + reconsumeTimes}; negative: straight to the dead-letter topic), optional
- * {@code maxReconsumeTimes} (else the group's {@code retryMaxTimes}), plus {@code originMsgId}/{@code originTopic}
- * (informational). The broker copies the stored message:
- * <ul>
- *   <li>to {@code %RETRY%<group>} (created on demand with the group's {@code retryQueueNums}, a random queue),
- *       delayed by the level through the {@link DelayScheduler}; or, once {@code reconsumeTimes >=
- *       maxReconsumeTimes} or for a negative level, to {@code %DLQ%<group>} (1 queue, perm 6), not delayed;</li>
- *   <li>with the same body, flag, sysFlag, born time and host; {@code reconsumeTimes + 1}; its properties plus
- *       {@code RETRY_TOPIC} (the original topic, unless already set), {@code ORIGIN_MESSAGE_ID} (kept, else the
- *       record's offset message id), {@code WAIT=false} and {@code DELAY}.</li>
- * </ul>
- * A BatchCQ inner-batch record is given back message by message (the broker cannot tell which inner message
- * failed, and a retry topic is SimpleCQ): each inner message gets the properties above on top of its own.
+ * <p>Answers SUCCESS, or NO_PERMISSION, SUBSCRIPTION_GROUP_NOT_EXIST, SYSTEM_ERROR (no record at the offset, a refused
+ * append). A group with {@code retryQueueNums == 0} gets SUCCESS and nothing is stored.
  *
- * <p>Answers SUCCESS, or: NO_PERMISSION (broker or retry topic not writable), SUBSCRIPTION_GROUP_NOT_EXIST,
- * SYSTEM_ERROR (no record at the offset; the store's status when an append fails). A group with
- * {@code retryQueueNums == 0} gets SUCCESS and nothing is stored.
- *
- * <p>Thread-safe; stateless apart from its collaborators. Runs on the connection's lane; creating a group or a
- * topic (synced metadata writes, a name-server announcement) runs on the admin executor.
+ * <p>Thread-safe; stateless apart from its collaborators. Runs on the connection's lane; creating a group or a topic
+ * (synced metadata writes, a name-server announcement) runs on the admin executor.
  */
 public final class SendBackHandler {
 

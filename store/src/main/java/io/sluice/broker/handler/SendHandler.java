@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.agrona.concurrent.EpochClock;
 
 /**
- * Send requests (wire-protocol §4.2): SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320).
+ * Send requests (docs/wire-protocol.md#send): SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320).
  *
  * <p>Runs on the connection's I/O thread (or its lane, with {@code sendOnIoThread=false}): validation and the store
  * append (which assigns positions and queue offsets) happen there, in arrival order; the response is built when

@@ -4,24 +4,9 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 
 /**
- * The header of a send request (wire-protocol §4.2.2), read from either spelling: SEND_MESSAGE (10) uses the long
- * field names, SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320) the one-letter V2 keys.
- *
- * <pre>
- *   V2  long name               required
- *   a   producerGroup           yes
- *   b   topic                   yes
- *   c   defaultTopic            yes
- *   d   defaultTopicQueueNums   yes
- *   e   queueId                 yes (negative: the broker picks a queue)
- *   f   sysFlag                 yes
- *   g   bornTimestamp           yes
- *   h   flag                    yes
- *   i   properties              no
- *   j   reconsumeTimes          no (0)
- *   l   maxReconsumeTimes       no (-1 = the group's setting)
- *   m   batch                   no (false; SEND_BATCH_MESSAGE is always a batch)
- * </pre>
+ * The header of a send request, read from either spelling: SEND_MESSAGE (10) uses the long field names,
+ * SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320) the one-letter V2 keys, {@code a} to {@code m} (no {@code k})
+ * in the order of the components below (table: docs/wire-protocol.md#send).
  *
  * <p>Immutable; thread-safe.
  *

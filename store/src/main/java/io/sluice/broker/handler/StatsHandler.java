@@ -29,28 +29,19 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * Queue and consumer progress for admin tools (wire-protocol §4.18, §4.20): GET_TOPIC_STATS_INFO (202),
+ * Queue and consumer progress for admin tools (docs/wire-protocol.md#admin-queries): GET_TOPIC_STATS_INFO (202),
  * GET_CONSUME_STATS (208), GET_BROKER_CONSUME_STATS (317) and VIEW_BROKER_STATS_DATA (315).
  *
  * <ul>
- *   <li>202, header {@code topic}: per queue {@code 0 .. max(read, write) - 1} its min and max offsets and the store
- *       time of the message at {@code max - 1} (0 if none), plus the topic's put rate; TOPIC_NOT_EXIST for an
- *       unknown topic.</li>
- *   <li>208, header {@code consumerGroup}, optional {@code topic} or {@code topicList} ({@code ;}-separated): the
- *       topics given, else every topic the group committed offsets for; a topic the group does not subscribe to is
- *       left out when the group has subscriptions (it is online). Per queue {@code 0 .. readQueueNums - 1}: broker
- *       offset (max), consumer offset (committed, 0 if none), pull offset (max of the committed offset and the last
- *       pull's next offset), the store time of the message at {@code consumerOffset - 1} (0 if none); plus the
- *       group's consume rate over those topics.</li>
- *   <li>317, header {@code isOrder}: ConsumeStatsList ({@link AdminBodyDescriptor}) with, for every group that
- *       has a config (only orderly groups when {@code isOrder=true}), one ConsumeStats per topic it committed
- *       offsets for, as 208 reports them; {@code totalDiff} sums broker minus consumer offset over all of them.</li>
- *   <li>315, header {@code statsName} and {@code statsKey}: BrokerStatsData for {@code TOPIC_PUT_NUMS} (key
- *       topic) and {@code GROUP_GET_NUMS} (key {@code topic@group}). The minute item is the last 60 s (sum and
- *       rate); Sluice keeps no hourly or daily windows per key, so the hour and day items carry the messages since
- *       the broker started and their mean rate over that time (exact while the broker has run less than the
- *       window). Other names, an unknown topic or a group key without {@code @}: SYSTEM_ERROR "The stats
- *       &lt;name&gt; &lt;key&gt; not exist", as Apache answers.</li>
+ *   <li>202 ({@code topic}): per queue its min and max offsets and last store time, plus the put rate.</li>
+ *   <li>208 ({@code consumerGroup}, optional {@code topic} or {@code topicList}): the topics given, else those the
+ *       group committed offsets for (only subscribed ones while it is online); per readable queue the broker, consumer
+ *       and pull offsets and last consumed store time, plus the group's consume rate.</li>
+ *   <li>317 ({@code isOrder}): ConsumeStatsList ({@link AdminBodyDescriptor}) of every configured group (orderly
+ *       only with {@code isOrder=true}), as 208 reports them, with {@code totalDiff}.</li>
+ *   <li>315 ({@code statsName}, {@code statsKey}): BrokerStatsData for {@code TOPIC_PUT_NUMS} and
+ *       {@code GROUP_GET_NUMS}; the minute item is the last 60 s, the hour and day items the totals since start (no
+ *       longer windows are kept). Anything else: SYSTEM_ERROR "The stats &lt;name&gt; &lt;key&gt; not exist".</li>
  * </ul>
  *
  * <p>Thread-safe; stateless apart from its collaborators. Reads only memory and consume-queue slots, so it may run

@@ -7,10 +7,10 @@ import java.util.Set;
 import java.util.function.LongPredicate;
 
 /**
- * A TAG subscription as a filter on consume-queue tags codes (wire-protocol §5.9): {@code *} or an empty expression
- * matches everything; {@code TagA || TagB} matches units whose tags code, as an int, is the {@code String.hashCode}
- * of one of the tags. A unit without tag (code 0) matches only {@code *}. The client filters again by tag string, so
- * hash collisions are harmless.
+ * A TAG subscription as a filter on consume-queue tags codes (docs/wire-protocol.md#tags): {@code *} or an empty
+ * expression matches everything; {@code TagA || TagB} matches units whose tags code, as an int, is the
+ * {@code String.hashCode} of one of the tags. A unit without tag (code 0) matches only {@code *}. The client filters
+ * again by tag string, so hash collisions are harmless.
  *
  * <p>Immutable; thread-safe.
  */

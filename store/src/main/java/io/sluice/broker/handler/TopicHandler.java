@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * Topic administration requests (wire-protocol §4.13-4.15, §4.19): UPDATE_AND_CREATE_TOPIC (17),
+ * Topic administration requests (docs/wire-protocol.md#topic-administration): UPDATE_AND_CREATE_TOPIC (17),
  * DELETE_TOPIC_IN_BROKER (215), GET_ALL_TOPIC_CONFIG (21) and GET_TOPIC_CONFIG (351).
  *
  * <p>Creation and deletion write synced metadata, so the composition root runs them on its admin executor, not

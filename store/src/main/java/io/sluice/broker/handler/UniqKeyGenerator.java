@@ -11,7 +11,7 @@ import org.agrona.concurrent.EpochClock;
 
 /**
  * Generates {@code UNIQ_KEY} values for single messages that arrive without one, in the client's format
- * (wire-protocol §5.8): uppercase hex of
+ * (docs/wire-protocol.md#message-ids): uppercase hex of
  * <pre>
  *   bytes   field
  *   4|16    the broker's IP address

@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which client of a consumer group holds each queue, for orderly consumption (wire-protocol §4.12).
+ * Which client of a consumer group holds each queue, for orderly consumption (docs/wire-protocol.md#queue-locks).
  *
  * <p>Rules (Apache's rebalance lock): a lock is per (group, queue) and owned by a client id; it lives
  * {@code lockMaxLiveMs} (Apache: 60 s) from its last grant or renewal. {@link #tryLock} grants a queue that is free,

@@ -1,5 +1,5 @@
 /**
- * Queue locks of orderly consumers (LOCK_BATCH_MQ / UNLOCK_BATCH_MQ, wire-protocol §4.12): per consumer group,
- * each queue is held by at most one client id at a time, until released or expired.
+ * Queue locks of orderly consumers (LOCK_BATCH_MQ / UNLOCK_BATCH_MQ, docs/wire-protocol.md#queue-locks): per consumer
+ * group, each queue is held by at most one client id at a time, until released or expired.
  */
 package io.sluice.broker.lock;

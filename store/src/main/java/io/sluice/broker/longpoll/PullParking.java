@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Parked pull requests (wire-protocol §4.9.4). A pull that found nothing at offset {@code o} of a queue is parked
- * with a re-run action; it is released exactly once, by whichever comes first:
+ * Parked pull requests (docs/wire-protocol.md#long-polling). A pull that found nothing at offset {@code o} of a queue
+ * is parked with a re-run action; it is released exactly once, by whichever comes first:
  * <ul>
  *   <li>{@link #onArrival} reports the queue's max offset beyond {@code o} (the store calls it after indexing new
  *       messages);</li>

@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the broker registered with every configured name server (wire-protocol §3.2, §3.3):
+ * Keeps the broker registered with every configured name server (docs/wire-protocol.md#broker-registration):
  * <ul>
  *   <li>a full REGISTER_BROKER (the whole topic table with its data version) at {@link #start()} and then every
  *       {@code registerIntervalMs} (first periodic run after {@code min(10 s, interval)}, as Apache);</li>

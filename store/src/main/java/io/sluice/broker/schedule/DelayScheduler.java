@@ -21,28 +21,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delay levels: parks messages that carry a {@code DELAY} level and re-stores them into their real topic once due.
+ * Delay levels: {@link #redirectIfDelayed} (send and send-back paths) turns a message with {@code DELAY=n > 0} into
+ * one for {@value TopicNames#SCHEDULE_TOPIC} queue {@code n - 1} with {@code REAL_TOPIC} and {@code REAL_QID}; each
+ * pass ({@link #doWork}) re-stores the due messages of every level in their real topic, stopping at the first not
+ * yet due (a level queue is in due order), and persists the level's offset with {@link MetadataStore#putLong}. An
+ * undeliverable message is skipped ({@link #droppedCount}); any other refused append stops the level until the next
+ * pass ({@link #appendFailureCount}). See docs/storage.md#delay-levels.
  *
- * <ul>
- *   <li>{@link #redirectIfDelayed} (send and send-back paths) turns a single message with {@code DELAY=n > 0} into
- *       a message for {@value TopicNames#SCHEDULE_TOPIC} queue {@code n - 1} (n clamped to the configured levels),
- *       adding {@code REAL_TOPIC} and {@code REAL_QID} (store-design §2.6).</li>
- *   <li>The scheduler pass ({@link #doWork}) reads every level queue from its consumed offset. A message is due
- *       when {@code storeTimestamp + delay(level) <= now}; since a level has one delay, a queue holds its messages
- *       in due order, so the pass stops at the first message not yet due. A due message is appended to
- *       {@code REAL_TOPIC}/{@code REAL_QID} with the same body, flags, born time and host, reconsume count and
- *       properties, minus {@code DELAY} (as Apache's schedule service does); then the level's offset advances and is
- *       persisted with {@link MetadataStore#putLong} under {@code schedule.offset.<level>}.</li>
- *   <li>A message that can never be delivered (no {@code REAL_TOPIC}, a record that does not decode, an append
- *       refused as MESSAGE_ILLEGAL or PROPERTIES_SIZE_EXCEEDED) is skipped and counted ({@link #droppedCount});
- *       any other refused append stops the level until the next pass ({@link #appendFailureCount}).</li>
- * </ul>
- *
- * <p>Threads: {@link #start} runs the passes on one thread it owns ({@code sluice-delay-scheduler}), woken by new
- * schedule-topic messages and otherwise at the earliest due time or every {@code pollIntervalMs}. The per-level
- * read state belongs to that thread. Tests drive {@link #doWork} themselves, with a manual clock, and never call
- * {@link #start}. {@link #redirectIfDelayed}, {@link #offset} and the counters are thread-safe.
- * Owned by the broker's composition root; {@link #close} before closing the store and the metadata store.
+ * <p>Threads: {@link #start} runs the passes on its own thread ({@code sluice-delay-scheduler}), woken by new
+ * schedule-topic messages, else at the earliest due time or every {@code pollIntervalMs}; the per-level read state
+ * is that thread's. Tests drive {@link #doWork} with a manual clock instead. {@link #redirectIfDelayed},
+ * {@link #offset} and the counters are thread-safe. Owned by the composition root; {@link #close} before the stores.
  */
 public final class DelayScheduler implements AutoCloseable {
 

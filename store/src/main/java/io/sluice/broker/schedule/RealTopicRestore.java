@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The copy keeps the parked message's body, flags, born time and host, reconsume count, prepared-transaction
  * offset and properties (so UNIQ_KEY, KEYS and TAGS), minus the names the owner lists (those that would park it
- * again, and what the owner's Apache counterpart clears). The append is awaited: the caller advances its progress only past a
- * stored copy, so a crash in between re-stores it at most once more (at-least-once).
+ * again, and what the owner's Apache counterpart clears). The append is awaited: the caller advances its progress
+ * only past a stored copy, so a crash in between re-stores it at most once more (at-least-once).
  *
  * <p>A message that can never be stored (no valid real topic and queue, refused as MESSAGE_ILLEGAL or
  * PROPERTIES_SIZE_EXCEEDED) is {@link Outcome#SKIPPED} and counted; any other refusal is {@link Outcome#RETRY}.

@@ -1,5 +1,5 @@
 /**
- * Delay levels (wire-protocol §4.11 step 7, store-design §2.6): messages carrying a {@code DELAY} level wait in
+ * Delay levels (docs/wire-protocol.md#send-back): messages carrying a {@code DELAY} level wait in
  * {@code SCHEDULE_TOPIC_XXXX} queue {@code level - 1} and are re-stored into their real topic and queue once due.
  * {@link io.sluice.broker.schedule.StoredMessage} decodes a stored record for the broker paths that copy messages
  * (delivery of due messages, consumer send-back).

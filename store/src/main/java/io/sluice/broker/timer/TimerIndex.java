@@ -138,7 +138,8 @@ final class TimerIndex implements AutoCloseable {
                 }
                 batch.put(timersCf, encoded, TimerIndexDescriptor.EMPTY_VALUE);
             }
-            batch.put(progressCf, TimerIndexDescriptor.INGESTED_OFFSET_KEY, TimerIndexDescriptor.encodeLong(nextOffset));
+            batch.put(progressCf, TimerIndexDescriptor.INGESTED_OFFSET_KEY,
+                    TimerIndexDescriptor.encodeLong(nextOffset));
             batch.put(progressCf, TimerIndexDescriptor.PENDING_COUNT_KEY,
                     TimerIndexDescriptor.encodeLong(pendingCount + added));
             db.write(walWrite, batch);

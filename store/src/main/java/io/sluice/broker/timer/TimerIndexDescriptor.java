@@ -22,10 +22,7 @@ import java.nio.charset.StandardCharsets;
  *                     it adds, so the keys and the offset never disagree after a crash
  *   "pendingCount"    number of keys in "timers"; updated in the batch that adds or removes keys
  * </pre>
- *
- * Delivery times are non-negative (epoch ms), so the signed values sort as unsigned bytes.
- *
- * <p>Stateless; thread-safe.
+ * Delivery times are non-negative (epoch ms), so the signed values sort as unsigned bytes. Stateless; thread-safe.
  */
 final class TimerIndexDescriptor {
 

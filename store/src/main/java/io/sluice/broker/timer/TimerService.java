@@ -30,38 +30,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Timer messages: holds sends carrying {@code TIMER_DELIVER_MS}, {@code TIMER_DELAY_SEC} or {@code TIMER_DELAY_MS}
- * until their delivery time, then stores them in their real topic and queue.
+ * until their delivery time, then stores them in their real topic and queue (docs/storage.md#timer-messages).
+ * {@link #refusal} says why a send's timer cannot be served; {@link #redirectIfTimed} turns a send due in the future
+ * into a record of {@value TopicNames#TIMER_TOPIC}. The timer thread indexes those records by delivery time in the
+ * {@link TimerIndex}, moving its ingested offset in the same batch (a lost index is rebuilt from the topic), and
+ * delivers due ones through {@link RealTopicRestore}, removing their keys only after every copy is stored: a crash
+ * in between delivers twice, never zero times.
  *
- * <ul>
- *   <li>Send side: {@link #refusal} says why a single send's timer cannot be served (timers disabled, a
- *       non-numeric value, beyond {@code timerMaxDelaySec}, a transactional message); {@link #redirectIfTimed}
- *       turns a send due in the future into a message for {@value TopicNames#TIMER_TOPIC} queue 0 with
- *       {@code REAL_TOPIC}, {@code REAL_QID} and {@code TIMER_OUT_MS} (the delivery time, epoch ms), as Apache
- *       stores it. A send due now or in the past is stored in its topic at once. The send is answered once the
- *       timer record is stored, so an acknowledged timer is in the CommitLog.</li>
- *   <li>Index: the timer thread reads the timer topic from the index's ingested offset and adds each record's
- *       (delivery time, CommitLog position) key to the {@link TimerIndex} (RocksDB, time-ordered), moving the
- *       offset in the same batch: after a crash the index resumes where its keys end, and an index deleted or
- *       lost is rebuilt from the timer topic.</li>
- *   <li>Delivery: each pass takes up to {@value #MAX_PER_PASS} keys due by now, earliest first, appends the copy
- *       of each record through {@link RealTopicRestore} one after the other without waiting (so they are stored in
- *       due order, and a synchronous flush covers them together), awaits them all and only then removes their keys
- *       in one batch: a crash in between delivers those messages twice, never zero times (at-least-once, the
- *       doubles bounded by one pass).</li>
- *   <li>Checkpoint: after a pass that delivered everything due by {@code t}, with the index fed up to offset
- *       {@code o}, the metadata store records {@code (o, t)}: every timer record below {@code o} due by {@code t}
- *       is delivered. A rebuild skips those, so an index lost re-delivers only what was delivered since the last
- *       pass. Both values only grow, so writing them one after the other is safe at any crash point.</li>
- * </ul>
- *
- * <p>The delivered copy drops {@code REAL_TOPIC}, {@code REAL_QID} and the three request properties (a consumer
- * re-sending it must not delay it again) and keeps {@code TIMER_OUT_MS}, UNIQ_KEY, KEYS, TAGS and the body.
- *
- * <p>Threads: {@link #start} runs the passes on one thread it owns ({@value #THREAD_NAME}); it wakes every
- * {@code timerPrecisionMs}, at the earliest pending delivery time if sooner, and when a timer record arrives.
- * The index belongs to that thread. {@link #refusal}, {@link #redirectIfTimed}, the counters and
- * {@link #runtimeFigures} are thread-safe. Tests may drive {@link #doWork} themselves instead of {@link #start}.
- * Owned by the broker's composition root; {@link #close} before closing the store and the metadata store.
+ * <p>Threads: {@link #start} runs the passes on its own thread ({@value #THREAD_NAME}), every
+ * {@code timerPrecisionMs}, sooner for an earlier delivery time or a new timer record; the index is that thread's.
+ * {@link #refusal}, {@link #redirectIfTimed}, the counters and {@link #runtimeFigures} are thread-safe. Tests may
+ * drive {@link #doWork} instead of {@link #start}. Owned by the composition root; {@link #close} before the stores.
  */
 public final class TimerService implements AutoCloseable {
 

@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Reads ({@link #find}, {@link #queueTypeOf}) are served from the metadata store's memory and are cheap
  *       enough for the send and pull paths.</li>
- *   <li>Admin changes ({@link #createOrUpdate}, {@link #delete}) validate the request (Apache's rules, wire-protocol
- *       §4.13), persist it (synced) and, for creations and updates, announce it to the name servers; the returned
- *       future completes only after the announcement, so the route exists when the client hears SUCCESS.</li>
+ *   <li>Admin changes ({@link #createOrUpdate}, {@link #delete}) validate the request (Apache's rules,
+ *       docs/wire-protocol.md#topic-administration), persist it (synced) and, for creations and updates, announce it to
+ *       the name servers; the returned future completes only after the announcement, so the route exists when the
+ *       client hears SUCCESS.</li>
  *   <li>Broker-made topics: {@code TBW102} when auto-creation is enabled ({@link #installSystemTopics}), a topic
  *       created by a send when auto-creation is enabled ({@link #autoCreateForSend}), and the {@code %RETRY%} and
  *       {@code %DLQ%} topics of consumer groups ({@link #ensureRetryTopic}, {@link #ensureDlqTopic}).</li>
@@ -213,7 +214,7 @@ public final class TopicRegistry {
     }
 
     /**
-     * The topic a send targets when it does not exist yet (wire-protocol §4.2.3 step 3). Creates:
+     * The topic a send targets when it does not exist yet (docs/wire-protocol.md#send). Creates:
      * <ul>
      *   <li>a {@code %RETRY%} topic with 1 queue, perm 6 (always);</li>
      *   <li>otherwise, only when auto-creation is enabled and {@code defaultTopic} exists with the INHERIT bit:

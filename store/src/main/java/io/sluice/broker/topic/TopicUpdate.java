@@ -2,7 +2,7 @@ package io.sluice.broker.topic;
 
 /**
  * An UPDATE_AND_CREATE_TOPIC request as received, before validation. Field names and meanings are the request
- * header's (wire-protocol §4.13).
+ * header's (docs/wire-protocol.md#topic-administration).
  *
  * <p>Immutable; thread-safe.
  *

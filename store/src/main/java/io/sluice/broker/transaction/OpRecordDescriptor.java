@@ -25,11 +25,8 @@ import java.util.Map;
  *               TRAN_OP_REAL_FROM=q           C only: a queue offset of the real queue at or below the committed
  *                                             copy's (the real queue's dispatched end when the op was written)
  * </pre>
- * C, R and D are final: a half message with one of them is never checked, committed or rolled back again. A commit
- * writes its C op before the committed copy, so a crash between the two is repaired on start: the copy is looked
- * for in the real queue from {@code TRAN_OP_REAL_FROM} and stored if absent.
- *
- * <p>Stateless; thread-safe.
+ * C, R and D are final. A C op precedes its committed copy, which a start after a crash stores if absent
+ * (docs/storage.md#transactional-messages). Stateless; thread-safe.
  */
 final class OpRecordDescriptor {
 

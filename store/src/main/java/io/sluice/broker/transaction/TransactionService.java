@@ -38,35 +38,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Transactional messages: applies END_TRANSACTION outcomes once, checks back unresolved half messages and keeps
- * the state durable.
+ * Transactional messages: applies END_TRANSACTION outcomes once, checks back unresolved half messages and keeps the
+ * state durable in the CommitLog alone: half messages in {@value HalfMessages#HALF_TOPIC}, one op record per outcome
+ * or check in {@value OpRecordDescriptor#OP_TOPIC} ({@link OpRecordDescriptor}); the offsets
+ * {@value #HALF_OFFSET_KEY} and {@value #CONFIRMED_OP_OFFSET_KEY} only bound what {@link #recover} reads again
+ * (docs/storage.md#transactional-messages).
  *
- * <p><b>Durable state.</b> The CommitLog is the only record of outcomes: half messages in
- * {@value HalfMessages#HALF_TOPIC} queue 0, one op record per outcome or check in
- * {@value OpRecordDescriptor#OP_TOPIC} queue 0 ({@link OpRecordDescriptor}). Two offsets in the metadata store
- * bound what a start has to read again: the oldest unresolved half message ({@value #HALF_OFFSET_KEY}; op records
- * about it or later ones were all written after it, so the start reads the op queue from the first record stored
- * after that half message) and the first op record whose commit may lack its committed copy
- * ({@value #CONFIRMED_OP_OFFSET_KEY}). They are written after the records they cover, so a stale value only makes
- * the start read more; {@link #recover} rebuilds the rest from the op records.
+ * <p>Once only: a half message is decided by its first C, R or D op record. A commit writes its op before the
+ * committed copy, so a crash between them leaves an op whose copy {@link #recover} stores; the other order could
+ * store the copy twice. The heap holds two bytes per half message in the window of {@link HalfWindow}.
  *
- * <p><b>Once only.</b> A half message is decided by its first C, R or D op record; later END_TRANSACTIONs and
- * check-back answers for it change nothing. A commit writes its C op before the committed copy: a crash between
- * the two leaves an op whose copy is missing, which {@link #recover} finds (looking in the real queue from the
- * op's {@code TRAN_OP_REAL_FROM}) and stores then. The other order could store the copy twice (the half message
- * would still look unresolved, be checked back and committed again).
- *
- * <p><b>Heap.</b> Two bytes per half message between the oldest unresolved one and the newest one decided or
- * checked ({@link HalfWindow}): an unresolved half message is given up after {@code transactionCheckMax} checks, so
- * the window spans at most that many check intervals of transactional traffic; plus the commits whose copy the
- * store refused, until a pass stores them.
- *
- * <p><b>Threads.</b> One thread, {@code sluice-transaction}, owns every field marked "transaction thread": it runs
- * {@link #recover} first, then END_TRANSACTIONs in arrival order, the check pass every
- * {@code transactionCheckInterval} and the offset persistence every second. Handlers only parse and hand over
- * (at most {@value #MAX_QUEUED_ENDS} END_TRANSACTIONs wait; more are answered SYSTEM_BUSY and the transaction is
- * checked back later). Tests that never call {@link #start} call {@link #recover}, {@link #end} and
- * {@link #checkPass} themselves, and their thread is then the owner. Counters are thread-safe.
+ * <p>Threads: {@code sluice-transaction} owns every field marked "transaction thread": {@link #recover} first, then
+ * END_TRANSACTIONs in arrival order, the check pass every {@code transactionCheckInterval} and offset persistence
+ * every second. Handlers only parse and hand over (beyond {@value #MAX_QUEUED_ENDS} waiting: SYSTEM_BUSY). Tests that
+ * never {@link #start} call {@link #recover}, {@link #end} and {@link #checkPass} on their own thread, which then
+ * owns the state. Counters are thread-safe.
  */
 public final class TransactionService implements AutoCloseable {
 
@@ -649,7 +635,8 @@ public final class TransactionService implements AutoCloseable {
         }
         lastWarnMs = nowMs;
         if (LOG.isWarnEnabled()) {
-            LOG.warn(format + " ({} similar warnings left out in the last minute)", withCount(args, warningsSuppressed));
+            LOG.warn(format + " ({} similar warnings left out in the last minute)",
+                    withCount(args, warningsSuppressed));
         }
         warningsSuppressed = 0;
     }

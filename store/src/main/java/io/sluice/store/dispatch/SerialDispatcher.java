@@ -19,24 +19,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One thread that walks the CommitLog record by record up to its confirmed position and writes each record's
- * consume-queue slot (Apache's serial ReputMessageService, event-driven instead of polling every millisecond).
+ * consume-queue slot (Apache's serial ReputMessageService, woken by appends instead of polling); recovery uses it to
+ * re-dispatch (docs/dispatch.md#the-serial-dispatcher).
  *
- * <p><b>A pass</b> handles up to {@code maxRecordsPerPass} records, then tells the arrival listeners which queues
- * grew (once per queue) and publishes {@link #dispatchedPosition()}. Damage never stops dispatch: a place below
- * the confirmed position that holds no valid record (bad magic, lengths or position, or a hole of zeros) is
- * counted, logged with its position and skipped up to the next segment, as upstream does on a master; a record
- * that cannot be indexed is counted and skipped (see {@link QueueIndexer}); a position deleted by retention makes
- * dispatch jump to the log's first position; an unexpected exception is counted and logged and the loop goes on.
+ * <p>A pass handles up to {@code maxRecordsPerPass} records, then tells the arrival listeners which queues grew and
+ * publishes {@link #dispatchedPosition()}. Damage never stops dispatch: a place without a valid record skips the rest
+ * of its segment, a record that cannot be indexed is skipped ({@link QueueIndexer}), both counted and logged
+ * (docs/dispatch.md#dispatch-rules).
  *
- * <p><b>Waiting.</b> When a pass finds nothing, the thread backs off (a few spins and yields, then parks from
- * 1 µs up to {@code maxParkMicros}). {@link #wakeUp()} unparks it at once: the store calls it after every append
- * (ASYNC) or when the append's flush completes (SYNC). The two sides use the Dekker pattern on the volatile
- * {@code idling} flag: the dispatcher sets it and re-reads the confirmed position before parking; the waker
- * publishes the position, issues a full fence and reads the flag. At least one of them sees the other's write,
- * so a signal is never lost; the bounded park is a second safety net.
+ * <p>Waiting: with nothing to do it spins, yields, then parks up to {@code maxParkMicros}; {@link #wakeUp()} unparks
+ * it. Dekker's pattern on the volatile {@code idling} flag (set it, then re-read the confirmed position; the waker
+ * publishes the position, fences, then reads the flag) means a wake-up is never lost.
  *
- * <p>Thread-safety: {@link #redispatch} before {@link #start}, on the caller's thread; after start the dispatch
- * thread owns the cursor and is the only writer of consume queues. Other methods are thread-safe.
+ * <p>Thread-safety: {@link #redispatch} before {@link #start}, on the caller's thread; after start the dispatch thread
+ * owns the cursor and is the only writer of consume queues. Other methods are thread-safe.
  */
 public final class SerialDispatcher implements Dispatcher {
 

@@ -18,25 +18,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * BatchCQ: one 46-byte slot per CommitLog record ({@link BatchConsumeQueueDescriptor}), carrying the record's
- * base offset, message count and store time. Offset and time lookups are O(log n): a binary search over the
- * heap-cached first slot of each file picks the file, a binary search inside that file picks the slot.
+ * BatchCQ: one 46-byte slot per CommitLog record, or per run of records ({@link BatchConsumeQueueDescriptor}),
+ * carrying base offset, message count and store time. Lookups are O(log n): a binary search over the heap-cached first
+ * slot of each file picks the file, another inside it picks the slot.
  *
- * <p><b>Shared slots.</b> With a unit limit ({@link IndexSettings#batchCqUnitMaxBytes()} above 0), a record that
- * starts where the last slot's records end, carries the next offsets and the same tags code joins that slot (its
- * size and count grow in place) until the slot reaches the limit. A pull returns at least one whole slot (Apache's
- * rule: the first unit is taken whatever its count), so a consumer behind a queue written faster than it is read
- * gets up to a unit's bytes per pull instead of one producer batch. A slot still starts at a record; readers skip
- * whole records before an offset inside it, and records beyond its count (see below) after it.
+ * <p>Shared slots ({@link IndexSettings#batchCqUnitMaxBytes()} above 0): a record that continues the last slot's
+ * bytes, offsets and tags code joins it until it reaches the limit, so a consumer behind gets a unit per pull
+ * (docs/storage.md#shared-batchcq-slots). The writer stores the size, then (release fence) the count; readers load
+ * the count, then (acquire fence) the size, and return only the records the count covers ({@code MessageReader}).
  *
- * <p>Growing a slot: the writer stores the size, then (release fence) the count, then {@code maxOffset}; readers
- * load the count, then (acquire fence) the size. A reader may so see a size that already covers the next record with
- * the count before it, never the reverse: it then returns the records the count covers ({@code MessageReader}).
- *
- * <p>Thread safety: as {@link ConsumeQueue}. The writer publishes the slot count and then {@code maxOffset},
- * both with release stores; readers load {@code maxOffset} then the count with acquire loads, so the count they
- * see covers every offset below the {@code maxOffset} they saw. {@code min} changes only under the log's
- * structure lock.
+ * <p>Thread safety: as {@link ConsumeQueue}. The writer publishes the slot count, then {@code maxOffset}, with
+ * release stores; readers load {@code maxOffset}, then the count, with acquire. {@code min} changes only under the
+ * log's structure lock.
  */
 final class BatchConsumeQueue implements ConsumeQueue {
 

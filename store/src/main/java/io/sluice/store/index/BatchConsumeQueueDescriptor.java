@@ -5,9 +5,8 @@ import java.nio.ByteOrder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Layout of a BatchCQ slot: one 46-byte slot per stored CommitLog record, or per run of records of the queue that
- * lie back to back in the log (a shared slot, see {@link BatchConsumeQueue}); the slot's records carry
- * {@code batchCount} messages with consecutive queue offsets starting at {@code baseOffset}, in {@code size} bytes.
+ * Layout of a BatchCQ slot: one per stored record or run of records (a shared slot, see {@link BatchConsumeQueue});
+ * the slot's records carry {@code batchCount} messages with consecutive offsets from {@code baseOffset}.
  *
  * <pre>
  *  byte 0          8       12         20          28          36      38          42         46
@@ -19,13 +18,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       +----------+-------+----------+-----------+-----------+-------+-----------+----------+
  * </pre>
  *
- * <p>All fields are big-endian. {@code compactedOffset} is always written as {@code -1} and {@code reserved} as
- * {@code 0} (upstream reserves them for compaction); recovery checks both, which catches slots torn across a
- * page boundary. Slots are dense: slot {@code k} of the queue is at byte {@code k * 46} of the queue's slot
- * space and files are named by the 20-digit byte position of their first slot ({@code 00000000000000000000},
- * {@code 00000000000013800000}, ... for the default 300,000 slots per file). There is no arithmetic mapping from
- * queue offset to slot: offsets are found by binary search on {@code baseOffset}, which grows by
- * {@code batchCount} from slot to slot.
+ * <p>Big-endian. {@code compactedOffset} is always -1 and {@code reserved} 0; recovery checks both, which catches
+ * torn slots. Slot {@code k} lies at byte {@code k * 46} of the queue's slot space, files are named by the 20-digit
+ * byte position of their first slot, and offsets are found by binary search on {@code baseOffset}
+ * (docs/storage.md#batchcq-slots).
  */
 final class BatchConsumeQueueDescriptor {
 

@@ -4,27 +4,20 @@ import io.sluice.store.DispatchEntry;
 import io.sluice.store.QueueType;
 
 /**
- * The index of one queue (topic, queueId): queue offset → CommitLog record. Two layouts implement it:
- * SimpleCQ (20-byte slot per message, O(1) lookup) and BatchCQ (46-byte slot per record carrying a base offset
- * and a message count, O(log n) lookup). Obtain instances from {@link ConsumeQueueTable}.
+ * The index of one queue (topic, queueId): queue offset → CommitLog record, SimpleCQ (20-byte slot per message,
+ * O(1) lookup) or BatchCQ (46-byte slot per record or run of records, O(log n) lookup); see
+ * docs/storage.md#consume-queues. Obtain instances from {@link ConsumeQueueTable}. {@link #minOffset()} is the first
+ * readable offset, {@link #maxOffset()} the next to be written; both only grow, except through
+ * {@link #truncateFromPosition}.
  *
- * <p><b>Offsets.</b> {@link #minOffset()} is the first offset still readable, {@link #maxOffset()} the next
- * offset to be written; both only move forward except through {@link #truncateFromPosition}.
+ * <p>Threads: {@link #append} and {@link #truncateFromPosition} by one writer at a time (the dispatcher, or recovery
+ * while dispatch is stopped); reads by any thread, lock-free, seeing a slot only once all its bytes are written
+ * (release/acquire on the published slot count); {@link #trimBelowPosition}, {@link #flush()}, {@link #close()} and
+ * {@link #destroy()} by any thread, serialised with the writer's file creation on one internal lock.
  *
- * <p><b>Threads.</b>
- * <ul>
- *   <li>{@link #append} and {@link #truncateFromPosition}: one writer thread at a time, the owner (the
- *       dispatcher; or recovery while dispatch is stopped).</li>
- *   <li>Reads ({@link #lookup}, {@link #read}, offsets, time searches, {@link #maxPhysicalEnd()}): any thread,
- *       lock-free, concurrently with the writer. A slot becomes visible only when all its bytes are written
- *       (release/acquire on the published slot count).</li>
- *   <li>{@link #trimBelowPosition}, {@link #flush()}, {@link #close()}, {@link #destroy()}: any thread; they
- *       serialise among themselves and with the writer's file creation on one internal lock.</li>
- * </ul>
- *
- * <p><b>Errors.</b> Expected outcomes are statuses ({@link AppendStatus}, {@link ReadStatus}); bad arguments
- * (negative offsets or positions, an entry for another queue) throw {@link IllegalArgumentException} naming the
- * value; a storage failure on a control path throws {@link java.io.UncheckedIOException}.
+ * <p>Errors: expected outcomes are statuses ({@link AppendStatus}, {@link ReadStatus}); bad arguments throw
+ * {@link IllegalArgumentException} naming the value; a storage failure on a control path throws
+ * {@link java.io.UncheckedIOException}.
  */
 public interface ConsumeQueue {
 

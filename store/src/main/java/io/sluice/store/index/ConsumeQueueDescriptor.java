@@ -15,21 +15,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       +------------------+------------+------------------+
  * </pre>
  *
- * <p>All fields are big-endian. A file holds {@code slotsPerFile} slots (default 300,000 = 6,000,000 bytes) and
- * is named by the 20-digit byte position of its first slot in the queue's slot space, which is
- * {@code firstOffset * 20}: {@code 00000000000000000000}, {@code 00000000000006000000}, ...
- *
- * <p>States of a slot on disk:
- * <ul>
- *   <li><b>record</b>: {@code position >= 0}, {@code 0 < sizeBytes < FILLER_SIZE};</li>
- *   <li><b>filler</b> {@code (0, FILLER_SIZE, 0)}: pads the head of a queue's very first file when the queue
- *       starts at a non-zero offset (a queue re-created with its offsets kept). Fillers only ever precede the
- *       first record of that file; they are never returned to readers;</li>
- *   <li><b>empty</b>: all zero; {@code sizeBytes == 0} marks the end of written data (files are pre-filled with
- *       zeros).</li>
- * </ul>
- * Anything else (negative position, negative size, a filler after a record, a record starting before the end
- * of the previous one) is a torn or stale write and ends the valid data at recovery.
+ * <p>Big-endian. Files hold {@code slotsPerFile} slots (300,000 by default) and are named by the 20-digit byte
+ * position of their first slot ({@code firstOffset * 20}). A slot is a record ({@code position >= 0},
+ * {@code 0 < sizeBytes < FILLER_SIZE}), a filler {@code (0, FILLER_SIZE, 0)} before the first record of a queue that
+ * starts at a non-zero offset, or empty (all zero: the end of data); anything else ends the valid data at recovery
+ * (docs/storage.md#simplecq-slots).
  */
 final class ConsumeQueueDescriptor {
 

@@ -13,38 +13,21 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One consume-queue file: {@code capacitySlots} fixed-size slots, pre-allocated with zeros and memory-mapped
- * read-write for its whole length.
+ * One consume-queue file: {@code capacitySlots} fixed-size slots, memory-mapped read-write for its whole length, so a
+ * slot append is a few stores and readers see the same memory (a write call per slot would cost a system call each).
  *
- * <p><b>Why mmap.</b> A slot is 20 or 46 bytes and the dispatcher appends millions per second; a
- * {@code FileChannel.write} per slot would cost a system call each (about 1 µs, so below the 3 M/s goal), and
- * readers would then need their own copy of the unflushed tail. Through the mapping a slot append is three
- * stores, and readers see the same memory.
+ * <p>Files are created sparse at full length: writing their zeros would cost disk and dispatch time for every queue
+ * that receives its first message. Before the writer touches a page, {@link #prepareWrite} writes zeros into the next
+ * {@link #PREPARE_AHEAD_BYTES} with one {@code pwrite}, so the page fault finds the page cached and the kernel does
+ * not read around it; files mapped by {@link #open} count as prepared up to the end recovery keeps
+ * (docs/storage.md#consume-queue-files-and-threads).
  *
- * <p><b>Sparse files.</b> A file is created at its full length without writing its zeros: the file system
- * allocates a block when a slot first lands in it. Writing the zeros up front would cost 13.8 MB of disk and
- * about 10 ms of the dispatch writer's time for every BatchCQ queue that receives its first message, which for a
- * 10,000-queue topic is 138 GB and minutes of dispatch lag. The price is the usual one of mmap writes to a sparse
- * file, a fault when the disk is full; the store refuses appends well before that (retention's
- * {@code diskRefuseWriteRatio}), as Apache RocketMQ's store does with the same sparse consume-queue files.
+ * <p>Lifetime: reference counted. The owning {@link SlotLog} holds one reference until {@link #retire}; a reader
+ * holds one ({@link #tryHold()}, {@link #release()}) for the few nanoseconds of a read; the mapping is unmapped when
+ * the count drops to zero. A retired file is unlinked at once, so a later file of the same name never collides.
  *
- * <p><b>Pages written ahead of the writer.</b> The writer never touches a page of the mapping the page cache does not
- * hold yet: {@link #prepareWrite} first writes zeros into the next {@link #PREPARE_AHEAD_BYTES} with one
- * {@code pwrite}. A fault on a missing page of a file mapping makes the kernel read around it, up to the device's
- * read-ahead window; on a machine whose window is 8 MiB that costs 9 to 20 ms per new file (it allocates and zeroes
- * the whole window), and a 10,000-queue topic then holds 80 GB of page cache for queues that each hold a few slots.
- * A page that a write put into the page cache is found by the fault, so nothing is read around it. Files mapped by
- * {@link #open} are taken as prepared up to the end recovery keeps ({@link #preparedOnlyTo}); after a clean stop
- * recovery does not read the rest of the newest file.
- *
- * <p><b>Lifetime.</b> Reference counted. The owning {@link SlotLog} holds one reference from creation until
- * {@link #retire}; a reader holds one with {@link #tryHold()} for the few nanoseconds of a read and gives it
- * back with {@link #release()}. The mapping is unmapped when the count drops to zero, so no thread can touch
- * unmapped memory. A retired file is deleted from its directory at once (POSIX keeps the mapping valid), so a
- * later file with the same name never collides with it.
- *
- * <p>Thread safety: the writer thread of the owning log stores slots; any thread may read slots it knows to be
- * published (see {@link SlotLog}) while it holds a reference. Reference counting is lock-free.
+ * <p>Thread safety: the owning log's writer thread stores slots; any thread may read slots it knows to be published
+ * while it holds a reference. Reference counting is lock-free.
  */
 final class MappedSegment {
 

@@ -80,12 +80,12 @@ final class SegmentTable {
         if (relative < 0) {
             return -1;
         }
-        // A 32-bit division when it fits (always, short of 2^31 slots on disk): about 3x cheaper than 64-bit.
+        // A 32-bit division when it fits (always, short of 2^31 slots on disk): cheaper than a 64-bit one.
         long index = relative <= Integer.MAX_VALUE ? (int) relative / slotsPerSegment : relative / slotsPerSegment;
         return index < segments.length ? (int) index : -1;
     }
 
-    /** Cached value of cached field number {@code field} (an index into the log's cached offsets) of file {@code index}. */
+    /** Cached value of field number {@code field} (an index into the log's cached offsets) of file {@code index}. */
     long firstSlotValue(int index, int field) {
         return firstSlotValues[index * cachedFieldOffsets.length + field];
     }

@@ -16,41 +16,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A queue's array of fixed-size slots, split over pre-allocated {@link MappedSegment} files of
- * {@code slotsPerSegment} slots each in one directory. Slot {@code k} lives in the file named by the 20-digit
- * byte position {@code (k - k % slotsPerSegment) * slotBytes}. The log knows nothing about what a slot means;
- * {@link SimpleConsumeQueue} and {@link BatchConsumeQueue} do.
+ * A queue's array of fixed-size slots, split over {@link MappedSegment} files of {@code slotsPerSegment} slots in
+ * one directory; slot {@code k} lives in the file named by the 20-digit byte position
+ * {@code (k - k % slotsPerSegment) * slotBytes}. What a slot means is {@link SimpleConsumeQueue}'s and
+ * {@link BatchConsumeQueue}'s business (docs/storage.md#consume-queue-files-and-threads).
  *
- * <p><b>Invariant:</b> every byte at or beyond the published count, in every file, is zero. New files are written
- * with zeros before they are mapped, truncation zeroes what it drops, and recovery zeroes everything after the
- * last valid slot of the newest kept file. So the first zero slot is the end of data, and stale slots can never
- * be picked up by a later recovery.
+ * <p>Invariant: every byte at or beyond the published count is zero (new files, truncation and recovery make it so),
+ * so the first zero slot is the end of data and a stale slot can never be picked up.
  *
- * <h2>Threads</h2>
- * <ul>
- *   <li><b>Writer</b> (one thread, the dispatcher): {@link #startAt}, {@link #segmentForAppend},
- *       {@link #publish}, {@link #truncateTo}. It writes slot bytes straight into the mapping.</li>
- *   <li><b>Readers</b> (any number, any thread): {@link #count()}, {@link #table()}, {@link #lowerBound},
- *       {@link #beginRead()}/{@link #endRead}. Lock-free.</li>
- *   <li><b>Control</b> (any thread): {@link #trimHead}, {@link #flush}, {@link #close}, {@link #destroy}.</li>
- * </ul>
+ * <p>Threads and memory ordering: one writer (the dispatcher: {@link #startAt}, {@link #segmentForAppend},
+ * {@link #publish}, {@link #truncateTo}) stores slot bytes, then publishes the count with a release store; readers
+ * (any thread, lock-free: {@link #count()}, {@link #table()}, {@link #lowerBound}, {@link #beginRead()}/
+ * {@link #endRead}) load it with acquire. Truncation rewrites published slots under a sequence lock: it bumps
+ * {@code generation} before lowering the count, and a reader whose generation changed discards its read. Control
+ * calls ({@link #trimHead}, {@link #flush}, {@link #close}, {@link #destroy}) come from any thread.
  *
- * <h2>Memory ordering</h2>
- * The writer stores a slot's bytes with plain stores, then publishes the new slot count with a release store
- * ({@code COUNT.setRelease}); a reader loads the count with an acquire load ({@code COUNT.getAcquire}) and may
- * then read every slot below it. So a reader never sees a slot before all its bytes are written.
- * Truncation is the one operation that rewrites published slots. It is guarded like a sequence lock: the writer
- * bumps {@code generation} with a volatile read-modify-write before it lowers the count and zeroes slots;
- * a reader samples the generation with an acquire load before reading and re-checks it after an acquire fence
- * ({@link #endRead}); a changed generation means the read may have seen a slot being removed and is discarded.
- * Files are reached through the volatile {@link SegmentTable} snapshot and held by reference count while read.
- *
- * <h2>Locks</h2>
- * {@code structureLock} is held by the writer while it adds a file or publishes a file's first slot, and by
- * trim, truncate and close, whoever calls them; it is never held across I/O waits longer than a file creation.
- * {@code flushLock} is held by flush for the duration of its {@code msync} calls (files are protected by
- * reference holds, not by the structure lock, so a slow device never stalls the writer's file roll) and by
- * truncate, which takes it before {@code structureLock}. Readers take neither.
+ * <p>Locks: {@code structureLock} is held by the writer while it adds a file or publishes a file's first slot, and
+ * by trim, truncate and close; {@code flushLock} by flush for its {@code msync} calls and by truncate, before
+ * {@code structureLock}. Readers take neither.
  */
 final class SlotLog {
 
@@ -181,7 +164,7 @@ final class SlotLog {
         if (startByte < 0) {
             throw new IllegalArgumentException("consume queue file start must be >= 0, was " + startByte);
         }
-        // Not String.format: its locale machinery cost the dispatch writer a third of a file creation.
+        // Not String.format: its locale machinery is a large part of a file creation on the dispatch writer.
         String digits = Long.toString(startByte);
         return "0".repeat(FILE_NAME_DIGITS - digits.length()) + digits;
     }
@@ -265,8 +248,7 @@ final class SlotLog {
      * <p>Two phases. The file: binary search over the cached first-slot values (heap only, no page touched).
      * The slot: an interpolation search inside that one file, anchored on the cached first values of the file
      * and of the next one. Base offsets, store times and positions grow almost linearly with the slot index, so
-     * guesses converge fast: measured over 300,000 slots with batches of 1..32 messages, 5.3 probes per lookup
-     * (each a likely cache and TLB miss) against 19.3 for a binary search. After
+     * guesses converge in a few probes (each a likely cache and TLB miss), far fewer than a binary search. After
      * {@link #MAX_INTERPOLATION_STEPS} guesses the search bisects, so the worst case (skewed values) stays at
      * {@code MAX_INTERPOLATION_STEPS + log2(n)} probes.
      */

@@ -22,50 +22,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The CommitLog: one append-only log of {@link RecordDescriptor} records shared by every topic and queue, kept
- * in fixed-size {@link MappedSegment}s.
+ * The CommitLog: one append-only log of {@link RecordDescriptor} records shared by every topic and queue, kept in
+ * fixed-size {@link MappedSegment}s (docs/storage.md#appending).
  *
- * <p><b>Lifecycle.</b> {@link #open} maps the existing segments; {@link #recover} finds the end of the valid
- * data, cuts any torn tail and starts the flush agent; from then on appends are accepted until {@link #close}.
+ * <p>Lifecycle: {@link #open} maps the existing segments; {@link #recover} cuts any torn tail and starts the flush
+ * agent; appends are accepted until {@link #close}.
  *
- * <p><b>Writing: one lock.</b> Appends are serialized by a single non-fair {@link ReentrantLock}, held by the
- * thread that calls {@link #append} (typically a send-request thread) for exactly this: check writability,
- * assign the queue offset, encode the record into the staging buffer and write it through the segment's file
- * (see "Writing through the file" below), publish the written position, advance the queue offset and, in SYNC
- * mode, queue the fsync wait. Validation, CRCs and properties encoding happen before the lock is taken. A lock
- * was chosen over a single append agent because the critical section is short (one copy into the staging
- * buffer and two positional writes, which copy into the page cache and may allocate disk blocks): handing each
- * record to another thread would add a queue hop and a wake-up to every append's latency and still serialize
- * on that thread, while the lock lets the caller finish the append on its own stack and complete ASYNC appends
- * without any thread switch. Rolling to the next segment also happens under the lock, but the segment is
- * normally already prepared by a background allocator.
- * {@link QueueOffsetTable#set}, {@link #truncateTo} and {@link #recover} take the same lock.
+ * <p>Appends are serialized by one non-fair {@link ReentrantLock}, held by the appending thread (a send-request
+ * thread) to check writability, assign queue offsets, copy the records into its staging buffer, write them through
+ * the segment's file (TOTALSIZE last, see {@link PreparedAppend}) and publish the written position. Validation and
+ * encoding happen before it. A lock, not an append thread: the section is short, and an ASYNC append then completes
+ * with no thread switch. {@link QueueOffsetTable#set}, {@link #truncateTo} and {@link #recover} take the same lock.
  *
- * <p><b>Writing through the file.</b> The appender encodes the records into its own staging buffer, then
- * writes them with two positional writes on the segment's file: everything after the first TOTALSIZE, then that
- * TOTALSIZE, so that a process killed between or during the writes leaves a zero TOTALSIZE, which reads as "no
- * record here" (see {@link PreparedAppend}). Writing through the file rather than storing into the mapping makes
- * a full disk an IOException at the append (answered DISK_FULL, retried by later appends) instead of a fault
- * that the JVM reports later, and it keeps the flush cheap (see {@link MappedSegment}); segments may therefore
- * be sparse. The extra copy into the staging buffer costs less than the page faults it replaces. Writing into a
- * hole costs the appender page and block allocation, under the lock; {@link ZeroFillAhead} pays that on its own
- * thread for the next segment as the appender approaches it (every write here first claims its range from it).
- *
- * <p><b>Memory ordering.</b> The appender publishes {@link #writtenPosition()} with a release store after the
- * writes have returned; readers load it with acquire and may read any byte below it through the mapping (the same
- * page cache), so they never see a record in part.
- * {@link #confirmedPosition()} is what dispatch may read: the flushed position in SYNC mode (so consumers never
- * see a record that a crash could take back), the written position in ASYNC mode.
- *
- * <p><b>Disk space.</b> Appends that would end above {@link #writeLimitPosition()} are refused with DISK_FULL: the
- * store's disk check sets that limit to the budget left below the refuse ratio (one volatile read per append, no
- * system call), so the ratio holds between two checks.
- *
- * <p><b>Failures.</b> A write that fails on a full disk refuses that append with DISK_FULL and nothing else: its
- * bytes are zeroed, and later appends are refused at once until the disk check finds room (the write limit drops to
- * the written position). Every other storage {@link IOException} goes to the
- * {@link StoreFailureHandler}, which makes the log refuse appends (SERVICE_NOT_AVAILABLE) from then on; the append
- * that met the failure gets IO_ERROR.
+ * <p>Readers load {@link #writtenPosition()} with acquire and may read any byte below it; dispatch reads below
+ * {@link #confirmedPosition()} (flushed under SYNC, written under ASYNC). An append past {@link #writeLimitPosition()}
+ * or on a full disk gets DISK_FULL; any other {@link IOException} goes to the {@link StoreFailureHandler}, which
+ * makes the log refuse appends from then on.
  *
  * <p>Thread-safe. Owned by the store; one instance per CommitLog directory.
  */
@@ -220,8 +192,8 @@ public final class CommitLog implements AutoCloseable {
      * Appends a draft as one or more records (see {@link AppendKind}).
      *
      * <p>A refused draft completes at once with its status and publishes nothing (a draft refused for a full disk
-     * may have sealed the segment with its blank record and rolled; what it wrote of itself is zeroed). In ASYNC mode a stored draft
-     * completes at once with PUT_OK. In SYNC mode (unless the draft's WAIT property is {@code false}) it
+     * may have sealed the segment with its blank record and rolled; what it wrote of itself is zeroed). In ASYNC mode
+     * a stored draft completes at once with PUT_OK. In SYNC mode (unless the draft's WAIT property is {@code false}) it
      * completes on a flush thread once its bytes are durable: PUT_OK, or FLUSH_DISK_TIMEOUT after
      * {@code syncFlushTimeoutMs}, or IO_ERROR if the fsync failed.
      */

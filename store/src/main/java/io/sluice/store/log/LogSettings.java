@@ -23,27 +23,18 @@ import java.util.Objects;
  * @param syncFlushTimeoutMs        SYNC: wait for the fsync at most this long, then FLUSH_DISK_TIMEOUT (5 000)
  * @param storeHost                 this broker's address as written into STOREHOST and offset message ids
  * @param checkCrcOnRecover         verify BODYCRC when recovering (Apache {@code checkCRCOnRecover}, true)
- * @param preallocateSegments       before a new segment is used (on a background thread), write zeros through
- *                                  the whole file so that its disk blocks exist up front (false: the file is sparse
- *                                  and takes blocks as records are written, which costs less). Records are written
- *                                  through the file either way, so a full disk fails the append at once (DISK_FULL
- *                                  when less than 64 MiB is usable, else a storage failure) instead of faulting a
- *                                  store after the append was acknowledged. (File systems that report lack of space
- *                                  only at writeback, such as NFS or thin-provisioned volumes, are not covered.)
+ * @param preallocateSegments       write zeros through each new segment (on a background thread) so that its disk
+ *                                  blocks exist up front; false: sparse segments, which cost less. A full disk fails
+ *                                  the append either way (docs/storage.md#commitlog-segments)
  * @param segmentAllocationTimeoutMs how long an append waits for the next segment to be prepared (5 000)
  * @param segmentsPreparedAhead     how many segments are prepared ahead of the active one, 1..
  *                                  {@value #MAX_SEGMENTS_PREPARED_AHEAD}; with {@code preallocateSegments} each is
  *                                  a whole segment of disk and page cache reserved in advance (1)
- * @param boundaryGranuleBytes      granule of the in-memory record boundary hints that let the pipelined dispatcher
- *                                  cut chunks without walking record headers ({@link RecordBoundaryIndex}): a
- *                                  power of two in [{@value #MIN_BOUNDARY_GRANULE_BYTES},
- *                                  {@value #MAX_BOUNDARY_GRANULE_BYTES}] (128 KiB); the hints cover the newest
- *                                  32,768 granules of the log
- * @param zeroFillAheadBytes        when the writer comes within this many bytes of the end of the active segment,
- *                                  a background thread writes zeros through the next (sparse) segment, so that
- *                                  appends there overwrite allocated pages instead of filling holes
- *                                  ({@link ZeroFillAhead}); 0 turns it off; not used with
- *                                  {@code preallocateSegments}, whose segments have no holes (512 MiB)
+ * @param boundaryGranuleBytes      granule of the record boundary hints ({@link RecordBoundaryIndex}), a power of
+ *                                  two in [{@value #MIN_BOUNDARY_GRANULE_BYTES}, {@value #MAX_BOUNDARY_GRANULE_BYTES}]
+ *                                  (128 KiB)
+ * @param zeroFillAheadBytes        lead of {@link ZeroFillAhead} before the end of the active segment; 0 turns it
+ *                                  off; not used with {@code preallocateSegments} (512 MiB)
  */
 public record LogSettings(
         Path commitLogDir,

@@ -14,31 +14,18 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One fixed-size CommitLog segment file, memory-mapped read-write for its whole length. The file is named by
- * its start position in the log as 20 zero-padded decimal digits ({@code 00000000001073741824}).
+ * One fixed-size CommitLog segment file, memory-mapped read-write for its whole length, named by its start position
+ * in the log as 20 zero-padded digits (docs/storage.md#commitlog-segments).
  *
- * <p><b>Writing through the file, reading through the mapping.</b> Every byte is written with positional
- * {@code write} calls on the segment's {@link FileChannel} ({@link #write}, {@link #zeroNonZero}); nothing is
- * stored into the mapping. A write whose block cannot be allocated (a full disk; on a copy-on-write file system
- * any write) then fails with an IOException where it can be answered, whereas a store into the mapping would
- * fault and the JVM would report that fault only later, at no definite place, after the append looked
- * successful. Writing through the file also keeps the page cache pages out of this process's page table as
- * writable mappings, so that making them durable ({@link #force}) needs no TLB shootdown per page. Readers use
- * the mapping: it is the same page cache. The channel is opened when first needed and closed when the writer
- * moves on ({@link #closeChannel}), so only the active segment holds a file descriptor.
+ * <p>Bytes are written with positional writes on the file channel ({@link #write}, {@link #zeroNonZero}), never
+ * stored into the mapping: a block that cannot be allocated then fails the write where it can be answered, instead
+ * of faulting after the append looked successful. Readers use the mapping. A segment is never unmapped explicitly,
+ * since readers may hold views of it: {@link #delete} only unlinks the file and the GC releases the mapping
+ * ({@link SegmentReleases}); truncation writes zeros rather than shortening the file.
  *
- * <p><b>Unmapping.</b> A segment is never unmapped explicitly. Readers receive views of the mapping (for pull
- * responses that may still be in flight when retention deletes the file), and an explicit unmap under such a
- * view would crash the JVM. Deleting a segment therefore only unlinks the file; the mapping, and with it the
- * file's disk blocks, are released when the garbage collector finds the buffer unreachable. The cost is that
- * address space and disk space of deleted segments are reclaimed with a delay that depends on the GC; retention
- * knows how many bytes are still held that way ({@link SegmentReleases}) and does not judge the disk by them. The file
- * is never shortened while mapped either (that would fault readers): truncation writes zeros instead.
- *
- * <p>Thread-safety: the file is written only by the holder of the CommitLog append lock (appends, truncation) or
- * by the single recovery caller ("writers"), and only the active segment is written; any thread may read below
- * the log's published written position. {@link #delete} is also called by retention, for a segment that is no
- * longer in the log and whose channel the writer closed when it moved on.
+ * <p>Thread-safety: written only by the CommitLog append lock holder or the single recovery caller, and only while
+ * it is the active segment; any thread may read below the log's published written position. {@link #delete} is
+ * also called by retention, for a segment no longer in the log whose channel the writer closed.
  */
 final class MappedSegment {
 

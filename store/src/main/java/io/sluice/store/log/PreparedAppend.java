@@ -7,24 +7,15 @@ import java.nio.charset.StandardCharsets;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A validated draft with everything that does not depend on its position already computed (body CRCs, topic
- * and properties bytes, sizes), so that the append lock is held only to assign offsets and copy bytes.
- * Produced by {@link DraftEncoder}; it is the encoder's outcome for a draft that can be stored.
+ * A validated draft with everything that does not depend on its position already computed (body CRCs, topic and
+ * properties bytes, sizes), so that the append lock is held only to assign offsets and copy bytes. Produced by
+ * {@link DraftEncoder}; nothing here allocates under the lock.
  *
- * <p>Nothing here allocates while the lock is held: the records are written field by field into the appender's
- * staging buffer (which the CommitLog then writes through the segment's file), the body and properties with one
- * copy each.
- *
- * <p><b>Publish order.</b> {@link #write} stores every byte of its records except the first record's TOTALSIZE,
- * then, behind a release fence, that TOTALSIZE last ({@link #publishTotalSize}); the CommitLog writes them to the
- * file in the same order, with two writes. The bytes at and after the written position are always zero (every
- * segment is a new file, zero-filled or sparse, never a recycled one; recovery and truncation zero what follows the
- * end, and so does a failed append), and {@link RecordParser} reads a zero TOTALSIZE as "no record here". So when
- * the process dies in the middle of an append (SIGKILL, JVM crash: the page cache keeps whatever was written), the
- * partial record is never taken for a complete one with a damaged tail; for an unpacked batch the first TOTALSIZE
- * stands for the whole batch, which survives a crash whole or not at all. The end-of-segment blank record is
- * written the same way ({@link #writeBlank}). Not covered: a power loss before fsync, where the kernel may have
- * written back the page holding TOTALSIZE and not the pages after it.
+ * <p>Publish order: {@link #write} stores every byte of its records but the first record's TOTALSIZE, then, behind a
+ * release fence, that TOTALSIZE ({@link #publishTotalSize}); the CommitLog writes them to the file in that order.
+ * Bytes past the written position are always zero and {@link RecordParser} reads a zero TOTALSIZE as "no record", so
+ * a process killed mid-append leaves no record with a damaged tail (docs/storage.md#publish-order). The blank record
+ * is written the same way ({@link #writeBlank}).
  *
  * <p>Thread-safety: created by the appending thread, then used under the append lock by the same thread.
  */

@@ -5,34 +5,23 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
- * Where records start, noted by the appender as it writes them, so that the pipelined dispatcher's reader can cut
- * the log into chunks without walking every record header (about 30 ns per record, a tenth of the pipeline's CPU
- * for 100-byte messages). Memory only: after a restart the recovered part of the log has no hints, and the reader
- * walks it as before.
+ * Where records start, noted by the appender, so that the pipelined dispatcher's reader can cut chunks without
+ * walking every record header (docs/storage.md#appending). Memory only: after a restart the recovered part of the
+ * log is walked.
  *
- * <p><b>Layout.</b> The log is divided into granules of {@code granuleBytes} (a power of two). For granule
- * {@code g} the index keeps the first record boundary at or after {@code g × granuleBytes} and how many records
- * the appender had written before it. Granule {@code g} lives in slot {@code g mod SLOTS}, so the index covers the
- * newest {@code SLOTS × granuleBytes} of the log (4 GiB at the default 128 KiB) and forgets older granules by
- * overwriting them:
+ * <p>Granule {@code g} ({@code granuleBytes}, a power of two) lives in slot {@code g mod SLOTS}, so the index covers
+ * the newest {@code SLOTS × granuleBytes} of the log:
  * <pre>
  *   slot:    tag       granule number g, or -1 (empty, or being rewritten)
- *            start     first record boundary at or after g * granuleBytes (a later granule may share it,
- *                      when one record covers several granules)
- *            before    records appended since the log was opened, before the record at start
+ *            start     first record boundary at or after g * granuleBytes
+ *            before    records appended since the log was opened, before the record at start (never undercounts)
  * </pre>
- * A segment's blank end record counts as a record, as in the reader's walk, and ends at the next segment's start.
- * The count only bounds how many records a chunk holds (the pipeline's memory bound), so it may overcount (after a
- * truncation, or when {@code from} is not itself a hint) but never undercounts.
  *
- * <p><b>Thread-safety.</b> One writer, the appender, holding the CommitLog's append lock ({@link #noteRecord},
- * {@link #noteStart}, {@link #forgetAfter}). A slot's tag is its granule number, not a version: after a truncation
- * the same granule may be written again, so a reader must not run across a truncation (the CommitLog is truncated
- * while nothing dispatches from it, see {@link CommitLog#truncateTo}). Any thread may call {@link #chunkEnd}: each slot is a seqlock (the
- * writer empties the tag, writes the fields, then stores the tag with release; a reader accepts the fields only if
- * it read the same tag before and after them), so a reader never takes a slot that is being rewritten. A hint says
- * nothing about whether the record's bytes are visible: the caller only accepts boundaries at or below a position
- * it read with acquire from the log.
+ * <p>Thread-safety: one writer, the appender holding the CommitLog's append lock ({@link #noteRecord},
+ * {@link #noteStart}, {@link #forgetAfter}); truncation happens while nothing dispatches. Any thread may call
+ * {@link #chunkEnd}: each slot is a seqlock (tag emptied, fields written, tag stored with release; a reader takes the
+ * fields only if it read the same tag before and after them). A hint says nothing about visibility: callers accept
+ * only boundaries at or below a position they read with acquire.
  */
 final class RecordBoundaryIndex {
 

@@ -12,44 +12,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes zeros through the next CommitLog segment (prepared sparse, not yet written) once the appender is within
- * {@code aheadBytes} of the end of the active one, on its own thread ({@code sluice-zero-fill}), so that appends
- * there overwrite pages the file system has already allocated instead of filling holes.
+ * Writes zeros through the next, still sparse CommitLog segment once the appender is within {@code aheadBytes} of the
+ * end of the active one, on its own thread ({@code sluice-zero-fill}), so that appends there overwrite allocated
+ * pages: filling a hole costs the appender a page and a block reservation under the append lock. It fills the next
+ * file, not the active one, because a buffered write holds the file's inode lock (docs/storage.md#commitlog-segments).
  *
- * <p><b>Why.</b> The first write into a hole costs the writer a new page-cache page and the file system's block
- * reservation (ext4 delayed allocation): writing 2 GB in 32 KiB pieces spent 1.07-1.19 s in {@code pwrite} into a
- * sparse file, 0.52-0.72 s into the same file already written with zeros. The appender writes under the
- * CommitLog's append lock, so that cost serializes every producer; here it is paid on another core.
- *
- * <p><b>Why the next segment and not just ahead in the active one.</b> A buffered write holds the file's inode lock
- * (ext4 takes it exclusively), so zeros written into the active file while the appender writes it made the
- * appender wait for the lock, spinning: 18% of its samples in {@code rwsem_spin_on_owner}. The next segment is
- * another file. Unlike whole-segment pre-allocation when a segment is prepared
- * ({@link LogSettings#preallocateSegments()}), nothing is written until the appender approaches the end of the
- * active segment, so a log that writes little (or has just started) writes no zeros; and zero pages are normally
- * overwritten soon after, before writeback would take them to disk. With a lead shorter than a segment the fill
- * may not finish before the appender arrives; the rest of that segment then stays sparse.
- *
- * <p><b>Never over the appender's bytes</b> (Dekker's protocol on two volatiles), for the appender that reaches
- * a segment while it is being filled:
- * <ul>
- *   <li>the appender, before writing {@code [p, e)}: stores {@code claimedEnd = e}, then waits while
- *       {@code fillFrom < e} ({@link #beforeWrite});</li>
- *   <li>this thread, before writing zeros at {@code [f, t)}: stores {@code fillFrom = f}, then reads
- *       {@code claimedEnd}; when it is above {@code f} it withdraws without writing, else it writes the zeros and
- *       clears {@code fillFrom}.</li>
- * </ul>
- * Both are sequentially consistent, so at least one side sees the other: either the appender waits for the fill
- * (at most one {@value #CHUNK_BYTES}-byte write) or the fill does not happen. Fills only start in a segment the
- * appender's claim has not reached, so zeros land only where the appender has not written and is not writing. A
- * truncation may lower the claim; bytes above it are unwritten log, which zeros do not change.
- *
- * <p>Disk space: a segment is left sparse when the file system has less than the segment's size plus the
- * appender's full-disk margin left, so that zeros never take the room appends need.
- *
- * <p>Failures: a failed zero write is counted and logged (the first, then one in
- * {@value #LOG_EVERY_FAILURES}) and the thread tries again after {@value #RETRY_AFTER_FAILURE_MS} ms; it is never a
- * storage failure (the appender's own writes are the ones that count, and meet the same disk).
+ * <p>Never over the appender's bytes (Dekker's protocol on two volatiles): the appender stores {@code claimedEnd},
+ * then waits while a fill below it runs ({@link #beforeWrite}); this thread stores {@code fillFrom}, then withdraws
+ * if {@code claimedEnd} has reached it. A segment stays sparse when the disk lacks room for it plus the appender's
+ * margin. A failed zero write is counted, logged (rate-limited) and retried later, never a storage failure.
  *
  * <p>Thread-safety: {@link #beforeWrite} by the append lock holder only; {@link #start} and {@link #close} by the
  * log's lifecycle; everything else belongs to the filling thread.

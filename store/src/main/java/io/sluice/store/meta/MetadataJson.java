@@ -28,9 +28,8 @@ import java.util.TreeMap;
  *    "topicQueueMappingDetailMap":{}}
  * </pre>
  *
- * Decoding ignores fields it does not know (Apache adds fields over time, e.g. {@code groupRetryPolicy}) and
- * fills absent optional fields with Apache's defaults; a missing name or a value of the wrong type is an
- * {@link IllegalArgumentException} naming the field.
+ * Decoding ignores unknown fields (Apache adds some over time) and fills absent ones with Apache's defaults; a
+ * missing name or a mistyped value is an {@link IllegalArgumentException} naming the field.
  *
  * <p>Stateless; thread-safe.
  */

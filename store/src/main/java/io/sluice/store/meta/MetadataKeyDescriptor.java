@@ -23,13 +23,9 @@ import java.nio.charset.StandardCharsets;
  *   0                    n      n+1                  n+1+m  n+2+m           n+6+m
  * </pre>
  *
- * All integers are big-endian. Topic and group names use only {@code [%|a-zA-Z0-9_-]} ({@link TopicNames}), so
- * they are ASCII and never contain 0x00 or 0x01: the bytes {@code group 0x00} are an exact prefix of one
- * group's offsets, and {@code [group 0x00, group 0x01)} is exactly their key range (used by
- * {@code deleteRange}). Queue ids are non-negative, so one group's keys sort by topic, then queue id.
- *
- * <p>Why these families: topics and groups are small, rarely written and loaded whole at open; offsets are
- * written on every consumer commit; separating them lets each be iterated and deleted on its own.
+ * Big-endian. Names use only {@code [%|a-zA-Z0-9_-]} ({@link TopicNames}), so {@code [group 0x00, group 0x01)} is
+ * exactly one group's offsets (one {@code deleteRange}); families keep rarely written tables apart from offsets
+ * (docs/storage.md#metadata-store).
  *
  * <p>Stateless; thread-safe.
  */
@@ -118,8 +114,8 @@ final class MetadataKeyDescriptor {
         }
         byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > MAX_KV_KEY_BYTES) {
-            throw new IllegalArgumentException("kv key '" + key + "' is " + bytes.length + " UTF-8 bytes, the maximum is "
-                    + MAX_KV_KEY_BYTES);
+            throw new IllegalArgumentException("kv key '" + key + "' is " + bytes.length
+                    + " UTF-8 bytes, the maximum is " + MAX_KV_KEY_BYTES);
         }
         return bytes;
     }

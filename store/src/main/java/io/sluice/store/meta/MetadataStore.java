@@ -32,45 +32,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker's metadata: topic configs, subscription groups, consumer offsets and small named {@code long}
- * values (schedule progress and similar broker state), in one RocksDB database whose layout is
- * {@link MetadataKeyDescriptor}.
+ * The broker's metadata: topic configs, subscription groups, consumer offsets and small named {@code long} values, in
+ * one RocksDB database laid out by {@link MetadataKeyDescriptor} (docs/storage.md#metadata-store).
  *
- * <h2>Durability classes</h2>
- * <ul>
- *   <li><b>Topics and groups</b> ({@link #putTopic}, {@link #deleteTopic}, {@link #putGroup},
- *       {@link #deleteGroup}, the {@code deleteOffsets*} calls): written with {@code sync=true}. When the call
- *       returns, the change and the table's new {@link DataVersion} are in the fsynced write-ahead log, so they
- *       survive a process crash and a power loss. Row and version are one atomic batch.</li>
- *   <li><b>Consumer offsets and kv values</b> ({@link #commitOffset}, {@link #putLong}): written to the
- *       write-ahead log without fsync. When the call returns the change is in the operating system's page cache:
- *       it survives a crash (kill) of the broker process, but a power loss or kernel crash may lose the changes
- *       since the last {@link #flush()}. The broker calls {@link #flush()} periodically (Apache persists
- *       offsets every 5 s), and {@link #close()} flushes. Losing a few offset commits only makes consumers
- *       re-consume a few messages (at-least-once).</li>
- *   <li><b>Deferred offsets</b> ({@link #commitOffsetDeferred}, the offset a pull carries): in memory until the
- *       next {@link #flush()}, so a process crash loses those since the last flush.</li>
- * </ul>
+ * <p>Durability: topic and group changes are written with {@code sync=true}, row and {@link DataVersion} in one
+ * batch, so they survive a power loss once the call returns. Offsets ({@link #commitOffset}) and kv values
+ * ({@link #putLong}) go to the write-ahead log without fsync (a process crash keeps them; a power loss may lose those
+ * since the last {@link #flush()}); {@link #commitOffsetDeferred} keeps an offset in memory until the next flush. A
+ * lost offset only means messages consumed again (at-least-once).
  *
- * <h2>Reads</h2>
- * Topics and groups are loaded whole at {@link #open} and served from memory: {@link #getTopic} and
- * {@link #getGroup} are a hash lookup, with no I/O and no decoding, so the send and pull paths may call them per
- * request. Offsets and kv values are read from RocksDB (memtable or block cache, microseconds).
- * {@link #queryOffset} returns {@link #NO_OFFSET} (-1) when the group never committed an offset for the queue,
- * as Apache's offset table does.
+ * <p>Topics and groups are loaded at {@link #open} and served from memory, cheap enough for the send and pull paths;
+ * offsets and kv values are read from RocksDB.
  *
- * <h2>Threading</h2>
- * Thread-safe; one instance per broker, owned by the broker's composition root, which opens it at start-up and
- * closes it last. Every call that touches the database holds the read side of {@code lifecycle}; {@link #close()}
- * holds its write side, so the native handles are never used after they are released (calls after close throw
- * {@link IllegalStateException}). Topic and group writers additionally serialise on their table's own lock (see
- * {@link VersionedTable}); offset and kv writes take no lock beyond RocksDB's own, and concurrent commits of the
- * same queue resolve last-writer-wins, as in Apache.
- *
- * <h2>Errors</h2>
- * Bad arguments throw {@link IllegalArgumentException} naming the value. A RocksDB failure, or a stored value
- * that cannot be decoded, throws {@link MetadataStoreException} naming the directory; the failed write left the
- * store unchanged.
+ * <p>Threading: thread-safe; owned by the broker's composition root. Every database call holds the read side of
+ * {@code lifecycle}, {@link #close()} its write side, so native handles are never used after release. Topic and group
+ * writers also serialise on their table's lock ({@link VersionedTable}); concurrent offset commits are
+ * last-writer-wins. A RocksDB failure or undecodable value throws {@link MetadataStoreException} naming the directory;
+ * the failed write changed nothing.
  */
 public final class MetadataStore implements AutoCloseable {
 
@@ -111,10 +89,12 @@ public final class MetadataStore implements AutoCloseable {
         ColumnFamilyHandle versionsCf = handles.get(3);
         this.offsetsCf = handles.get(4);
         this.kvCf = handles.get(5);
-        this.topics = new VersionedTable<>("topic", handles.get(1), versionsCf, MetadataKeyDescriptor.TOPICS_VERSION_KEY,
-                TopicConfig::topicName, MetadataJson::topicToJson, MetadataJson::topicFromJson);
-        this.groups = new VersionedTable<>("group", handles.get(2), versionsCf, MetadataKeyDescriptor.GROUPS_VERSION_KEY,
-                SubscriptionGroupConfig::groupName, MetadataJson::groupToJson, MetadataJson::groupFromJson);
+        this.topics = new VersionedTable<>("topic", handles.get(1), versionsCf,
+                MetadataKeyDescriptor.TOPICS_VERSION_KEY, TopicConfig::topicName, MetadataJson::topicToJson,
+                MetadataJson::topicFromJson);
+        this.groups = new VersionedTable<>("group", handles.get(2), versionsCf,
+                MetadataKeyDescriptor.GROUPS_VERSION_KEY, SubscriptionGroupConfig::groupName, MetadataJson::groupToJson,
+                MetadataJson::groupFromJson);
     }
 
     /** Opens (creating if needed) the store in {@code settings.dir()}, stamping versions with the system clock. */
@@ -504,7 +484,8 @@ public final class MetadataStore implements AutoCloseable {
             ensureOpen();
             try (RocksIterator it = db.newIterator(kvCf)) {
                 for (it.seek(p); it.isValid() && MetadataKeyDescriptor.startsWith(it.key(), p); it.next()) {
-                    result.put(MetadataKeyDescriptor.decodeKvKey(it.key()), MetadataKeyDescriptor.decodeLong(it.value()));
+                    result.put(MetadataKeyDescriptor.decodeKvKey(it.key()),
+                            MetadataKeyDescriptor.decodeLong(it.value()));
                 }
                 it.status();
             }

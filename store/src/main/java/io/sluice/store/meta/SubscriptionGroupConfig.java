@@ -9,10 +9,8 @@ import java.util.TreeMap;
  * meanings and defaults. A broker auto-creates a group with {@link #defaults} on the group's first heartbeat
  * when {@code autoCreateSubscriptionGroup} is on.
  *
- * <p>Validation: the name follows {@link TopicNames#validateGroup}; {@code retryQueueNums} is in
- * {@code 0..}{@value TopicConfig#MAX_QUEUE_NUMS} (0 disables retries: send-back answers SUCCESS and does
- * nothing); {@code retryMaxTimes}, {@code brokerId}, {@code whichBrokerWhenConsumeSlowly},
- * {@code groupSysFlag} and {@code consumeTimeoutMinute} are non-negative.
+ * <p>Validated: the name ({@link TopicNames#validateGroup}), {@code retryQueueNums} in
+ * {@code 0..}{@value TopicConfig#MAX_QUEUE_NUMS} (0: no retries), the other numbers non-negative.
  *
  * <p>Immutable; thread-safe.
  *

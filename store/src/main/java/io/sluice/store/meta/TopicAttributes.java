@@ -11,9 +11,8 @@ import java.util.TreeMap;
  * The topic attributes Sluice knows and the Apache rules for changing them with an attribute string such as
  * {@code +queue.type=BatchCQ,+message.type=NORMAL,-other}.
  *
- * <p>Syntax: comma-separated entries; {@code +key=value} adds or updates, {@code -key} deletes. An entry with
- * {@code =} must start with {@code +}, an entry without {@code =} must start with {@code -}, keys must not
- * contain {@code +} or {@code -}, and a key may appear once. A blank string means "no change".
+ * <p>Syntax: comma-separated {@code +key=value} (add or update) and {@code -key} (delete) entries, each key once,
+ * without {@code +} or {@code -} in it; a blank string means "no change".
  *
  * <p>Known attributes:
  * <pre>
@@ -121,7 +120,8 @@ public final class TopicAttributes {
                 }
             } else {
                 if (!entry.startsWith("-")) {
-                    throw new IllegalArgumentException("attribute entry '" + entry + "' must be '+key=value' or '-key'");
+                    throw new IllegalArgumentException("attribute entry '" + entry
+                            + "' must be '+key=value' or '-key'");
                 }
                 key = entry.substring(1);
                 value = null;

@@ -8,17 +8,11 @@ import java.util.TreeMap;
 /**
  * The configuration of one topic on this broker, with Apache RocketMQ's fields and meanings.
  *
- * <p>The queue type lives in two places that are kept equal by the constructor: the typed {@code queueType}
- * component and the {@value QueueType#ATTRIBUTE_KEY} attribute (the form the wire and the stored JSON carry).
- * A {@code null} {@code queueType} means "take it from the attribute, default SimpleCQ"; a {@code BATCH}
- * queue type without the attribute adds {@code queue.type=BatchCQ}; a SimpleCQ topic created without the
- * attribute keeps an attribute map without it, as Apache does. The attribute value is normalised to its
- * canonical spelling ({@code BatchCQ}/{@code SimpleCQ}).
- *
- * <p>Validation: the name follows {@link TopicNames#validate}; both queue counts are in
- * {@code 1..}{@value #MAX_QUEUE_NUMS}; {@code perm} uses only the bits of {@link TopicPerm}; attribute keys are
- * non-empty and values non-null. Which attribute keys are known and changeable is checked when a request
- * changes them ({@link TopicAttributes}), not here, so that configs written by newer versions still load.
+ * <p>The constructor keeps {@code queueType} and the {@value QueueType#ATTRIBUTE_KEY} attribute (what the wire and
+ * the stored JSON carry) equal: a null {@code queueType} comes from the attribute (default SimpleCQ), BatchCQ adds
+ * the attribute, a SimpleCQ topic created without it keeps none, as Apache does. Validated here: the name
+ * ({@link TopicNames#validate}), queue counts {@code 1..}{@value #MAX_QUEUE_NUMS}, {@link TopicPerm} bits; attribute
+ * keys are checked when a request changes them ({@link TopicAttributes}), so newer configs still load.
  *
  * <p>Immutable; thread-safe.
  *

@@ -134,7 +134,8 @@ final class VersionedTable<V> {
             DataVersion next = version.next(nowMs);
             try (WriteBatch batch = new WriteBatch()) {
                 for (Map.Entry<String, V> e : changed.entrySet()) {
-                    batch.put(cf, MetadataKeyDescriptor.nameKey(e.getKey()), MetadataJson.utf8(encoder.apply(e.getValue())));
+                    batch.put(cf, MetadataKeyDescriptor.nameKey(e.getKey()),
+                            MetadataJson.utf8(encoder.apply(e.getValue())));
                 }
                 batch.put(versionsCf, versionKey, MetadataJson.utf8(MetadataJson.dataVersionToJson(next)));
                 db.write(syncWrite, batch);

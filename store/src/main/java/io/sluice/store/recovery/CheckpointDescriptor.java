@@ -19,10 +19,8 @@ import java.util.zip.CRC32;
  *    28    (end)
  * </pre>
  *
- * <p>The file is replaced atomically (written to {@code checkpoint.tmp}, forced, renamed over the old one, then
- * the directory is forced), so a reader sees the old or the new checkpoint, never a mix; the CRC additionally
- * rejects a file damaged by other means. Unlike Apache's 4 KiB page of timestamps this stores a position, so
- * recovery needs no clock-skew slack.
+ * <p>Replaced atomically (written to {@code checkpoint.tmp}, forced, renamed, directory forced); the CRC rejects a
+ * file damaged otherwise. A position, not Apache's timestamps, so recovery needs no clock-skew slack.
  *
  * <p>Stateless; thread-safe.
  */

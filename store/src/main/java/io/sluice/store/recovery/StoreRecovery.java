@@ -12,23 +12,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings a freshly opened CommitLog and consume-queue table into agreement before the store serves anything.
- *
- * <p>The CommitLog is the truth; consume queues are derived from it and can always be rebuilt by re-dispatch,
- * which is idempotent. The checkpoint names a position below which both the log and every consume-queue slot are
- * durable, so re-dispatch only needs to start there. The same steps run after a clean stop and after a crash; a
- * clean stop leaves the checkpoint at the log end, so there is nothing to scan. After a crash the scan also
- * verifies CRCs (when {@code checkCrcOnRecover}).
+ * Brings a freshly opened CommitLog and consume-queue table into agreement before the store serves anything
+ * (docs/storage.md#recovery). The CommitLog is the truth; consume queues are rebuilt from it by idempotent
+ * re-dispatch, starting at the checkpoint, below which both are durable. The same steps run after a clean stop (which
+ * leaves nothing to scan) and after a crash (which also verifies CRCs, with {@code checkCrcOnRecover}):
  * <ol>
- *   <li>Scan the CommitLog forward from the checkpoint (or from its first segment without one), verifying each
- *       record's lengths, magic, position and CRC; cut the torn tail after the last valid record (the log's
- *       own recovery), which also raises the queue offsets of every scanned record.</li>
- *   <li>Drop consume-queue slots pointing at or beyond the new log end (queues ahead of the log).</li>
- *   <li>Raise each queue's next offset to its consume queue's max offset, so offsets continue densely.</li>
- *   <li>Trim consume queues below the log's first position (segments deleted by retention).</li>
- *   <li>Re-dispatch from the checkpoint to the log end: slots the queues lack are written, the rest skipped.</li>
+ *   <li>scan the CommitLog from the checkpoint, cut the torn tail after the last valid record and raise the queue
+ *       offsets of every scanned record;</li>
+ *   <li>drop consume-queue slots at or beyond the new log end;</li>
+ *   <li>raise each queue's next offset to its consume queue's max offset;</li>
+ *   <li>trim consume queues below the log's first position;</li>
+ *   <li>re-dispatch from the checkpoint to the log end.</li>
  * </ol>
- * The caller then starts the dispatcher at the returned end position.
  *
  * <p>Stateless; runs on the thread that opens the store, before any other thread touches the components.
  */

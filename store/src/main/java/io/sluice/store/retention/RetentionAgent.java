@@ -15,32 +15,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The periodic retention and disk check (Apache's CleanCommitLogService and CleanConsumeQueueService in one).
- * Each {@link #check()}:
- * <ol>
- *   <li>reads the used fraction of the CommitLog's file system and sets or clears the store's disk-full flag
- *       (appends are refused with DISK_FULL above {@code diskRefuseWriteRatio});</li>
- *   <li>if the local hour is one of {@code deleteWhenHours}, or the ratio is above {@code diskMaxUsedSpaceRatio},
- *       deletes whole CommitLog segments, oldest first, that were last written more than
- *       {@code fileReservedHours} ago, and under that pressure also those every consumer group has consumed
- *       ({@link RetentionGuard#unconsumedFromPosition()}). Unread messages are kept by default: the disk then
- *       fills up to the refuse ratio and sends are refused with DISK_FULL. Only with {@code cleanFileForcibly},
- *       above {@code diskForceCleanRatio} (or the refuse ratio), and only when nothing expired or consumed could
- *       go, do the oldest segments go whatever their age; the unread part is logged at WARN (groups, queues,
- *       offset ranges: {@link RetentionGuard#describeUnreadBelow}) and counted. Never the active segment, never a
- *       segment dispatch has not finished with, never one the broker still needs
- *       ({@link RetentionGuard#neededFromPosition()}: pending timers, unresolved half messages), at most
- *       {@code maxSegmentDeletesPerRun};</li>
- *   <li>segments deleted earlier whose disk blocks are still held ({@link CommitLog#pendingReleaseBytes()}: a
- *       deleted segment's mapping keeps its blocks until the garbage collector finds no reader holding a view of
- *       it) suspend the forcible deletion of segments that have not expired: the disk figure does not show the
- *       earlier deletions yet, and judging by it would delete one batch of unexpired segments after another, all
- *       the data, without freeing a byte. While such bytes are pending under disk pressure, the agent asks the
- *       JVM for a collection ({@link System#gc()}, at most once every 5 s), which gives the blocks back once no
- *       pull response still reads the segments. A view held for long (a response that cannot be written) holds
- *       back forced deletion as long; expired segments still go;</li>
- *   <li>when the log's first position moved, trims every consume queue below it (their min offsets rise).</li>
- * </ol>
+ * The periodic retention and disk check (Apache's CleanCommitLogService and CleanConsumeQueueService in one). Each
+ * {@link #check()} sets the store's disk-full flag from the used fraction of the disk; at {@code deleteWhenHours} or
+ * above {@code diskMaxUsedSpaceRatio} deletes whole segments, oldest first, that expired or, under pressure, that
+ * every group has read; only with {@code cleanFileForcibly} also unread ones (logged at WARN with what was lost); then
+ * trims the consume queues below the log's new first position (docs/storage.md#retention).
+ *
+ * <p>Never deleted: the active segment, one dispatch has not finished with, one the broker still needs
+ * ({@link RetentionGuard#neededFromPosition()}). Forced deletion waits while deleted segments still hold their blocks
+ * ({@link CommitLog#pendingReleaseBytes()}): the disk figure does not show them yet, and judging by it would delete
+ * segment after segment without freeing a byte; meanwhile the agent asks the JVM for a collection.
  *
  * <p>Thread-safety: {@link #check()} is synchronized; the store's housekeeping thread calls {@link #run()}
  * periodically. Counters may be read from any thread.
@@ -49,8 +33,8 @@ public final class RetentionAgent implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetentionAgent.class);
     /**
-     * At most one requested collection per 5 s while deleted segments hold their blocks: writing 350 MB/s, a minute's
-     * wait filled the disk before the blocks came free. The launcher makes the request a concurrent G1 cycle
+     * At most one requested collection per 5 s while deleted segments hold their blocks: a fast writer fills the disk
+     * within a minute's wait for the blocks to come free. The launcher makes the request a concurrent G1 cycle
      * ({@code -XX:+ExplicitGCInvokesConcurrent}), not a full pause.
      */
     static final long COLLECTION_REQUEST_INTERVAL_MS = 5_000;

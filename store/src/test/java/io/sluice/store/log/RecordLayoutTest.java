@@ -121,7 +121,7 @@ class RecordLayoutTest {
 
     @Test
     void shouldReproduceTheRecordObservedFromAnApacheBroker() throws IOException {
-        // The 266-byte record of wire-protocol.md 5.1: topic RetryTopic, body "retry-me", 157 property bytes.
+        // A 266-byte record as Apache stores it: topic RetryTopic, body "retry-me", 157 property bytes.
         CachedEpochClock clock = new CachedEpochClock();
         clock.update(0x000001a1fd4ec96bL);
         String props = "MSG_REGION\u0001DefaultRegion\u0002CLUSTER\u0001DefaultCluster\u0002TAGS\u0001TagB\u0002"

@@ -11,7 +11,8 @@ import java.util.Set;
  * @param onlyThisBroker whether a proxy should restrict the request to the broker it reached
  * @param mqSet the queues; never null
  */
-public record LockBatchRequestBody(String consumerGroup, String clientId, boolean onlyThisBroker, Set<MessageQueue> mqSet) {
+public record LockBatchRequestBody(String consumerGroup, String clientId, boolean onlyThisBroker,
+                                   Set<MessageQueue> mqSet) {
 
     /** Validates required members and normalises the queue set. */
     public LockBatchRequestBody {

@@ -11,7 +11,8 @@ import java.util.zip.CRC32;
  * @param topicConfigSerializeWrapper the broker's topics and their version; never null
  * @param filterServerList filter-server addresses (always empty in practice); never null
  */
-public record RegisterBrokerBody(TopicConfigSerializeWrapper topicConfigSerializeWrapper, List<String> filterServerList) {
+public record RegisterBrokerBody(TopicConfigSerializeWrapper topicConfigSerializeWrapper,
+                                 List<String> filterServerList) {
 
     /** Normalises absent members. */
     public RegisterBrokerBody {

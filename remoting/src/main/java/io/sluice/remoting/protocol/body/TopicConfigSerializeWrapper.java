@@ -42,7 +42,8 @@ public record TopicConfigSerializeWrapper(
      * @param topicConfigTable topic name to config
      * @return the wrapper
      */
-    public static TopicConfigSerializeWrapper of(DataVersion dataVersion, Map<String, TopicConfigWire> topicConfigTable) {
+    public static TopicConfigSerializeWrapper of(DataVersion dataVersion,
+                                                 Map<String, TopicConfigWire> topicConfigTable) {
         return new TopicConfigSerializeWrapper(dataVersion, topicConfigTable, DataVersion.ZERO, Map.of(), Map.of());
     }
 }

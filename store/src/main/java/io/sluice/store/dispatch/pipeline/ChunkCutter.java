@@ -15,47 +15,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline's reader: follows the CommitLog's confirmed position and cuts what is new into chunks that begin and
- * end on record boundaries, reading nothing but each record's TOTALSIZE and MAGICCODE, and for most chunks not
- * even that.
+ * end on record boundaries (docs/dispatch.md#chunk-cutter).
  *
- * <p><b>Hints.</b> Where the CommitLog knows a record boundary because this process appended the records
- * ({@link CommitLog#knownRecordBoundary}), a full chunk ends at the last known boundary at or before
- * {@code chunkBytes} that keeps it within {@code maxRecordsPerChunk} records, and the reader reads none of it: the
- * parse workers validate every record anyway, and damage they find skips the rest of the segment exactly as a
- * broken chain found by the walk below does. Records written before the log was opened, and the tail of the log
- * (a chunk shorter than {@code chunkBytes}), are walked.
+ * <p>A chunk ends at the last boundary the appender noted ({@link CommitLog#knownRecordBoundary}) within
+ * {@code chunkBytes} and {@code maxRecordsPerChunk}, and then the reader reads none of it; else the reader walks
+ * TOTALSIZE and MAGICCODE and ends the chunk at the first boundary past {@code chunkBytes}, after
+ * {@code maxRecordsPerChunk} records, after a segment's blank record, or at the confirmed position (at once only while
+ * the pipeline is idle, so chunk size follows the load). A broken chain, or damage a worker found, makes the rest
+ * of the segment a {@link Chunk.Kind#SKIP} chunk ({@link PipelineControl#skipUntil(long)}): the serial rule.
  *
- * <p><b>Where a chunk ends.</b> At the last hinted boundary at or before {@code chunkBytes} (see above), else at
- * the first record boundary at or after {@code chunkBytes}, after
- * {@code maxRecordsPerChunk} records, after a segment's blank record (a chunk never crosses a segment), or at the
- * confirmed position. Cutting at the confirmed position happens at once when the pipeline is idle (fewer chunks in
- * flight than parse workers), so a lone small message is dispatched without waiting for a chunk to fill; while the
- * pipeline is busy the reader instead lets the tail grow until a worker is free, so chunk size adapts to the load
- * and a steady trickle does not cost one hand-off per message.
+ * <p>Bounded memory: before cutting chunk {@code seq} the reader waits for ring room ({@link OrderedRing#awaitWindow})
+ * and takes pool slot {@code seq % ringSlots}, so workers never block and at most {@code ringSlots} chunks exist.
+ * While the pipeline is idle an appender may cut and dispatch a small tail itself ({@link #assist()}) instead of
+ * waking the reader, without ever waiting.
  *
- * <p><b>Broken chains.</b> The confirmed position is always a record boundary, so below it every TOTALSIZE must
- * lead to the next record. When it does not (unknown magic, zeros, a size that is too small or crosses the segment
- * or the confirmed position, a blank record that does not reach the segment end), the rest of the segment cannot
- * be split into records: it becomes a {@link Chunk.Kind#SKIP} chunk up to the segment end, which the writer counts
- * and logs with the position, and dispatch continues at the next segment: the serial dispatcher's rule (and
- * upstream's on a master). The same happens when a parse worker finds an invalid record inside a chunk: the writer
- * publishes the segment end through {@link PipelineControl#skipUntil(long)} and the reader skips to it. A range
- * that retention deleted before it was dispatched is skipped the same way.
- *
- * <p><b>Bounded memory.</b> Before cutting chunk {@code seq} the reader waits until the ring has room for it
- * ({@link OrderedRing#awaitWindow}); the chunk then takes the pool slot {@code seq % ringSlots}, which the writer
- * has released. Parse workers therefore never block, and at most {@code ringSlots} chunks exist.
- *
- * <p><b>Appender assist.</b> When the pipeline is idle, a thread that has just appended records may cut and
- * dispatch them itself ({@link #assist()}, through the router's inline path) instead of waking the reader thread,
- * which on a loaded machine then waits milliseconds for a processor. It takes only a tail that fits
- * {@link PipelineSettings#inlineMaxBytes}, only while no chunk is in flight, and only if nobody else is cutting,
- * so the appender never waits.
- *
- * <p>Thread-safety: the cut position, the sequence numbers and the idle state belong to whoever holds the reader's
- * turn ({@link #turn}): the reader thread in {@link #run()} for each round of work, or an appender in
- * {@link #assist()}, which only ever tries for it. Tests may call {@link #doWork()} on one thread without it.
- * {@link #wakeUp()}, {@link #cutPosition()}, {@link #cutCount()} and the finished flag are for any thread.
+ * <p>Thread-safety: the cut position, sequence numbers and idle state belong to whoever holds the reader's turn
+ * ({@link #turn}): the reader thread in {@link #run()}, or an appender in {@link #assist()}, which only tries for it
+ * (tests: {@link #doWork()}). {@link #wakeUp()}, {@link #cutPosition()} and {@link #cutCount()} are for any thread.
  */
 final class ChunkCutter implements Runnable {
 
@@ -71,8 +47,7 @@ final class ChunkCutter implements Runnable {
     /**
      * How far ahead of the walk a byte is read. Each TOTALSIZE read depends on the previous one, so the walk
      * waits for one cache miss (and page walk) per record; an independent read 8 KiB ahead lets the processor
-     * fetch later records in parallel. On the 2-core reference machine this took the walk from about 66 to 24 ns
-     * per 250-byte record (thread CPU time).
+     * fetch later records in parallel.
      */
     static final int TOUCH_AHEAD_BYTES = 8192;
 

@@ -12,28 +12,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pipeline's only consume-queue writer: takes chunks from the {@link OrderedRing} strictly in CommitLog order,
- * appends their entries (SimpleCQ slot, or BatchCQ slot with base offset and batch count), tells the arrival
- * listeners, once per chunk, about each queue the chunk touched (with the queue's max offset), then publishes the
- * dispatched position. A queue that only received duplicates (re-dispatch after recovery) is told too; listeners
- * re-read the queue, so that costs a look and nothing else.
+ * The pipeline's only consume-queue writer: takes chunks from the {@link OrderedRing} in CommitLog order, appends
+ * their slots, tells the arrival listeners once per chunk about each queue it touched, then publishes the dispatched
+ * position (docs/dispatch.md#consume-queue-writer).
  *
- * <p><b>Dispatch rules</b>, the serial dispatcher's: an entry already present is a success (idempotent
- * re-dispatch); one the queue refuses as a gap or conflict, or that cannot be indexed at all, is counted, logged
- * with its position and skipped; a consume-queue file that cannot be created is retried (with a growing pause, up to
- * 1 ms) until it can, or the pipeline stops. Damage reported by the decoder makes dispatch skip the rest of that
- * segment: the entries before it are written, later chunks of the segment are dropped, and the reader is told to
- * continue at the next segment. A chunk whose parse worker failed is decoded again here, record by record.
+ * <p>Dispatch rules are the serial dispatcher's (docs/dispatch.md#dispatch-rules): an existing entry is a success, a
+ * refused or unindexable one is counted, logged and skipped, a consume-queue file that cannot be created is retried;
+ * damage drops the rest of its segment and tells the reader where to continue; a chunk whose worker failed is decoded
+ * again here. {@link #dispatched} moves only after a chunk's slots are written (release store), so lag, drain and the
+ * checkpoint never count work merely parsed.
  *
- * <p><b>Exact position.</b> {@link #dispatched} moves only after a chunk's slots are written (release store; an
- * acquire reader of the position sees every slot below it), so lag, drain and the checkpoint never count work that
- * is merely parsed.
- *
- * <p>Thread-safety: {@link #run()} on the writer's own thread, the only thread that appends to consume queues while
- * the pipeline runs, except that the reader writes a chunk itself with {@link #writeInline} while the writer thread
- * waits for that very chunk (the ring hands the consume queues and this object's fields over with its lock). The
- * writing thread owns the chunk at the ring's head until it releases or passes it. The published values
- * ({@link #dispatched}, {@link #lastStoreTimestampMs()}) may be read by any thread.
+ * <p>Thread-safety: {@link #run()} on the writer's own thread, the only consume-queue writer while the pipeline runs,
+ * except that the reader writes a chunk itself with {@link #writeInline} while the writer waits for that very chunk
+ * (the ring's lock hands the queues and these fields over). The writing thread owns the ring's head chunk until it
+ * releases or passes it. {@link #dispatched} and {@link #lastStoreTimestampMs()} may be read by any thread.
  */
 final class CqWriter implements Runnable {
 

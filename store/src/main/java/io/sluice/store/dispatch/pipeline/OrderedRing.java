@@ -5,32 +5,19 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * "Unordered in, ordered out": a bounded ring indexed by sequence number. Producers {@link #offer} items in any
- * order, each under its own sequence number; one consumer receives them strictly in sequence order with
- * {@link #awaitHead} and frees each slot with {@link #release}.
+ * order; one consumer takes them strictly in sequence with {@link #awaitHead} and frees each with {@link #release}
+ * (docs/dispatch.md#ordered-ring).
  *
- * <pre>
- *   head (next seq for the consumer)          head + capacity (first seq that must wait)
- *     |                                         |
- *     v                                         v
- *   [ seq h | seq h+1 (empty) | seq h+2 | ... ]   offer(seq &gt;= head + capacity) blocks
- * </pre>
+ * <p>Item {@code seq} lives in slot {@code seq % capacity}; the consumer's slot stays occupied until
+ * {@link #release} advances the head. An offer blocks only while {@code seq >= head + capacity}, so producers that
+ * take their numbers in increasing order cannot deadlock: the lowest outstanding one is always inside the window. A
+ * producer holding the head's number may handle its item and {@link #passHead} it while the consumer is idle.
  *
- * <p>Item {@code seq} lives in slot {@code seq % capacity}. The consumer holds the head item while it works on it
- * (the slot stays occupied, so no producer can reuse it) and only {@link #release} advances the head and wakes
- * blocked producers. An offer blocks while {@code seq >= head + capacity}; offers for sequence numbers inside the
- * window never block, so producers that take their sequence numbers in increasing order (FIFO) can never deadlock:
- * the lowest outstanding number is always inside the window.
- *
- * <p>A producer that holds the head's number may also handle its item itself and {@link #passHead} it, when the
- * consumer is idle (the pipeline's reader does so for a lone small chunk, saving a thread hand-off).
- *
- * <p>Thread-safety: any number of producer threads, one consumer thread (and a producer that passes the head
- * stands in for the consumer for that item). All slot state is guarded by one
- * {@link ReentrantLock}, held only for a few field accesses by whichever thread calls a method; handing an item
- * over through the lock makes every write the producer did before {@code offer} visible to the consumer after
- * {@code awaitHead}, and everything the consumer did before {@code release} visible to a producer whose offer or
- * {@link #awaitWindow} returns after it. The lock is taken once per item (a chunk of thousands of records), so
- * it is not on any per-record path. {@link #head()} is also readable without the lock.
+ * <p>Thread-safety: any number of producers, one consumer (or a producer passing the head, for that item). All slot
+ * state is guarded by one {@link ReentrantLock}, held by whichever thread calls a method for a few field accesses,
+ * once per item; handing an item over through it makes a producer's writes before {@code offer} visible after
+ * {@code awaitHead}, and the consumer's before {@code release} visible to a later {@code offer} or
+ * {@link #awaitWindow}. {@link #head()} may be read without it.
  *
  * @param <T> the item type
  */

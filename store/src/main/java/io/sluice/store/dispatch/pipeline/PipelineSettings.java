@@ -2,37 +2,23 @@ package io.sluice.store.dispatch.pipeline;
 
 /**
  * Settings of the {@link PipelinedDispatcher}, validated once at construction (the exception names the bad value).
- *
- * <p>Memory held by the pipeline is bounded by these values alone, whatever the producer rate: at most
- * {@code ringSlots} chunks exist at once, each with at most {@code maxRecordsPerChunk} decoded entries (about 60
- * bytes each), so the default bound is 16 × 8192 × 60 B ≈ 8 MB of entry arrays. Chunk bytes themselves are views of
- * the CommitLog mapping, never copies.
+ * They alone bound the pipeline's memory, whatever the producer rate: {@code ringSlots × maxRecordsPerChunk} decoded
+ * entries of about 60 bytes; chunk bytes are views of the CommitLog mapping (docs/dispatch.md#chunk-cutter).
  *
  * <p>Immutable; thread-safe.
  *
- * @param chunkBytes         a chunk is cut at the first record boundary at or after this many bytes (4 MiB), or
- *                           at the last boundary before it that the appender noted (then without reading the
- *                           chunk); it is cut earlier at the end of a segment, when it reaches
- *                           {@code maxRecordsPerChunk}, or when the reader catches up with the confirmed position
- *                           while the pipeline is idle
+ * @param chunkBytes         a chunk ends at the first record boundary at or after this many bytes, or the last noted
+ *                           one before it (4 MiB); earlier at a segment end, at {@code maxRecordsPerChunk}, or at the
+ *                           confirmed position while the pipeline is idle
  * @param maxRecordsPerChunk a chunk is cut after this many records (8192), bounding the decoded-entry memory
- * @param parseThreads       parse workers (default: one per available processor; the reader and the writer cost a
- *                           fraction of a worker per record, about 30 ns (a few where the appender's boundary hints
- *                           spare the reader its walk) and 25 ns against 150 ns on the 2-core reference machine, so
- *                           they share the processors rather than take one each)
- * @param ringSlots          chunks in flight between the reader and the consume-queue writer (16); the reader
- *                           blocks when this many are cut and not yet written
- * @param checkCrc           verify each record's BODYCRC while parsing (false, as Apache's reput); a mismatch is
- *                           damage: reported, and dispatch skips the rest of that segment
- * @param inlineMaxBytes     largest chunk the reader decodes and writes itself when the pipeline is idle (256 KiB,
- *                           about a millisecond of work): a trickle of messages then waits for no thread hand-off.
- *                           Such chunks are cut short because the reader caught up with the log, so under load,
- *                           when chunks are full, every chunk goes to the workers. 0 turns it off.
- * @param appenderAssist     let the thread that has just appended records dispatch them itself when the pipeline is
- *                           idle and they fit {@code inlineMaxBytes} (true), instead of only waking the reader: on a
- *                           loaded machine the woken reader waits for a processor, and that wait was most of the
- *                           dispatch lag. The appender then pays the decode and the slot writes, microseconds for a
- *                           typical batch, before its send is answered. No effect when {@code inlineMaxBytes} is 0
+ * @param parseThreads       parse workers (default: one per processor; the reader and the writer cost a fraction of a
+ *                           worker per record, so they share the processors)
+ * @param ringSlots          chunks in flight between the reader and the writer (16); the reader waits beyond it
+ * @param checkCrc           verify each record's BODYCRC while parsing (false, as Apache's reput); a mismatch is damage
+ * @param inlineMaxBytes     largest chunk the reader decodes and writes itself while the pipeline is idle (256 KiB), so
+ *                           a trickle of messages waits for no hand-off; 0 turns it off
+ * @param appenderAssist     the appending thread dispatches its own records while the pipeline is idle and they fit
+ *                           {@code inlineMaxBytes} (true), instead of waking a reader that would wait for a processor
  */
 public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parseThreads, int ringSlots,
                                boolean checkCrc, int inlineMaxBytes, boolean appenderAssist) {

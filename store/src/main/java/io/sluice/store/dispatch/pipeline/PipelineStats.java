@@ -26,9 +26,9 @@ package io.sluice.store.dispatch.pipeline;
  * @param unexpectedErrors   exceptions caught by the pipeline's loops (a bug); the pipeline went on
  * @param inlineChunks       chunks the reader decoded and wrote itself, the pipeline being idle (a lower-latency path)
  * @param hintedChunks       chunks the reader cut at a record boundary the appender noted
+ *                           ({@link io.sluice.store.log.CommitLog#knownRecordBoundary}), without walking their records
  * @param assistedChunks     chunks an appending thread cut (and, when small, dispatched) itself, the pipeline
  *                           being idle ({@link PipelineSettings#appenderAssist})
- *                           ({@link io.sluice.store.log.CommitLog#knownRecordBoundary}), without walking their records
  */
 public record PipelineStats(
         long dispatchedPosition,

@@ -17,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Dispatch as a pipeline: one reader cuts the CommitLog into chunks on record boundaries, parse workers decode
- * chunks in parallel, an ordered ring puts them back in CommitLog order, and one writer appends the consume-queue
- * slots and wakes parked pulls.
+ * Dispatch as a pipeline: a reader cuts the CommitLog into chunks on record boundaries, parse workers decode them in
+ * parallel, an ordered ring restores CommitLog order, one writer appends the slots and wakes parked pulls
+ * (docs/dispatch.md#the-pipeline).
  *
  * <pre>
  *   CommitLog (confirmed position)
@@ -30,24 +30,11 @@ import org.slf4j.LoggerFactory;
  *                                            slots, dispatched position, arrival listeners  <-----+
  * </pre>
  *
- * <p>Output is identical to the serial dispatcher's for the same log: same slots in every queue, same damage and
- * retention rules (see {@link ChunkCutter}, {@link RecordChunkDecoder}, {@link CqWriter}). What differs is the
- * work split: decoding (the larger part of dispatch) runs on {@code parseThreads} threads beside the writer.
- *
- * <p><b>Latency.</b> A lone message is cut as soon as it is confirmed when the pipeline is idle; {@link #wakeUp()}
- * ends the reader's idle sleep at once, and without it the reader looks again within 1 ms. Better still, the
- * appending thread may cut and write a small tail itself while the pipeline is idle ({@link #afterAppend()}), so
- * that a trickle of sends waits for no other thread at all.
- *
- * <p><b>Stopping.</b> {@link #drain} waits until everything confirmed at the call is written (the ring drains);
- * {@link #close} then stops the threads. Close without drain abandons in-flight chunks; nothing is lost because the
- * dispatched position only covers written slots, and recovery re-dispatches from the consume queues' end.
- *
- * <p>Lifecycle: construct, {@link #start} once, {@link #close} once. Other methods are thread-safe and may be
- * called at any time. Owns its threads: {@code sluice-dispatch-reader}, {@code sluice-dispatch-parse-<i>},
- * {@code sluice-dispatch-writer}; while started, one thread at a time appends to the consume queues: the writer, or
- * the holder of the reader's turn (the reader thread, or an assisting appender) for a small chunk the idle writer
- * waits for (see {@link ChunkRouter}).
+ * <p>Output equals the serial dispatcher's. Lifecycle: construct, {@link #start} once, {@link #drain} (waits until
+ * everything confirmed at the call is written), {@link #close} once; other methods are thread-safe. Owns its threads:
+ * {@code sluice-dispatch-reader}, {@code sluice-dispatch-parse-<i>}, {@code sluice-dispatch-writer}; one thread at a
+ * time appends to the consume queues: the writer, or the holder of the reader's turn for a small chunk the idle
+ * writer waits for ({@link ChunkRouter}, {@link #afterAppend()}).
  */
 public final class PipelinedDispatcher implements Dispatcher {
 

@@ -9,25 +9,16 @@ import io.sluice.store.log.ScanStatus;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Decodes a chunk record by record with {@link RecordParser}: the validation the serial dispatcher and recovery
- * apply (magic, lengths, recomputed size, position, and the body CRC when configured), and the same dispatch rules.
- * Common records are read first by the allocation-free {@link FastRecordReader}, which accepts only what the parser
- * would accept with the same fields and leaves everything else to it.
+ * Decodes a chunk record by record with {@link RecordParser}, applying the validation of recovery and the serial
+ * dispatcher and the same dispatch rules (docs/dispatch.md#parse-workers); the allocation-free
+ * {@link FastRecordReader} reads common records first and leaves everything it does not accept to the parser.
  *
- * <p>Per record:
- * <ul>
- *   <li>VALID, transaction type NOT or COMMIT: its queue is resolved and an entry added (queue offset, batch count,
- *       position, size, tags code, store time). A resolution that fails as invalid (bad topic or queue id, no known
- *       queue type) counts the record as unindexable; any other failure leaves the queue for the writer to resolve
- *       in order, which retries a consume-queue file that cannot be created, as the serial dispatcher does;</li>
- *   <li>VALID, transaction PREPARED or ROLLBACK: counted, never indexed (as upstream);</li>
- *   <li>the segment's blank record: ends the chunk;</li>
- *   <li>anything else is damage: decoding stops and the chunk records the position and the reason. The writer
- *       then skips the rest of the segment, the serial dispatcher's (and upstream's master) rule, so both
- *       dispatchers build identical consume queues from the same damaged log.</li>
- * </ul>
- * An exception from the parser counts as damage at that record, so this decoder cannot fail on bad bytes; it is
- * also the writer's fallback after a parse worker failed.
+ * <p>Per record: valid and NOT or COMMIT: an entry (queue offset, batch count, position, size, tags code, store time);
+ * a queue that fails to resolve as invalid counts the record unindexable, any other failure leaves the queue for the
+ * writer to resolve in order. Valid PREPARED or ROLLBACK: counted, never indexed. The blank record ends the chunk.
+ * Anything else is damage: decoding stops and the chunk records position and reason, so the writer skips the rest of
+ * the segment. A parser exception counts as damage, so decoding cannot fail on bad bytes; this decoder is also the
+ * writer's fallback after a worker failed.
  *
  * <p>Thread-safe and stateless; per-thread state is in the {@link DecodeScratch}.
  */
@@ -63,10 +54,8 @@ final class RecordChunkDecoder implements ChunkDecoder {
             long end = chunk.endPosition;
             long position = chunk.startPosition;
             FastRecordReader fast = scratch.fast;
-            // No read-ahead here. When the reader walked this chunk moments ago, an extra load per record made the
-            // pipeline cost more CPU per message, not less (PipelinedDispatchBenchmark with ProcessCpuProfiler, 4 of
-            // 4 alternating runs). For chunks cut at the appender's hints, which nobody read before, a load 16 KiB
-            // ahead did not help either (BatchCQ, 100 B: 75M and 53M msg/s with it, 78M and 60M without).
+            // No read-ahead here: the reader usually walked this chunk moments ago, and where it did not (chunks cut
+            // at the appender's hints) a load ahead did not pay either (benchmark/README.md, dispatch figures).
             while (position < end) {
                 int index = (int) (position - chunk.viewPosition);
                 int readable = (int) (end - position);
