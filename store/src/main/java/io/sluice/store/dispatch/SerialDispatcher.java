@@ -36,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * {@link WakeableIdleStrategy}, so a signal is never lost; the bounded park is a second safety net. The thread
  * ({@code sluice-dispatch}) is an {@link AgentHost}.
  *
+ * <p><b>Why it stays beside the pipeline.</b> Recovery needs a re-dispatch that runs on the opening thread, before
+ * any dispatch thread exists, and fails with an exception the open can report ({@link #redispatch}); the pipeline
+ * needs an oracle simple enough to be obviously right, which its property test compares it against, file for file.
+ *
  * <p>Thread-safety: {@link #redispatch} before {@link #start}, on the caller's thread; after start the dispatch
  * thread owns the cursor and is the only writer of consume queues. Other methods are thread-safe.
  */
