@@ -1,6 +1,8 @@
 package io.sluice.broker.ha;
 
 import io.sluice.store.MessageStore;
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.LoopAgent;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -12,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * that breaks the protocol (garbage, a position beyond the master's end) is refused and logged; the others and
  * the broker go on.
  *
- * <p>Threads: {@code sluice-ha-accept} owns the listening socket (start: bind; duty: accept and start a link;
- * stop: {@link #close} closes the socket, which ends it); each link has its own two threads. The link list is a
- * copy-on-write list: links add and remove themselves, any thread reads it.
+ * <p>Threads: {@code sluice-ha-accept} (an {@link AgentHost}) owns the listening socket (start: bind; duty: accept and
+ * start a link; stop: {@link #close} closes the socket, which ends it); each link has its own two threads. The link
+ * list is a copy-on-write list: links add and remove themselves, any thread reads it.
  */
 public final class HaServer implements AutoCloseable {
 
@@ -40,7 +44,7 @@ public final class HaServer implements AutoCloseable {
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicInteger linkIds = new AtomicInteger();
     /** Set once by {@link #start}; read under this object's monitor. */
-    private Thread acceptor;
+    private AgentHost acceptor;
     private volatile boolean running;
 
     /**
@@ -78,8 +82,8 @@ public final class HaServer implements AutoCloseable {
             throw new IllegalStateException("HA server already started");
         }
         running = true;
-        acceptor = new Thread(this::runAcceptor, "sluice-ha-accept");
-        acceptor.setDaemon(true);
+        // No idle strategy: the cycle blocks in accept.
+        acceptor = new AgentHost(new LoopAgent("sluice-ha-accept", this::acceptOne), NoOpIdleStrategy.INSTANCE);
         acceptor.start();
         LOG.info("HA server listening on port {}", port());
     }
@@ -93,35 +97,35 @@ public final class HaServer implements AutoCloseable {
         }
     }
 
-    private void runAcceptor() {
-        while (running) {
-            SocketChannel channel;
-            try {
-                channel = listener.accept();
-            } catch (ClosedChannelException e) {
-                return;
-            } catch (IOException e) {
-                LOG.error("accepting an HA connection failed", e);
-                continue;
-            }
-            String remote = remoteOf(channel);
-            try {
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-            } catch (IOException e) {
-                LOG.warn("cannot set the options of the HA connection from {}; closing it", remote, e);
-                closeQuietly(channel);
-                continue;
-            }
-            accepted.incrementAndGet();
-            SlaveLink link = new SlaveLink(this, channel, store, settings, remote, linkIds.incrementAndGet());
-            links.add(link);
-            if (!running) {
-                link.close();
-                return;
-            }
-            link.start();
+    /**
+     * The acceptor's duty cycle: accepts one slave and starts its link. A failed accept goes to the thread's error
+     * handler (counted, logged); the closed socket ends the thread.
+     */
+    private int acceptOne() throws IOException {
+        SocketChannel channel;
+        try {
+            channel = listener.accept();
+        } catch (ClosedChannelException e) {
+            throw new AgentTerminationException("the HA listening socket is closed");
         }
+        String remote = remoteOf(channel);
+        try {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+        } catch (IOException e) {
+            LOG.warn("cannot set the options of the HA connection from {}; closing it", remote, e);
+            closeQuietly(channel);
+            return 1;
+        }
+        accepted.incrementAndGet();
+        SlaveLink link = new SlaveLink(this, channel, store, settings, remote, linkIds.incrementAndGet());
+        links.add(link);
+        if (!running) {
+            link.close();
+            throw new AgentTerminationException("the HA server is stopping");
+        }
+        link.start();
+        return 1;
     }
 
     /** Tells idle links that the log may have grown (after an append). Cheap; any thread. */
@@ -181,7 +185,7 @@ public final class HaServer implements AutoCloseable {
     /** Stops accepting, closes every link and waits for their threads. Idempotent. */
     @Override
     public void close() {
-        Thread accepting;
+        AgentHost accepting;
         synchronized (this) {
             if (!listener.isOpen()) {
                 return;
@@ -197,13 +201,9 @@ public final class HaServer implements AutoCloseable {
         for (SlaveLink link : open) {
             link.close();
         }
-        try {
-            accepting.join(STOP_TIMEOUT_MS);
-            for (SlaveLink link : open) {
-                link.join(STOP_TIMEOUT_MS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        accepting.close(STOP_TIMEOUT_MS);
+        for (SlaveLink link : open) {
+            link.join(STOP_TIMEOUT_MS);
         }
     }
 

@@ -2,6 +2,9 @@ package io.sluice.broker.ha;
 
 import io.sluice.store.MessageStore;
 import io.sluice.store.log.RawAppendStatus;
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.IntervalIdleStrategy;
+import io.sluice.store.thread.LoopAgent;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -12,7 +15,6 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * dispatcher builds the consume queues from it) and reports the new end. A restarted slave reports its recovered
  * end and the master continues from there.
  *
- * <p>Thread {@code sluice-ha-replica} owns the connection. Start: {@link #start}. Duty cycle: connect, report,
- * read and store transfers until the channel breaks, the master breaks the protocol or stays silent for
- * {@code silenceTimeoutMs}. Idle: without a master address, or after a failure, it waits {@code reconnectDelayMs}
+ * <p>Thread {@code sluice-ha-replica} (an {@link AgentHost}) owns the connection. Start: {@link #start}. Duty cycle:
+ * connect, report, read and store transfers until the channel breaks, the master breaks the protocol or stays silent
+ * for {@code silenceTimeoutMs}. Idle: without a master address, or after a failure, it waits {@code reconnectDelayMs}
  * and tries again. Stop: {@link #close} closes the socket and waits for the thread.
  */
 public final class ReplicaClient implements AutoCloseable {
@@ -38,12 +40,14 @@ public final class ReplicaClient implements AutoCloseable {
     private final MessageStore store;
     private final HaSettings settings;
     private final Supplier<Optional<String>> masterAddress;
-    private final Thread thread;
+    private final AgentHost thread;
     private final AtomicLong storedBytes = new AtomicLong();
     private final AtomicLong sessions = new AtomicLong();
     private volatile Socket socket;
     private volatile boolean connected;
     private volatile boolean running;
+    /** A failure was logged and the next ones of the same outage are not. Replica thread only. */
+    private boolean quiet;
 
     /**
      * @param masterAddress the master's HA {@code host:port}, asked before every connection (empty: not known yet)
@@ -52,8 +56,9 @@ public final class ReplicaClient implements AutoCloseable {
         this.store = store;
         this.settings = settings;
         this.masterAddress = masterAddress;
-        this.thread = new Thread(this::run, "sluice-ha-replica");
-        this.thread.setDaemon(true);
+        // A session blocks on the socket; between two sessions (no master known, or a failure) the retry delay.
+        this.thread = new AgentHost(new LoopAgent("sluice-ha-replica", this::session),
+                new IntervalIdleStrategy(TimeUnit.MILLISECONDS.toNanos(settings.reconnectDelayMs())));
     }
 
     /** Starts following the master. */
@@ -62,29 +67,25 @@ public final class ReplicaClient implements AutoCloseable {
         thread.start();
     }
 
-    private void run() {
-        boolean quiet = false;
-        while (running) {
-            Optional<String> address = masterAddress.get();
-            if (address.isPresent()) {
-                try (Socket s = connect(address.get())) {
-                    quiet = false;
-                    follow(s);
-                } catch (IOException e) {
-                    if (running && !quiet) {
-                        LOG.warn("replicating from master {} failed: {}; trying again every {} ms", address.get(),
-                                e.toString(), settings.reconnectDelayMs());
-                    }
-                    quiet = true;
-                } finally {
-                    connected = false;
-                    socket = null;
+    /** The duty cycle: one session with the master, if one is known, until it ends. Returns 0: then idle. */
+    private int session() {
+        Optional<String> address = running ? masterAddress.get() : Optional.empty();
+        if (address.isPresent()) {
+            try (Socket s = connect(address.get())) {
+                quiet = false;
+                follow(s);
+            } catch (IOException e) {
+                if (running && !quiet) {
+                    LOG.warn("replicating from master {} failed: {}; trying again every {} ms", address.get(),
+                            e.toString(), settings.reconnectDelayMs());
                 }
-            }
-            if (running) {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(settings.reconnectDelayMs()));
+                quiet = true;
+            } finally {
+                connected = false;
+                socket = null;
             }
         }
+        return 0;
     }
 
     private Socket connect(String address) throws IOException {
@@ -190,11 +191,6 @@ public final class ReplicaClient implements AutoCloseable {
                 LOG.warn("closing the HA channel failed", e);
             }
         }
-        LockSupport.unpark(thread);
-        try {
-            thread.join(STOP_TIMEOUT_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.close(STOP_TIMEOUT_MS);
     }
 }

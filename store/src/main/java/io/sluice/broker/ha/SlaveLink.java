@@ -3,6 +3,9 @@ package io.sluice.broker.ha;
 import io.sluice.store.MessageStore;
 import io.sluice.store.log.ReadResult;
 import io.sluice.store.log.ReadStatus;
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.LoopAgent;
+import io.sluice.store.thread.WakeableIdleStrategy;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -10,7 +13,9 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.NoOpIdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,10 +23,10 @@ import org.slf4j.LoggerFactory;
  * The master's end of one slave's HA channel (framing in {@link HaFrameDescriptor}): it checks the slave's first
  * report, then streams the CommitLog from there, byte for byte, and follows the slave's acknowledgements.
  *
- * <p>Threads, one job each, both ending when the link closes: {@code sluice-ha-acks-<n>} owns reading (the first
- * report, then every acknowledgement; a silence longer than {@code silenceTimeoutMs} closes the link) and
- * {@code sluice-ha-push-<n>} owns writing (transfers while the log is ahead of what was sent, a heartbeat after
- * {@code heartbeatIntervalMs} of nothing; idle, it parks until {@link #wakeUp} or {@link #IDLE_PARK_NS}). The
+ * <p>Threads ({@link AgentHost}s), one job each, both ending when the link closes: {@code sluice-ha-acks-<n>} owns
+ * reading (the first report, then every acknowledgement; a silence longer than {@code silenceTimeoutMs} closes the
+ * link) and {@code sluice-ha-push-<n>} owns writing (transfers while the log is ahead of what was sent, a heartbeat
+ * after {@code heartbeatIntervalMs} of nothing; idle, it parks until {@link #wakeUp} or {@link #IDLE_PARK_NS}). The
  * positions are written by their owning thread and read by any.
  */
 final class SlaveLink {
@@ -35,8 +40,10 @@ final class SlaveLink {
     private final MessageStore store;
     private final HaSettings settings;
     private final String remote;
-    private final Thread reader;
-    private final Thread pusher;
+    private final AgentHost reader;
+    private final AgentHost pusher;
+    /** Signalled by appends ({@link #wakeUp}) when the pusher may be idle. */
+    private final WakeableIdleStrategy pusherIdle;
     /** Written by the reader: the slave's acknowledged end; -1 until its first report is accepted. */
     private volatile long ackedPosition = -1;
     /**
@@ -44,8 +51,14 @@ final class SlaveLink {
      * being sent.
      */
     private volatile long sentPosition;
-    private volatile boolean parked;
     private volatile boolean open = true;
+    /** Reader thread only: the acknowledgement stream, once the first report was read. */
+    private DataInputStream in;
+    /** Pusher thread only. */
+    private final ByteBuffer header = ByteBuffer.allocate(HaFrameDescriptor.TRANSFER_HEADER_BYTES);
+    private final ByteBuffer[] frame = new ByteBuffer[2];
+    private final long heartbeatNs;
+    private long lastSendNs;
 
     SlaveLink(HaServer owner, SocketChannel channel, MessageStore store, HaSettings settings, String remote, int id) {
         this.owner = owner;
@@ -53,10 +66,14 @@ final class SlaveLink {
         this.store = store;
         this.settings = settings;
         this.remote = remote;
-        this.reader = new Thread(this::runReader, "sluice-ha-acks-" + id);
-        this.pusher = new Thread(this::runPusher, "sluice-ha-push-" + id);
-        reader.setDaemon(true);
-        pusher.setDaemon(true);
+        this.heartbeatNs = TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMs());
+        // No idle strategy: the reader's cycle blocks on the socket (bounded by silenceTimeoutMs).
+        this.reader = new AgentHost(new LoopAgent("sluice-ha-acks-" + id, this::readCycle),
+                NoOpIdleStrategy.INSTANCE);
+        // Idle until an append wakes it, at most until a heartbeat is due.
+        this.pusherIdle = new WakeableIdleStrategy(new SleepingIdleStrategy(Math.min(IDLE_PARK_NS, heartbeatNs)),
+                () -> !open || store.logEndPosition() != sentPosition);
+        this.pusher = new AgentHost(new LoopAgent("sluice-ha-push-" + id, this::pushCycle), pusherIdle);
     }
 
     void start() {
@@ -70,31 +87,20 @@ final class SlaveLink {
 
     /** Tells an idle pusher that the log may have grown. Cheap; any thread. */
     void wakeUp() {
-        if (parked) {
-            LockSupport.unpark(pusher);
+        if (pusherIdle.needsWakeUp()) {
+            pusher.wakeUp();
         }
     }
 
-    private void runReader() {
+    /** The reader's duty cycle: the first report (then starts the pusher), or one acknowledgement. */
+    private int readCycle() {
+        if (!open) {
+            throw new AgentTerminationException("the HA link of slave " + remote + " is closed");
+        }
         try {
-            channel.socket().setSoTimeout((int) Math.min(Integer.MAX_VALUE, settings.silenceTimeoutMs()));
-            DataInputStream in = new DataInputStream(new BufferedInputStream(channel.socket().getInputStream(),
-                    HaFrameDescriptor.REPORT_BYTES * 64));
-            long first = readReport(in);
-            long end = store.logEndPosition();
-            long start = store.logStartPosition();
-            if (first > end) {
-                throw new Refusal("its position " + first + " lies beyond the master's end " + end);
-            }
-            if (first < start) {
-                throw new Refusal("its position " + first + " lies before the master's oldest data at " + start);
-            }
-            sentPosition = first;
-            ackedPosition = first;
-            LOG.info("slave {} connected at position {} (master end {})", remote, first, end);
-            owner.onAcked();
-            pusher.start();
-            while (open) {
+            if (in == null) {
+                acceptFirstReport();
+            } else {
                 long position = readReport(in);
                 if (position < ackedPosition || position > sentPosition) {
                     throw new Refusal("its report " + position + " lies outside [" + ackedPosition + ", "
@@ -103,6 +109,7 @@ final class SlaveLink {
                 ackedPosition = position;
                 owner.onAcked();
             }
+            return 1;
         } catch (Refusal e) {
             owner.onRefused(remote, e.getMessage());
         } catch (SocketTimeoutException e) {
@@ -111,9 +118,31 @@ final class SlaveLink {
             if (open) {
                 LOG.info("HA channel of slave {} closed: {}", remote, e.toString());
             }
-        } finally {
-            close();
         }
+        close();
+        throw new AgentTerminationException("the HA link of slave " + remote + " is closed");
+    }
+
+    private void acceptFirstReport() throws IOException {
+        channel.socket().setSoTimeout((int) Math.min(Integer.MAX_VALUE, settings.silenceTimeoutMs()));
+        DataInputStream stream = new DataInputStream(new BufferedInputStream(channel.socket().getInputStream(),
+                HaFrameDescriptor.REPORT_BYTES * 64));
+        long first = readReport(stream);
+        long end = store.logEndPosition();
+        long start = store.logStartPosition();
+        if (first > end) {
+            throw new Refusal("its position " + first + " lies beyond the master's end " + end);
+        }
+        if (first < start) {
+            throw new Refusal("its position " + first + " lies before the master's oldest data at " + start);
+        }
+        in = stream;
+        sentPosition = first;
+        ackedPosition = first;
+        LOG.info("slave {} connected at position {} (master end {})", remote, first, end);
+        owner.onAcked();
+        lastSendNs = System.nanoTime();
+        pusher.start();
     }
 
     private static long readReport(DataInputStream in) throws IOException {
@@ -129,51 +158,57 @@ final class SlaveLink {
         return position;
     }
 
-    private void runPusher() {
-        ByteBuffer header = ByteBuffer.allocate(HaFrameDescriptor.TRANSFER_HEADER_BYTES);
-        ByteBuffer[] frame = new ByteBuffer[2];
-        long heartbeatNs = TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMs());
-        long lastSendNs = System.nanoTime();
+    /** The pusher's duty cycle: one transfer or heartbeat (1), or nothing to send (0: idle). */
+    private int pushCycle() {
+        if (!open) {
+            throw new AgentTerminationException("the HA link of slave " + remote + " is closed");
+        }
         try {
-            while (open) {
-                long sent = sentPosition;
-                if (sent < store.logEndPosition()) {
-                    ReadResult read = store.readReplicable(sent, settings.maxTransferBytes());
-                    if (!read.isFound()) {
-                        LOG.warn("cannot send position {} to slave {}: {}{}", sent, remote, read.status(),
-                                read.status() == ReadStatus.POSITION_DELETED
-                                        ? " (retention deleted it before the slave had it)" : "");
-                        return;
-                    }
-                    ByteBuffer body = read.buffer();
-                    int size = body.remaining();
-                    frame[0] = HaFrameDescriptor.transferHeader(header, sent, size);
-                    frame[1] = body;
-                    // Published before the write: the slave may acknowledge the bytes before the write returns.
-                    sentPosition = sent + size;
-                    writeFully(frame);
-                    lastSendNs = System.nanoTime();
-                } else if (System.nanoTime() - lastSendNs >= heartbeatNs) {
-                    frame[0] = HaFrameDescriptor.transferHeader(header, sent, 0);
-                    frame[1] = ByteBuffer.allocate(0);
-                    writeFully(frame);
-                    lastSendNs = System.nanoTime();
-                } else {
-                    parked = true;
-                    // Re-check after publishing the flag: an append that missed it is seen here.
-                    if (open && store.logEndPosition() == sentPosition) {
-                        LockSupport.parkNanos(this, Math.min(IDLE_PARK_NS, heartbeatNs));
-                    }
-                    parked = false;
-                }
+            if (pushOnce()) {
+                return 1;
             }
+            if (System.nanoTime() - lastSendNs < heartbeatNs) {
+                return 0;
+            }
+            frame[0] = HaFrameDescriptor.transferHeader(header, sentPosition, 0);
+            frame[1] = ByteBuffer.allocate(0);
+            writeFully(frame);
+            lastSendNs = System.nanoTime();
+            return 1;
         } catch (IOException e) {
             if (open) {
                 LOG.info("sending to slave {} failed: {}", remote, e.toString());
             }
-        } finally {
+        } catch (AgentTerminationException e) {
             close();
+            throw e;
         }
+        close();
+        throw new AgentTerminationException("the HA link of slave " + remote + " is closed");
+    }
+
+    /** Sends one transfer if the log is ahead of what was sent; false if there is nothing to send. */
+    private boolean pushOnce() throws IOException {
+        long sent = sentPosition;
+        if (sent >= store.logEndPosition()) {
+            return false;
+        }
+        ReadResult read = store.readReplicable(sent, settings.maxTransferBytes());
+        if (!read.isFound()) {
+            LOG.warn("cannot send position {} to slave {}: {}{}", sent, remote, read.status(),
+                    read.status() == ReadStatus.POSITION_DELETED
+                            ? " (retention deleted it before the slave had it)" : "");
+            throw new AgentTerminationException("slave " + remote + " cannot be served");
+        }
+        ByteBuffer body = read.buffer();
+        int size = body.remaining();
+        frame[0] = HaFrameDescriptor.transferHeader(header, sent, size);
+        frame[1] = body;
+        // Published before the write: the slave may acknowledge the bytes before the write returns.
+        sentPosition = sent + size;
+        writeFully(frame);
+        lastSendNs = System.nanoTime();
+        return true;
     }
 
     private void writeFully(ByteBuffer[] frame) throws IOException {
@@ -195,16 +230,14 @@ final class SlaveLink {
         } catch (IOException e) {
             LOG.warn("closing the HA channel of slave {} failed", remote, e);
         }
-        LockSupport.unpark(pusher);
+        pusher.wakeUp();
         owner.onClosed(this);
     }
 
-    /** Waits for both threads to end, up to {@code timeoutMs} each. */
-    void join(long timeoutMs) throws InterruptedException {
-        reader.join(timeoutMs);
-        if (pusher.isAlive()) {
-            pusher.join(timeoutMs);
-        }
+    /** Waits for both threads to end, up to {@code timeoutMs} each (logs one that does not). After {@link #close}. */
+    void join(long timeoutMs) {
+        reader.close(timeoutMs);
+        pusher.close(timeoutMs);
     }
 
     /** A slave that breaks the protocol: refused and logged. */

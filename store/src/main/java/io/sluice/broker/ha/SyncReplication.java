@@ -2,11 +2,13 @@ package io.sluice.broker.ha;
 
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.IntervalIdleStrategy;
+import io.sluice.store.thread.LoopAgent;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -20,8 +22,8 @@ import org.agrona.concurrent.NanoClock;
  * SendStatus values.
  *
  * <p>Threads: callers of {@link #await} (I/O threads, flush threads), the HA link threads ({@link #onAcked}) and
- * {@code sluice-ha-sync-deadline} (timeouts). The queue is guarded by its own monitor, held briefly by each of
- * them; responses are completed under it, which keeps them in queue order.
+ * {@code sluice-ha-sync-deadline} (timeouts, an {@link AgentHost}). The queue is guarded by its own monitor, held
+ * briefly by each of them; responses are completed under it, which keeps them in queue order.
  */
 public final class SyncReplication implements AutoCloseable {
 
@@ -32,7 +34,7 @@ public final class SyncReplication implements AutoCloseable {
     private final long tickNs;
     private final NanoClock clock;
     private final ArrayDeque<Waiter> pending = new ArrayDeque<>();
-    private final Thread deadlines;
+    private final AgentHost deadlines;
     private final LongAdder timedOut = new LongAdder();
     private final LongAdder noSlave = new LongAdder();
     /** Highest position a connected slave has acknowledged; -1 when none is connected. */
@@ -44,8 +46,9 @@ public final class SyncReplication implements AutoCloseable {
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.tickNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(MAX_TICK_NS, timeoutNs / 4));
         this.clock = clock;
-        this.deadlines = new Thread(this::runDeadlines, "sluice-ha-sync-deadline");
-        this.deadlines.setDaemon(true);
+        // A fixed tick: deadlines come due with time, and nobody wakes this thread. Its last act answers the rest.
+        this.deadlines = new AgentHost(new LoopAgent("sluice-ha-sync-deadline", this::expireOverdue,
+                this::expireAll), new IntervalIdleStrategy(tickNs));
     }
 
     /** Starts the deadline thread. */
@@ -95,14 +98,6 @@ public final class SyncReplication implements AutoCloseable {
         while (acked >= 0 && (head = pending.peekFirst()) != null && head.endPosition <= acked) {
             pending.pollFirst().future.complete(head.stored);
         }
-    }
-
-    private void runDeadlines() {
-        while (running) {
-            expireOverdue();
-            LockSupport.parkNanos(this, tickNs);
-        }
-        expireAll();
     }
 
     /** Answers FLUSH_SLAVE_TIMEOUT to the waiters whose deadline passed, in queue order. Returns how many. */
@@ -163,12 +158,7 @@ public final class SyncReplication implements AutoCloseable {
             return;
         }
         running = false;
-        LockSupport.unpark(deadlines);
-        try {
-            deadlines.join(TimeUnit.NANOSECONDS.toMillis(timeoutNs) + 1_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        deadlines.close(TimeUnit.NANOSECONDS.toMillis(timeoutNs) + 1_000);
     }
 
     /** One stored send waiting for a slave. Immutable apart from its future. */

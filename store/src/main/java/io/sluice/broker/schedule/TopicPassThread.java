@@ -2,8 +2,11 @@ package io.sluice.broker.schedule;
 
 import io.sluice.store.ArrivalListener;
 import io.sluice.store.MessageStore;
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.LoopAgent;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * sleeps as long as the pass asks, and wakes early when a record arrives in that topic. A pass that throws is
  * counted and logged, and the next one runs after the retry pause.
  *
- * <p>Contract: {@link #start} once; passes run on the thread only; {@link #stop} wakes it, waits for the running
- * pass and says how the thread ended, so that its owner releases what the passes used only once they are over.
- * {@link #start} and {@link #stop} may be called from any thread.
+ * <p>Contract: {@link #start} once; passes run on the thread (an {@link AgentHost}) only; {@link #stop} wakes it,
+ * waits for the running pass and says how the thread ended, so that its owner releases what the passes used only
+ * once they are over. {@link #start} and {@link #stop} may be called from any thread.
  */
 public final class TopicPassThread {
 
@@ -47,8 +50,10 @@ public final class TopicPassThread {
     private final long stopTimeoutMs;
     private final AtomicLong passErrors = new AtomicLong();
     private final ArrivalListener arrivals = this::onArrival;
-    private volatile Thread thread;
+    private volatile AgentHost thread;
     private volatile boolean running;
+    /** What the last pass asked to sleep, in ns. Pass thread only. */
+    private long waitNs;
 
     /**
      * @param store         whose arrivals to {@code topic} wake the thread
@@ -78,41 +83,61 @@ public final class TopicPassThread {
             throw new IllegalStateException(threadName + " is already started");
         }
         running = true;
-        Thread t = new Thread(this::run, threadName);
-        t.setDaemon(true);
+        // Sleeps as long as the pass asked (an arrival in the topic ends the sleep): passes know when work is due.
+        AgentHost t = new AgentHost(new LoopAgent(threadName, this::runPass), new PassIdle());
         thread = t;
         store.addArrivalListener(arrivals);
         t.start();
     }
 
-    private void run() {
-        while (running) {
-            long waitNs;
-            try {
-                waitNs = pass.run();
-            } catch (RuntimeException e) {
-                passErrors.incrementAndGet();
-                LOG.error("{} pass failed; retrying in {} ms", threadName, retryNs / 1_000_000, e);
-                waitNs = retryNs;
-            }
+    /** The duty cycle: one pass; a pass that throws is counted and logged here, and retried after the pause. */
+    private int runPass() {
+        if (!running) {
+            waitNs = 0;
+            return 0; // stopping: no pass after stop() was called
+        }
+        try {
+            waitNs = pass.run();
+        } catch (RuntimeException e) {
+            passErrors.incrementAndGet();
+            LOG.error("{} pass failed; retrying in {} ms", threadName, retryNs / 1_000_000, e);
+            waitNs = retryNs;
+        }
+        return waitNs > 0 ? 0 : 1;
+    }
+
+    /** Parks for the wait the last pass asked for. Pass thread only. */
+    private final class PassIdle implements IdleStrategy {
+        @Override
+        public void idle(int workCount) {
+            idle();
+        }
+
+        @Override
+        public void idle() {
             if (running && waitNs > 0) {
                 LockSupport.parkNanos(this, waitNs);
             }
+        }
+
+        @Override
+        public void reset() {
+            // The wait is the pass's.
         }
     }
 
     private void onArrival(String arrivedTopic, int queueId, long maxOffset) {
         if (topic.equals(arrivedTopic)) {
-            Thread t = thread;
+            AgentHost t = thread;
             if (t != null) {
-                LockSupport.unpark(t);
+                t.wakeUp();
             }
         }
     }
 
     /** Stops listening and the thread, waiting up to the stop timeout for a running pass. Idempotent. */
     public Stopped stop() {
-        Thread t;
+        AgentHost t;
         synchronized (this) {
             t = thread;
             if (t == null) {
@@ -124,17 +149,7 @@ public final class TopicPassThread {
             running = false;
         }
         store.removeArrivalListener(arrivals);
-        LockSupport.unpark(t);
-        try {
-            t.join(stopTimeoutMs);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (t.isAlive()) {
-            LOG.error("{} did not stop within {} ms", threadName, stopTimeoutMs);
-            return Stopped.STILL_RUNNING;
-        }
-        return Stopped.ENDED;
+        return t.close(stopTimeoutMs) ? Stopped.ENDED : Stopped.STILL_RUNNING; // logs one that does not stop
     }
 
     /** Passes that failed with an unexpected exception. */

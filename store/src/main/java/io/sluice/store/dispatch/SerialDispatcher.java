@@ -5,8 +5,10 @@ import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.RecordCursor;
 import io.sluice.store.log.ScanResult;
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.LoopAgent;
+import io.sluice.store.thread.WakeableIdleStrategy;
 import java.io.IOException;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -27,9 +29,12 @@ import org.slf4j.LoggerFactory;
  * of its segment, a record that cannot be indexed is skipped ({@link QueueIndexer}), both counted and logged
  * (docs/dispatch.md#dispatch-rules).
  *
- * <p>Waiting: with nothing to do it spins, yields, then parks up to {@code maxParkMicros}; {@link #wakeUp()} unparks
- * it. Dekker's pattern on the volatile {@code idling} flag (set it, then re-read the confirmed position; the waker
- * publishes the position, fences, then reads the flag) means a wake-up is never lost.
+ * <p>Waiting: with nothing to do it backs off (spins, yields, then parks up to {@code maxParkMicros}); {@link #wakeUp()}
+ * unparks it, and {@link WakeableIdleStrategy}'s Dekker pattern means a wake-up is never lost. The thread
+ * ({@code sluice-dispatch}) is an {@link AgentHost}.
+ *
+ * <p>It stays beside the pipeline as recovery's re-dispatcher ({@link #redispatch}: on the opening thread, failing
+ * with an exception the open reports) and as the oracle the pipeline's property test compares against.
  *
  * <p>Thread-safety: {@link #redispatch} before {@link #start}, on the caller's thread; after start the dispatch thread
  * owns the cursor and is the only writer of consume queues. Other methods are thread-safe.
@@ -58,10 +63,11 @@ public final class SerialDispatcher implements Dispatcher {
     private volatile long lastStoreTimestampMs;
     /** When a pass last found nothing left to dispatch: pending records arrived after it. */
     private volatile long caughtUpAtMs;
-    /** Set by the dispatch thread just before it parks; see the class comment. */
-    private volatile boolean idling;
+    /** The dispatch thread's idle strategy, which the wakers consult; see the class comment. */
+    private volatile WakeableIdleStrategy idle;
     private volatile State state = State.NEW;
-    private volatile Thread thread;
+    /** The dispatch thread, once started. */
+    private volatile AgentHost thread;
     /** Set when a pass stopped at a record that must be retried (consume queue file creation failed). */
     private boolean retryPending;
 
@@ -120,42 +126,32 @@ public final class SerialDispatcher implements Dispatcher {
         RecordCursor cursor = log.cursor(fromPosition);
         dispatched.setRelease(fromPosition);
         caughtUpAtMs = clock.time();
-        Thread t = new Thread(() -> run(cursor), "sluice-dispatch");
-        t.setDaemon(true);
-        t.setUncaughtExceptionHandler((th, e) -> LOG.error("dispatch thread died at position {}; consume queues"
-                + " stop growing until restart", dispatched.get(), e));
-        thread = t;
-        t.start();
+        // Backs off from spins to parks of at most maxParkMicros; appends and flushes wake it (wakeUp).
+        WakeableIdleStrategy i = new WakeableIdleStrategy(new BackoffIdleStrategy(SPINS, YIELDS, MIN_PARK_NS,
+                TimeUnit.MICROSECONDS.toNanos(settings.maxParkMicros())),
+                () -> !retryPending && log.confirmedPosition() > cursor.position());
+        AgentHost h = new AgentHost(new LoopAgent("sluice-dispatch", () -> cycle(cursor)), i);
+        thread = h;
+        idle = i; // after the thread: a waker that sees the strategy finds the thread
+        h.start();
         LOG.info("dispatch started at position {}", fromPosition);
     }
 
-    private void run(RecordCursor cursor) {
-        BackoffIdleStrategy idle = new BackoffIdleStrategy(SPINS, YIELDS, MIN_PARK_NS,
-                TimeUnit.MICROSECONDS.toNanos(settings.maxParkMicros()));
-        while (state == State.RUNNING) {
-            int work;
-            try {
-                work = pass(cursor);
-            } catch (RuntimeException e) {
-                long n = counters.onUnexpectedError();
-                if (DispatchCounters.shouldLog(n)) {
-                    LOG.error("dispatch pass failed at position {}; going on [{} failures so far]",
-                            cursor.position(), n, e);
-                }
-                work = 0;
+    /** The dispatch thread's duty cycle: one pass; 0 (idle) when it found nothing or must retry later. */
+    private int cycle(RecordCursor cursor) {
+        int work;
+        try {
+            work = pass(cursor);
+        } catch (RuntimeException e) {
+            // Counted with dispatch's own counters (exported with the store's statistics), then the loop goes on.
+            long n = counters.onUnexpectedError();
+            if (DispatchCounters.shouldLog(n)) {
+                LOG.error("dispatch pass failed at position {}; going on [{} failures so far]",
+                        cursor.position(), n, e);
             }
-            if (work > 0 && !retryPending) {
-                idle.reset();
-                continue;
-            }
-            idling = true;
-            // Dekker: announce the park, then look again, so a waker that missed the flag is seen here.
-            VarHandle.fullFence();
-            if (retryPending || log.confirmedPosition() <= cursor.position()) {
-                idle.idle();
-            }
-            idling = false;
+            work = 0;
         }
+        return retryPending ? 0 : work;
     }
 
     /** One pass: up to maxRecordsPerPass steps; publishes the position and notifies listeners. */
@@ -222,13 +218,9 @@ public final class SerialDispatcher implements Dispatcher {
 
     @Override
     public void wakeUp() {
-        // Orders the caller's publication of the new log position before the read of the flag (Dekker).
-        VarHandle.fullFence();
-        if (idling) {
-            Thread t = thread;
-            if (t != null) {
-                LockSupport.unpark(t);
-            }
+        WakeableIdleStrategy i = idle;
+        if (i != null && i.needsWakeUp()) {
+            thread.wakeUp();
         }
     }
 
@@ -256,7 +248,7 @@ public final class SerialDispatcher implements Dispatcher {
         long target = log.confirmedPosition();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (dispatched.getAcquire() < target) {
-            Thread t = thread;
+            Thread t = thread == null ? null : thread.thread();
             if (state != State.RUNNING || t == null || !t.isAlive() || System.nanoTime() - deadline > 0) {
                 return dispatched.getAcquire() >= target;
             }
@@ -278,19 +270,11 @@ public final class SerialDispatcher implements Dispatcher {
             previous = state;
             state = State.CLOSED;
         }
-        Thread t = thread;
-        if (previous != State.RUNNING || t == null) {
+        AgentHost h = thread;
+        if (previous != State.RUNNING || h == null) {
             return;
         }
-        LockSupport.unpark(t);
-        try {
-            t.join(JOIN_TIMEOUT_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (t.isAlive()) {
-            LOG.error("dispatch thread did not stop within {} ms", JOIN_TIMEOUT_MS);
-        } else {
+        if (h.close(JOIN_TIMEOUT_MS)) { // logs a thread that does not stop
             LOG.info("dispatch stopped at position {} ({})", dispatched.get(), counters);
         }
     }

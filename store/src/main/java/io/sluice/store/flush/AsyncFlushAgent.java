@@ -2,8 +2,10 @@ package io.sluice.store.flush;
 
 import java.io.IOException;
 import java.util.Objects;
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.IntervalIdleStrategy;
+import io.sluice.store.thread.LoopAgent;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,8 +14,8 @@ import org.slf4j.LoggerFactory;
  * ASYNC flush: every {@code flushIntervalMs} force the log when at least {@code flushMinPages} pages are dirty,
  * and everything dirty at least every {@code flushThoroughIntervalMs}. Appends are acknowledged without waiting.
  *
- * <p>Owns one thread ({@code sluice-flush-async}); it is the only caller of {@link FlushTarget#flushTo(long)}
- * while running. Public methods are thread-safe.
+ * <p>Owns one thread ({@code sluice-flush-async}, an {@link AgentHost}); it is the only caller of
+ * {@link FlushTarget#flushTo(long)} while running. Public methods are thread-safe.
  */
 public final class AsyncFlushAgent implements FlushAgent {
 
@@ -25,8 +27,7 @@ public final class AsyncFlushAgent implements FlushAgent {
     private final long intervalNs;
     private final long thoroughIntervalNs;
     private final int minPages;
-    private final Thread thread;
-    private volatile boolean running;
+    private final AgentHost thread;
     private long lastThoroughFlushNs;
 
     AsyncFlushAgent(FlushSettings settings, FlushTarget target, StoreFailureHandler failureHandler,
@@ -37,14 +38,16 @@ public final class AsyncFlushAgent implements FlushAgent {
         this.intervalNs = TimeUnit.MILLISECONDS.toNanos(settings.flushIntervalMs());
         this.thoroughIntervalNs = TimeUnit.MILLISECONDS.toNanos(settings.flushThoroughIntervalMs());
         this.minPages = settings.flushMinPages();
-        this.thread = new Thread(this::run, "sluice-flush-async");
-        this.thread.setDaemon(true);
+        // Paced by the interval whatever a cycle flushed: the policy is "at most one flush per interval".
+        this.thread = new AgentHost(new LoopAgent("sluice-flush-async", () -> {
+            doWork();
+            return 0;
+        }), new IntervalIdleStrategy(intervalNs));
     }
 
     @Override
     public void start() {
         lastThoroughFlushNs = nanoClock.nanoTime();
-        running = true;
         thread.start();
     }
 
@@ -56,15 +59,6 @@ public final class AsyncFlushAgent implements FlushAgent {
     @Override
     public void onAppended() {
         // Interval driven: nothing to wake.
-    }
-
-    private void run() {
-        while (running) {
-            LockSupport.parkNanos(this, intervalNs);
-            if (running) {
-                doWork();
-            }
-        }
     }
 
     /** One duty cycle: flush if enough is dirty or the thorough interval passed. Returns bytes made durable. */
@@ -101,15 +95,11 @@ public final class AsyncFlushAgent implements FlushAgent {
 
     @Override
     public void close() {
-        if (!running) {
+        if (!thread.isRunning()) {
             return;
         }
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (!thread.close(AgentHost.DEFAULT_STOP_TIMEOUT_MS)) {
+            return; // a flush still runs (logged): it owns the target, so no final flush here
         }
         long written = target.writtenPosition();
         long flushed = target.flushedPosition();

@@ -1,13 +1,16 @@
 package io.sluice.store.flush;
 
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.IntervalIdleStrategy;
+import io.sluice.store.thread.LoopAgent;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,11 +20,11 @@ import org.slf4j.LoggerFactory;
  * deadline watcher, answers {@link FlushOutcome#TIMED_OUT} to waiters whose deadline passed, so a stuck fsync
  * never leaves an append hanging.
  *
- * <p>Threads: {@code sluice-group-commit} (the only caller of {@link FlushTarget#flushTo(long)} while running,
- * and where {@link FlushOutcome#FLUSHED} is delivered) and {@code sluice-flush-deadline} (where
- * {@link FlushOutcome#TIMED_OUT} is delivered). The pending queue is guarded by its own monitor, held briefly
- * by the appender (adding), the flusher (removing the flushed prefix) and the watcher (removing the expired
- * prefix). Outcomes are delivered outside that monitor. Public methods are thread-safe.
+ * <p>Threads (each an {@link AgentHost}): {@code sluice-group-commit} (the only caller of
+ * {@link FlushTarget#flushTo(long)} while running, and where {@link FlushOutcome#FLUSHED} is delivered) and
+ * {@code sluice-flush-deadline} (where {@link FlushOutcome#TIMED_OUT} is delivered). The pending queue is guarded by
+ * its own monitor, held briefly by the appender (adding), the flusher (removing the flushed prefix) and the watcher
+ * (removing the expired prefix). Outcomes are delivered outside that monitor. Public methods are thread-safe.
  */
 public final class GroupCommitAgent implements FlushAgent {
 
@@ -37,11 +40,10 @@ public final class GroupCommitAgent implements FlushAgent {
     private final NanoClock nanoClock;
     private final long watchTickNs;
     private final ArrayDeque<FlushWaiter> pending = new ArrayDeque<>();
-    private final Thread flusher;
-    private final Thread watcher;
+    private final AgentHost flusher;
+    private final AgentHost watcher;
     private final List<FlushWaiter> flusherDrain = new ArrayList<>();
     private final List<FlushWaiter> watcherDrain = new ArrayList<>();
-    private volatile boolean running;
     private boolean closed;
 
     GroupCommitAgent(FlushSettings settings, FlushTarget target, StoreFailureHandler failureHandler,
@@ -51,15 +53,16 @@ public final class GroupCommitAgent implements FlushAgent {
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         long timeoutNs = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMs());
         this.watchTickNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(MAX_WATCH_TICK_NS, timeoutNs / 4));
-        this.flusher = new Thread(this::runFlusher, "sluice-group-commit");
-        this.flusher.setDaemon(true);
-        this.watcher = new Thread(this::runWatcher, "sluice-flush-deadline");
-        this.watcher.setDaemon(true);
+        // Sleeps only when a cycle found nothing: appends wake it, and a busy flusher goes straight on.
+        this.flusher = new AgentHost(new LoopAgent("sluice-group-commit", this::doFlushWork),
+                new SleepingIdleStrategy(IDLE_PARK_NS));
+        // A fixed tick: deadlines come due with time, not with work, and nobody wakes the watcher.
+        this.watcher = new AgentHost(new LoopAgent("sluice-flush-deadline", this::expireOverdue),
+                new IntervalIdleStrategy(watchTickNs));
     }
 
     @Override
     public void start() {
-        running = true;
         flusher.start();
         watcher.start();
     }
@@ -72,21 +75,13 @@ public final class GroupCommitAgent implements FlushAgent {
             }
             pending.addLast(waiter);
         }
-        LockSupport.unpark(flusher);
+        flusher.wakeUp();
         return true;
     }
 
     @Override
     public void onAppended() {
-        LockSupport.unpark(flusher);
-    }
-
-    private void runFlusher() {
-        while (running) {
-            if (doFlushWork() == 0) {
-                LockSupport.parkNanos(this, IDLE_PARK_NS);
-            }
-        }
+        flusher.wakeUp();
     }
 
     /** One flusher cycle: force what is written, then complete the covered waiters. Returns work done. */
@@ -126,13 +121,6 @@ public final class GroupCommitAgent implements FlushAgent {
         return deliver(flusherDrain, outcome);
     }
 
-    private void runWatcher() {
-        while (running) {
-            expireOverdue();
-            LockSupport.parkNanos(this, watchTickNs);
-        }
-    }
-
     /** Answers TIMED_OUT to every waiter whose deadline has passed. Returns how many. */
     int expireOverdue() {
         long nowNs = nanoClock.nanoTime();
@@ -170,25 +158,13 @@ public final class GroupCommitAgent implements FlushAgent {
             }
             closed = true;
         }
-        running = false;
-        LockSupport.unpark(flusher);
-        LockSupport.unpark(watcher);
-        joinQuietly(flusher);
-        joinQuietly(watcher);
-        // The threads are gone: this thread now owns the flusher's drain list.
+        if (!flusher.close(AgentHost.DEFAULT_STOP_TIMEOUT_MS)) {
+            return; // an fsync is stuck (logged): the watcher stays to answer its waiters TIMED_OUT
+        }
+        watcher.close();
+        // The flusher is gone: this thread now owns the flusher's drain list.
         doFlushWork();
         completeAll(FlushOutcome.FAILED);
         LOG.debug("group commit agent stopped at flushed position {}", target.flushedPosition());
-    }
-
-    private static void joinQuietly(Thread thread) {
-        if (!thread.isAlive()) {
-            return;
-        }
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.store.log;
 
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.LoopAgent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -8,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +59,8 @@ final class ZeroFillAhead implements AutoCloseable {
     private final long minUsableBytes;
     private final int aheadBytes;
     private final WriteHook beforeFill;
-    private final Thread thread;
+    /** Null when disabled. */
+    private final AgentHost thread;
     private final ByteBuffer zeros;
 
     /** End of the range the appender is writing or last wrote. Appender writes, both read. */
@@ -65,7 +69,6 @@ final class ZeroFillAhead implements AutoCloseable {
     private volatile long fillFrom = NONE;
     /** The appender wakes this thread when its claim reaches here. */
     private volatile long wakeAt;
-    private volatile boolean running;
 
     /** Counters, written by their owner (noted), read by anyone. This thread: */
     private volatile long filledBytes;
@@ -104,7 +107,9 @@ final class ZeroFillAhead implements AutoCloseable {
         this.minUsableBytes = minUsableBytes;
         this.aheadBytes = aheadBytes;
         this.beforeFill = beforeFill;
-        this.thread = aheadBytes == 0 ? null : new Thread(this::run, "sluice-zero-fill");
+        // Sleeps only when a cycle filled nothing: the appender wakes it when its claim nears the segment end.
+        this.thread = aheadBytes == 0 ? null : new AgentHost(new LoopAgent("sluice-zero-fill", this::fillCycle,
+                this::closeChannel), new SleepingIdleStrategy(IDLE_PARK_NS));
         this.zeros = aheadBytes == 0 ? null : ByteBuffer.allocateDirect(CHUNK_BYTES);
     }
 
@@ -115,8 +120,6 @@ final class ZeroFillAhead implements AutoCloseable {
         }
         claimedEnd = position;
         filledTo = position;
-        running = true;
-        thread.setDaemon(true);
         thread.start();
     }
 
@@ -140,32 +143,31 @@ final class ZeroFillAhead implements AutoCloseable {
             }
         }
         if (end >= wakeAt) {
-            LockSupport.unpark(thread);
+            thread.wakeUp();
         }
     }
 
-    private void run() {
-        while (running) {
-            Thread.interrupted(); // nothing here is interruptible work; a stray interrupt must not make park spin
-            try {
-                if (!fillOnce()) {
-                    LockSupport.parkNanos(this, IDLE_PARK_NS);
-                }
-            } catch (NoSuchFileException e) {
-                // The segment was discarded (a truncation) before this thread opened it: start over, no failure.
-                closeChannel();
-                filling = null;
-            } catch (IOException | RuntimeException e) {
-                long failed = ++failures;
-                if (failed == 1 || failed % LOG_EVERY_FAILURES == 0) {
-                    LOG.warn("zero-filling the next CommitLog segment failed ({} failures so far, logged every {});"
-                            + " retrying every {} ms", failed, LOG_EVERY_FAILURES, RETRY_AFTER_FAILURE_MS, e);
-                }
-                closeChannel();
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(RETRY_AFTER_FAILURE_MS));
+    /** One duty cycle: a chunk filled (1) or nothing to fill (0). A failed write is counted and retried later. */
+    private int fillCycle() {
+        Thread.interrupted(); // nothing here is interruptible work; a stray interrupt must not make park spin
+        try {
+            return fillOnce() ? 1 : 0;
+        } catch (NoSuchFileException e) {
+            // The segment was discarded (a truncation) before this thread opened it: start over, no failure.
+            closeChannel();
+            filling = null;
+            return 1;
+        } catch (IOException | RuntimeException e) {
+            long failed = ++failures;
+            if (failed == 1 || failed % LOG_EVERY_FAILURES == 0) {
+                LOG.warn("zero-filling the next CommitLog segment failed ({} failures so far, logged every {});"
+                        + " retrying every {} ms", failed, LOG_EVERY_FAILURES, RETRY_AFTER_FAILURE_MS, e);
             }
+            closeChannel();
+            // A full disk or a failing device: the zeros can wait, so the retry is slow (a stop ends the wait).
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(RETRY_AFTER_FAILURE_MS));
+            return 0;
         }
-        closeChannel();
     }
 
     /**
@@ -281,15 +283,8 @@ final class ZeroFillAhead implements AutoCloseable {
     /** Stops the thread and waits for it (a zero write in progress finishes first). Idempotent. */
     @Override
     public void close() {
-        if (thread == null || !running) {
-            return;
-        }
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(30));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (thread != null) {
+            thread.close(TimeUnit.SECONDS.toMillis(30));
         }
     }
 }

@@ -9,7 +9,9 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,10 +32,10 @@ import org.slf4j.LoggerFactory;
  * waking the reader, without ever waiting.
  *
  * <p>Thread-safety: the cut position, sequence numbers and idle state belong to whoever holds the reader's turn
- * ({@link #turn}): the reader thread in {@link #run()}, or an appender in {@link #assist()}, which only tries for it
- * (tests: {@link #doWork()}). {@link #wakeUp()}, {@link #cutPosition()} and {@link #cutCount()} are for any thread.
+ * ({@link #turn}): the reader thread in {@link #doWork()}, or an appender in {@link #assist()}, which only tries for it
+ * (tests: {@link #cutOnce()}). {@link #wakeUp()}, {@link #cutPosition()} and {@link #cutCount()} are for any thread.
  */
-final class ChunkCutter implements Runnable {
+final class ChunkCutter implements Agent {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChunkCutter.class);
     /** Upper bound of one wait, so that a stop request is noticed even without a signal. */
@@ -57,7 +59,7 @@ final class ChunkCutter implements Runnable {
         void accept(Chunk chunk) throws InterruptedException;
     }
 
-    /** What {@link #doWork()} found when it cut nothing. */
+    /** What {@link #cutOnce()} found when it cut nothing. */
     enum Idle { NONE, NO_DATA, BUSY }
 
     private final CommitLog log;
@@ -84,6 +86,8 @@ final class ChunkCutter implements Runnable {
     private long position;
     private long nextSeq;
     private Idle lastIdle = Idle.NONE;
+    /** Copy of {@link #lastIdle} for the reader's idle strategy, which runs without the turn. Reader thread. */
+    private Idle idleKind = Idle.NONE;
 
     /** The cut position, published for other threads (stats, the idle check, assists). */
     private volatile long cutPosition;
@@ -117,38 +121,45 @@ final class ChunkCutter implements Runnable {
     }
 
     @Override
-    public void run() {
+    public String roleName() {
+        return "sluice-dispatch-reader";
+    }
+
+    @Override
+    public void onStart() {
         thread = Thread.currentThread();
-        int idleRounds = 0;
+    }
+
+    /**
+     * The reader thread's duty cycle: one round of {@link #cutOnce()} with the turn held.
+     *
+     * @return 1 if a chunk was cut, else 0 (the reader idles, see {@link #idleStrategy()})
+     */
+    @Override
+    public int doWork() throws InterruptedException {
+        if (control.isHalted()) {
+            return 0;
+        }
+        turn.lockInterruptibly();
         try {
-            while (!control.isHalted()) {
-                int work;
-                Idle idleKind;
-                turn.lockInterruptibly();
-                try {
-                    work = doWorkReporting();
-                    idleKind = lastIdle;
-                } finally {
-                    turn.unlock();
-                }
-                if (work > 0) {
-                    idleRounds = 0;
-                } else {
-                    idle(++idleRounds, idleKind);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            int work = doWorkReporting();
+            idleKind = lastIdle;
+            return work;
         } finally {
-            finished = true;
-            ring.wakeAll();
+            turn.unlock();
         }
     }
 
-    /** Turn held: {@link #doWork()}, with a bug (not bad data) reported and counted rather than thrown. */
+    @Override
+    public void onClose() {
+        finished = true;
+        ring.wakeAll();
+    }
+
+    /** Turn held: {@link #cutOnce()}, with a bug (not bad data) reported and counted rather than thrown. */
     private int doWorkReporting() throws InterruptedException {
         try {
-            return doWork();
+            return cutOnce();
         } catch (RuntimeException e) {
             // Bad data becomes a skip, so this is a bug: report it; the reader looks again after a pause.
             long n = counters.unexpectedErrors.incrementAndGet();
@@ -238,12 +249,12 @@ final class ChunkCutter implements Runnable {
     }
 
     /**
-     * Cuts at most one chunk.
+     * Cuts at most one chunk. Turn held, or a test's only thread.
      *
      * @return 1 if a chunk was cut, 0 if there was nothing to cut (see {@link #lastIdle()})
      * @throws InterruptedException if interrupted while waiting for room in the ring
      */
-    int doWork() throws InterruptedException {
+    int cutOnce() throws InterruptedException {
         long pos = position;
         long skipUntil = control.skipUntil();
         if (pos < skipUntil) {
@@ -385,26 +396,66 @@ final class ChunkCutter implements Runnable {
         return cutCount - ring.head();
     }
 
-    /** Reader thread, turn not held. */
-    private void idle(int rounds, Idle idleKind) {
-        if (idleKind == Idle.NO_DATA && rounds <= SPIN_ROUNDS) {
-            Thread.onSpinWait();
-        } else if (idleKind == Idle.NO_DATA && rounds <= SPIN_ROUNDS + YIELD_ROUNDS) {
-            Thread.yield();
-        } else {
-            parked = true;
-            // Orders the flag store before the re-check below; wakeUp() fences before reading the flag (Dekker),
-            // so an append or release that the re-check misses is guaranteed to see the flag and unpark us.
-            VarHandle.fullFence();
-            if (!control.isHalted() && !hasWork()) {
-                LockSupport.parkNanos(this, MAX_PARK_NS);
+    /**
+     * The reader's idle strategy: after a round that cut nothing because the log had nothing new, a few spins and
+     * yields (a send is often just behind), then a park of at most {@code MAX_PARK_NS} that {@link #wakeUp()} ends;
+     * when the pipeline was busy (the tail waits for a free worker), straight to the park, since only a released
+     * chunk, which wakes the reader, changes that. One instance, for the reader thread's runner.
+     */
+    IdleStrategy idleStrategy() {
+        return new ReaderIdle();
+    }
+
+    /** See {@link #idleStrategy()}. Reader thread only, turn not held. */
+    private final class ReaderIdle implements IdleStrategy {
+        private int rounds;
+
+        @Override
+        public void idle(int workCount) {
+            if (workCount > 0) {
+                rounds = 0;
+                return;
             }
-            parked = false;
+            rounds++;
+            if (idleKind == Idle.NO_DATA && rounds <= SPIN_ROUNDS) {
+                Thread.onSpinWait();
+            } else if (idleKind == Idle.NO_DATA && rounds <= SPIN_ROUNDS + YIELD_ROUNDS) {
+                Thread.yield();
+            } else {
+                park();
+            }
+        }
+
+        @Override
+        public void idle() {
+            park();
+        }
+
+        @Override
+        public void reset() {
+            rounds = 0;
+        }
+
+        @Override
+        public String alias() {
+            return "dispatch-reader";
         }
     }
 
+    /** Reader thread, turn not held: sleeps until woken, at most {@code MAX_PARK_NS}, unless there is work. */
+    private void park() {
+        parked = true;
+        // Orders the flag store before the re-check below; wakeUp() fences before reading the flag (Dekker),
+        // so an append or release that the re-check misses is guaranteed to see the flag and unpark us.
+        VarHandle.fullFence();
+        if (!control.isHalted() && !hasWork()) {
+            LockSupport.parkNanos(this, MAX_PARK_NS);
+        }
+        parked = false;
+    }
+
     /**
-     * Cheap check whether {@link #doWork()} would cut something now. Without the turn, so from the published
+     * Cheap check whether {@link #cutOnce()} would cut something now. Without the turn, so from the published
      * copies of the cut position and sequence number (an assist may move them meanwhile; a stale answer costs one
      * round or one park of at most {@code MAX_PARK_NS}).
      */

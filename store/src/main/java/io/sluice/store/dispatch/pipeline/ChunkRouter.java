@@ -23,7 +23,7 @@ final class ChunkRouter implements ChunkCutter.Sink {
     private final PipelineCounters counters;
 
     /**
-     * @param inline    decodes on the calling thread (its {@link ParseWorker#run()} is never started)
+     * @param inline    decodes on the calling thread (its {@link ParseWorker#parseNext()} is never run)
      * @param writer    writes an inline-decoded chunk on the calling thread ({@link CqWriter#writeInline})
      * @param inlineMaxBytes largest chunk handled inline ({@link PipelineSettings#inlineMaxBytes}; 0: none)
      * @param workQueue the parse workers' queue, never full (the reader reserved a ring slot for the chunk)

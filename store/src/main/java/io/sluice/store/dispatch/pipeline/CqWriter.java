@@ -22,12 +22,12 @@ import org.slf4j.LoggerFactory;
  * again here. {@link #dispatched} moves only after a chunk's slots are written (release store), so lag, drain and the
  * checkpoint never count work merely parsed.
  *
- * <p>Thread-safety: {@link #run()} on the writer's own thread, the only consume-queue writer while the pipeline runs,
+ * <p>Thread-safety: {@link #writeNext()} on the writer's own thread, the only consume-queue writer while the pipeline runs,
  * except that the reader writes a chunk itself with {@link #writeInline} while the writer waits for that very chunk
  * (the ring's lock hands the queues and these fields over). The writing thread owns the ring's head chunk until it
  * releases or passes it. {@link #dispatched} and {@link #lastStoreTimestampMs()} may be read by any thread.
  */
-final class CqWriter implements Runnable {
+final class CqWriter {
 
     private static final Logger LOG = LoggerFactory.getLogger(CqWriter.class);
     private static final long MIN_RETRY_PARK_NS = 1_000;
@@ -70,23 +70,25 @@ final class CqWriter implements Runnable {
         this.dispatched = dispatched;
     }
 
-    @Override
-    public void run() {
-        try {
-            while (!control.isHalted()) {
-                Chunk chunk = ring.awaitHead(ChunkCutter.WAIT_SLICE_NS);
-                if (chunk == null) {
-                    continue;
-                }
-                if (handle(chunk, false) == Written.HALTED) {
-                    break; // halted in the middle of the chunk
-                }
-                ring.release();
-                onRelease.run();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * The writer thread's duty cycle: waits for the chunk at the ring's head (at most
+     * {@link ChunkCutter#WAIT_SLICE_NS}, so a stop is noticed), writes it, releases it and wakes the reader. Once
+     * halted (even in the middle of a chunk) it writes nothing more and only waits.
+     *
+     * @return 1 if a chunk was written, else 0
+     */
+    int writeNext() throws InterruptedException {
+        if (control.isHalted()) {
+            LockSupport.parkNanos(this, ChunkCutter.WAIT_SLICE_NS); // until the owner ends this thread
+            return 0;
         }
+        Chunk chunk = ring.awaitHead(ChunkCutter.WAIT_SLICE_NS);
+        if (chunk == null || handle(chunk, false) == Written.HALTED) {
+            return 0;
+        }
+        ring.release();
+        onRelease.run();
+        return 1;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.sluice.store.dispatch.pipeline;
 
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,11 +14,11 @@ import org.slf4j.LoggerFactory;
  * chunk is offered anyway; the writer decodes it again record by record. The offer never waits, because the cutter
  * reserved the chunk's place in the ring before cutting it.
  *
- * <p>Thread-safety: {@link #run()} on the worker's own thread (or, for the reader's inline worker, {@link #decode}
- * on the reader's); that thread owns the {@link DecodeScratch} and each chunk between taking it from the queue and
- * offering it to the ring.
+ * <p>Thread-safety: {@link #parseNext()} on the worker's own thread (or, for the reader's inline worker,
+ * {@link #decode} on the reader's); that thread owns the {@link DecodeScratch} and each chunk between taking it from
+ * the queue and offering it to the ring.
  */
-final class ParseWorker implements Runnable {
+final class ParseWorker {
 
     private static final Logger LOG = LoggerFactory.getLogger(ParseWorker.class);
 
@@ -36,19 +37,24 @@ final class ParseWorker implements Runnable {
         this.control = control;
     }
 
-    @Override
-    public void run() {
-        try {
-            while (!control.isHalted()) {
-                Chunk chunk = chunks.poll(ChunkCutter.WAIT_SLICE_NS, TimeUnit.NANOSECONDS);
-                if (chunk != null) {
-                    decode(chunk);
-                    ring.offer(chunk.seq, chunk, Long.MAX_VALUE);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * The worker thread's duty cycle: waits for the next chunk (at most {@link ChunkCutter#WAIT_SLICE_NS}, so a
+     * stop is noticed), decodes it and offers it to the ring. Once halted it takes no chunk and only waits.
+     *
+     * @return 1 if a chunk was parsed, else 0
+     */
+    int parseNext() throws InterruptedException {
+        if (control.isHalted()) {
+            LockSupport.parkNanos(this, ChunkCutter.WAIT_SLICE_NS); // until the owner ends this thread
+            return 0;
         }
+        Chunk chunk = chunks.poll(ChunkCutter.WAIT_SLICE_NS, TimeUnit.NANOSECONDS);
+        if (chunk == null) {
+            return 0;
+        }
+        decode(chunk);
+        ring.offer(chunk.seq, chunk, Long.MAX_VALUE);
+        return 1;
     }
 
     /** Decodes one chunk; a failure is recorded in the chunk instead of thrown. */

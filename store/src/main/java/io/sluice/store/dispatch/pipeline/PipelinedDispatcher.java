@@ -4,6 +4,8 @@ import io.sluice.store.ArrivalListener;
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.CommitLog;
+import io.sluice.store.thread.AgentHost;
+import io.sluice.store.thread.LoopAgent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -13,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NoOpIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>Output equals the serial dispatcher's. Lifecycle: construct, {@link #start} once, {@link #drain} (waits until
- * everything confirmed at the call is written), {@link #close} once; other methods are thread-safe. Owns its threads:
+ * everything confirmed at the call is written), {@link #close} once; other methods are thread-safe. Owns its threads (each an {@link AgentHost}):
  * {@code sluice-dispatch-reader}, {@code sluice-dispatch-parse-<i>}, {@code sluice-dispatch-writer}; one thread at a
  * time appends to the consume queues: the writer, or the holder of the reader's turn for a small chunk the idle
  * writer waits for ({@link ChunkRouter}, {@link #afterAppend()}).
@@ -54,7 +57,8 @@ public final class PipelinedDispatcher implements Dispatcher {
     private final PipelineControl control = new PipelineControl();
     /** Position after the last chunk written; release-stored by the writer. */
     private final AtomicLong dispatched = new AtomicLong();
-    private final List<Thread> threads = new ArrayList<>();
+    /** The reader's, the parse workers' and the writer's threads, in the order work flows. */
+    private final List<AgentHost> threads = new ArrayList<>();
     private volatile State state = State.NEW;
     private volatile ChunkCutter cutter;
     private volatile CqWriter writer;
@@ -126,24 +130,21 @@ public final class PipelinedDispatcher implements Dispatcher {
         writer = w;
         // In the order work flows: Thread.start waits for each thread to come alive, and meanwhile the reader already
         // cuts and the first workers already parse.
-        threads.add(newThread(c, "sluice-dispatch-reader"));
+        // The reader backs off from spinning to a short park that appends and releases end (see ChunkCutter).
+        threads.add(new AgentHost(c, c.idleStrategy()));
         for (int i = 0; i < settings.parseThreads(); i++) {
-            threads.add(newThread(new ParseWorker(work, decoder, r, control), "sluice-dispatch-parse-" + i));
+            ParseWorker worker = new ParseWorker(work, decoder, r, control);
+            // No idle strategy: a worker's cycle itself waits on the work queue.
+            threads.add(new AgentHost(new LoopAgent("sluice-dispatch-parse-" + i, worker::parseNext),
+                    NoOpIdleStrategy.INSTANCE));
         }
-        threads.add(newThread(w, "sluice-dispatch-writer"));
-        for (Thread t : threads) {
+        // No idle strategy: the writer's cycle itself waits on the ring's head.
+        threads.add(new AgentHost(new LoopAgent("sluice-dispatch-writer", w::writeNext), NoOpIdleStrategy.INSTANCE));
+        for (AgentHost t : threads) {
             t.start();
         }
         LOG.info("pipelined dispatch started at position {} ({} parse threads, {} ring slots, {} byte chunks)",
                 fromPosition, settings.parseThreads(), settings.ringSlots(), settings.chunkBytes());
-    }
-
-    private Thread newThread(Runnable body, String name) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        t.setUncaughtExceptionHandler((th, e) -> LOG.error("{} died at dispatched position {}; consume queues stop"
-                + " growing until restart", th.getName(), dispatched.get(), e));
-        return t;
     }
 
     /**
@@ -248,16 +249,8 @@ public final class PipelinedDispatcher implements Dispatcher {
         control.halt();
         ring.wakeAll();
         wakeUp();
-        for (Thread t : threads) {
-            try {
-                t.join(JOIN_TIMEOUT_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            if (t.isAlive()) {
-                LOG.error("{} did not stop within {} ms", t.getName(), JOIN_TIMEOUT_MS);
-            }
+        for (AgentHost t : threads) {
+            t.close(JOIN_TIMEOUT_MS); // logs a thread that does not stop
         }
         // An appender may still be writing a chunk it cut: the owner closes the queues after this returns.
         if (!cutter.awaitAssists(JOIN_TIMEOUT_MS)) {

@@ -85,7 +85,7 @@ class ChunkCutterTest {
 
         /** Cuts until nothing is left, writing after every cut. */
         List<Cut> cutAll() throws InterruptedException {
-            while (cutter.doWork() > 0) {
+            while (cutter.cutOnce() > 0) {
                 writeAll();
             }
             return cuts;
@@ -144,26 +144,26 @@ class ChunkCutterTest {
     void shouldCutALoneMessageAtOnceButLetATailGrowWhileBusy() throws Exception {
         try (CommitLog log = PipelineFixture.openLog(dir)) {
             Harness h = new Harness(log, new PipelineSettings(4096, 1000, 1, 16, false));
-            assertEquals(0, h.cutter.doWork());
+            assertEquals(0, h.cutter.cutOnce());
             assertEquals(ChunkCutter.Idle.NO_DATA, h.cutter.lastIdle());
 
             PipelineFixture.append(log, new Single("T", 0, 10, null), 1);
-            assertEquals(1, h.cutter.doWork(), "an idle pipeline takes a single message at once");
+            assertEquals(1, h.cutter.cutOnce(), "an idle pipeline takes a single message at once");
 
             PipelineFixture.append(log, new Single("T", 0, 10, null), 2);
-            assertEquals(0, h.cutter.doWork(), "one chunk in flight for one worker: the tail waits");
+            assertEquals(0, h.cutter.cutOnce(), "one chunk in flight for one worker: the tail waits");
             assertEquals(ChunkCutter.Idle.BUSY, h.cutter.lastIdle());
 
             h.writeAll();
-            assertEquals(1, h.cutter.doWork(), "the worker is free again: the tail is cut");
+            assertEquals(1, h.cutter.cutOnce(), "the worker is free again: the tail is cut");
             h.writeAll();
             assertEquals(List.of(1, 1), h.cuts.stream().map(Cut::records).toList());
 
-            assertEquals(0, h.cutter.doWork(), "nothing left");
+            assertEquals(0, h.cutter.cutOnce(), "nothing left");
             PipelineFixture.appendSimple(log, "U", 1, 105, 100);
-            assertTrue(h.cutter.doWork() > 0);
+            assertTrue(h.cutter.cutOnce() > 0);
             int cutsWhileBusy = 0;
-            while (h.cutter.doWork() > 0) {
+            while (h.cutter.cutOnce() > 0) {
                 cutsWhileBusy++;
             }
             assertTrue(cutsWhileBusy > 0, "full chunks are cut even while the workers are busy");
@@ -199,7 +199,7 @@ class ChunkCutterTest {
             assertEquals(before, h.cutter.cutPosition(), "more than inlineMaxBytes: the reader's job");
             assertEquals(2, h.counters.assistedChunks.get());
             assertEquals(List.of(1, 1), h.cuts.stream().map(Cut::records).toList());
-            assertTrue(h.cutter.doWork() > 0, "the reader still cuts what the appender left");
+            assertTrue(h.cutter.cutOnce() > 0, "the reader still cuts what the appender left");
         }
     }
 
@@ -277,10 +277,10 @@ class ChunkCutterTest {
                 PipelineFixture.append(log, new Single("T", 0, 2000, null), i);
             }
             Harness h = new Harness(log, new PipelineSettings(8192, 1000, 1, 4, false));
-            assertEquals(1, h.cutter.doWork());
+            assertEquals(1, h.cutter.cutOnce());
             h.writeAll();
             h.control.skipUntil(SEGMENT_BYTES);
-            assertEquals(1, h.cutter.doWork());
+            assertEquals(1, h.cutter.cutOnce());
             h.writeAll();
             Cut skip = h.cuts.get(1);
             assertEquals(Chunk.Kind.SKIP, skip.kind());

@@ -7,6 +7,7 @@ import io.sluice.store.dispatch.pipeline.PipelineFixture.Op;
 import io.sluice.store.dispatch.pipeline.PipelineFixture.Prepared;
 import io.sluice.store.dispatch.pipeline.PipelineFixture.Single;
 import io.sluice.store.dispatch.pipeline.PipelineFixture.Unpacked;
+import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.CommitLog;
 import java.io.IOException;
@@ -27,8 +28,9 @@ import net.jqwik.api.Tuple;
 /**
  * For random workloads (many topics and queues, single messages, unpacked batches, BatchCQ inner batches, transaction
  * half messages, segment rolls in the log and file rolls in the queues), random pipeline shapes and chunks cut by
- * walking or at the appender's boundary hints, the pipelined dispatcher writes byte-for-byte the same SimpleCQ and
- * BatchCQ files as serial dispatch.
+ * walking or at the appender's boundary hints, with or without CRC checks, the pipelined dispatcher writes
+ * byte-for-byte the same SimpleCQ and BatchCQ files as serial dispatch, its oracle, and every queue ends where the
+ * log's queue offsets say.
  */
 class DispatchEquivalenceTest {
 
@@ -47,6 +49,9 @@ class DispatchEquivalenceTest {
                 PipelineStats stats = PipelineFixture.dispatchAll(log, pipelined, settings, null, 0);
                 assertEquals(log.writtenPosition(), stats.dispatchedPosition());
                 assertEquals(0, stats.corrupt() + stats.workerFailures() + stats.unexpectedErrors(), stats::toString);
+                for (ConsumeQueue q : pipelined.queues()) {
+                    assertEquals(log.queueOffsets().nextOffset(q.topic(), q.queueId()), q.maxOffset(), q::toString);
+                }
             }
             PipelineFixture.assertSameQueueFiles(root.resolve("serial"), root.resolve("pipelined"));
         } finally {
@@ -89,9 +94,11 @@ class DispatchEquivalenceTest {
                 Arbitraries.integers().between(1, 3),
                 Arbitraries.integers().between(1, 5),
                 // Off (every chunk through the workers), some small chunks inline, the default.
-                Arbitraries.of(0, 512, PipelineSettings.DEFAULT_INLINE_MAX_BYTES)
-        ).as((chunkBytes, maxRecords, threads, slots, inlineMaxBytes) ->
-                new PipelineSettings(chunkBytes, maxRecords, threads, slots, false, inlineMaxBytes));
+                Arbitraries.of(0, 512, PipelineSettings.DEFAULT_INLINE_MAX_BYTES),
+                // Verifying BODYCRC while parsing must not change what is indexed from an intact log.
+                Arbitraries.of(false, true)
+        ).as((chunkBytes, maxRecords, threads, slots, inlineMaxBytes, checkCrc) ->
+                new PipelineSettings(chunkBytes, maxRecords, threads, slots, checkCrc, inlineMaxBytes));
     }
 
     private static void deleteRecursively(Path root) {

@@ -1,0 +1,8 @@
+/**
+ * The one thread contract of the broker: every long-lived loop is an Agrona {@link org.agrona.concurrent.Agent}
+ * (one duty cycle in {@code doWork}, named by {@code roleName}) run by {@link io.sluice.store.thread.AgentHost} on
+ * a daemon thread of that name, with an idle strategy chosen by its owner, errors counted and logged by one
+ * {@link io.sluice.store.thread.CountingErrorHandler}, and one way to stop. The list of threads, what each owns and
+ * how it stops is {@code distribution/src/docs/threads.md}.
+ */
+package io.sluice.store.thread;
