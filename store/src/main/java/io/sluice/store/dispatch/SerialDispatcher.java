@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * of its segment, a record that cannot be indexed is skipped ({@link QueueIndexer}), both counted and logged
  * (docs/dispatch.md#dispatch-rules).
  *
- * <p>Waiting: with nothing to do it backs off (spins, yields, then parks up to {@code maxParkMicros}); {@link #wakeUp()}
- * unparks it, and {@link WakeableIdleStrategy}'s Dekker pattern means a wake-up is never lost. The thread
+ * <p>Waiting: with nothing to do it backs off (spins, yields, then parks up to {@code maxParkMicros}); {@link
+ * #wakeUp()} unparks it, and {@link WakeableIdleStrategy}'s Dekker pattern means a wake-up is never lost. The thread
  * ({@code sluice-dispatch}) is an {@link AgentHost}.
  *
  * <p>It stays beside the pipeline as recovery's re-dispatcher ({@link #redispatch}: on the opening thread, failing

@@ -22,10 +22,10 @@ import org.slf4j.LoggerFactory;
  * again here. {@link #dispatched} moves only after a chunk's slots are written (release store), so lag, drain and the
  * checkpoint never count work merely parsed.
  *
- * <p>Thread-safety: {@link #writeNext()} on the writer's own thread, the only consume-queue writer while the pipeline runs,
- * except that the reader writes a chunk itself with {@link #writeInline} while the writer waits for that very chunk
- * (the ring's lock hands the queues and these fields over). The writing thread owns the ring's head chunk until it
- * releases or passes it. {@link #dispatched} and {@link #lastStoreTimestampMs()} may be read by any thread.
+ * <p>Thread-safety: {@link #writeNext()} on the writer's own thread, the only consume-queue writer while the pipeline
+ * runs, except that the reader writes a chunk itself with {@link #writeInline} while the writer waits for that very
+ * chunk (the ring's lock hands the queues and these fields over). The writing thread owns the ring's head chunk until
+ * it releases or passes it. {@link #dispatched} and {@link #lastStoreTimestampMs()} may be read by any thread.
  */
 final class CqWriter {
 

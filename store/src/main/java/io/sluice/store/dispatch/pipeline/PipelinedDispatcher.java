@@ -34,10 +34,10 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>Output equals the serial dispatcher's. Lifecycle: construct, {@link #start} once, {@link #drain} (waits until
- * everything confirmed at the call is written), {@link #close} once; other methods are thread-safe. Owns its threads (each an {@link AgentHost}):
- * {@code sluice-dispatch-reader}, {@code sluice-dispatch-parse-<i>}, {@code sluice-dispatch-writer}; one thread at a
- * time appends to the consume queues: the writer, or the holder of the reader's turn for a small chunk the idle
- * writer waits for ({@link ChunkRouter}, {@link #afterAppend()}).
+ * everything confirmed at the call is written), {@link #close} once; other methods are thread-safe. Owns its threads
+ * (each an {@link AgentHost}): {@code sluice-dispatch-reader}, {@code sluice-dispatch-parse-<i>}, {@code
+ * sluice-dispatch-writer}; one thread at a time appends to the consume queues: the writer, or the holder of the
+ * reader's turn for a small chunk the idle writer waits for ({@link ChunkRouter}, {@link #afterAppend()}).
  */
 public final class PipelinedDispatcher implements Dispatcher {
 
