@@ -116,9 +116,13 @@ public final class ConsumerRpc {
         return new PullResult(PullResult.Status.FOUND, next, min, max, kept);
     }
 
+    /** The topic test comes first: reading a property parses all of the message's properties. */
     private static ReceivedMessage restoreRetryTopic(ReceivedMessage message) {
+        if (!message.topic().startsWith("%RETRY%")) {
+            return message;
+        }
         String original = message.property(PropertyKeys.RETRY_TOPIC);
-        if (original == null || !message.topic().startsWith("%RETRY%")) {
+        if (original == null) {
             return message;
         }
         return new ReceivedMessage(original, message.queueId(), message.brokerName(), message.queueOffset(),
