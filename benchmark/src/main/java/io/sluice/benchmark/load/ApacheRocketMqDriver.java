@@ -9,16 +9,23 @@ import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.common.MQVersion;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 
 /**
- * The Apache RocketMQ 5.3 Java client, against any RocketMQ-protocol cluster (the Apache broker, or Sluice).
- * Producers use auto-batching ({@code autoBatch=true}: 32 KiB or 10 ms per batch, the client's defaults); consumers
- * are push consumers starting from the first offset. Thread-safe.
+ * The Apache RocketMQ 5.3 Java client, against any RocketMQ-protocol cluster (the Apache broker, or Sluice),
+ * configured as OMB's stock RocketMQ driver with the OMB kit's driver files: producers use auto-batching
+ * ({@code autoBatch=true}: 32 KiB or 10 ms per batch, the client's defaults) and the client's asynchronous
+ * back-pressure ({@value #BACKPRESSURE_SENDS} sends in flight); consumers are push consumers with the client's
+ * defaults (pull batch 32, one message per listener call, 20 consume threads), starting from the first offset.
+ * OMB's driver is built on client 5.1.4, this one on 5.3.1 (the version the project tests against). Thread-safe.
  */
 final class ApacheRocketMqDriver implements Driver {
+
+    /** The OMB kit's {@code backpressureConcurrency}: async sends in flight before send blocks. */
+    static final int BACKPRESSURE_SENDS = 1024;
 
     private final String namesrvAddr;
     private final RocketMqTopics topics;
@@ -31,17 +38,25 @@ final class ApacheRocketMqDriver implements Driver {
     @Override
     public Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("client", "Apache RocketMQ Java client (rocketmq-client) 5.3.1");
+        settings.put("client", "Apache RocketMQ Java client (rocketmq-client) " + clientVersion());
+        settings.put(CLIENT_VERSION, clientVersion());
         settings.put("producer", "DefaultMQProducer, async send, autoBatch=true (batchMaxBytes 32 KiB, "
-                + "batchMaxDelayMs 10), sendMsgTimeout 10000 ms");
+                + "batchMaxDelayMs 10), enableBackpressureForAsyncMode=true, backPressureForAsyncSendNum="
+                + BACKPRESSURE_SENDS + ", sendMsgTimeout 10000 ms");
         settings.put("consumer", consumerDescription());
         settings.put("queueType", topics.queueType());
         return settings;
     }
 
+    /** The Apache client's version on the class path, e.g. 5.3.1. */
+    static String clientVersion() {
+        return MQVersion.getVersionDesc(MQVersion.CURRENT_VERSION).replaceFirst("^V", "").replace('_', '.');
+    }
+
     static String consumerDescription() {
-        return "Apache DefaultMQPushConsumer 5.3.1, CONSUME_FROM_FIRST_OFFSET, pullBatchSize 32, "
-                + "20 consume threads";
+        return "Apache DefaultMQPushConsumer " + clientVersion() + ", CONSUME_FROM_FIRST_OFFSET,"
+                + " client defaults (pullBatchSize 32, "
+                + "consumeMessageBatchMaxSize 1, 20 consume threads), as OMB's driver-rocketmq";
     }
 
     @Override
@@ -57,6 +72,8 @@ final class ApacheRocketMqDriver implements Driver {
         producer.setVipChannelEnabled(false);
         producer.setSendMsgTimeout(10_000);
         producer.setAutoBatch(true);
+        producer.setEnableBackpressureForAsyncMode(true);
+        producer.setBackPressureForAsyncSendNum(BACKPRESSURE_SENDS);
         producer.start();
         return new BenchProducer() {
             @Override
@@ -104,12 +121,10 @@ final class ApacheRocketMqDriver implements Driver {
         consumer.setInstanceName("bench-" + UUID.randomUUID());
         consumer.setVipChannelEnabled(false);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setPullBatchSize(32);
-        consumer.setConsumeMessageBatchMaxSize(32);
         consumer.subscribe(topic, "*");
         consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
             for (MessageExt message : messages) {
-                receiver.received(message.getBody());
+                receiver.received(message.getBody().length, message.getBornTimestamp());
             }
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });

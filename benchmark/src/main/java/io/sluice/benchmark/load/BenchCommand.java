@@ -65,8 +65,9 @@ public final class BenchCommand implements Callable<Integer> {
             + "logs and config files stay in the work directory)")
     boolean keepData;
 
-    @Option(names = "--peer-heap", defaultValue = "4g",
-            description = "heap of every broker JVM (default: ${DEFAULT-VALUE})")
+    @Option(names = "--peer-heap", defaultValue = "1g", description = "heap of every broker JVM"
+            + " (default: ${DEFAULT-VALUE}, "
+            + "bin/sluice's broker heap and the OMB kit's Kafka heap)")
     String peerHeap;
 
     @Option(names = "--rocketmq-version", defaultValue = "5.3.3",
@@ -74,8 +75,8 @@ public final class BenchCommand implements Callable<Integer> {
                     + "Maven Central)")
     String rocketmqVersion;
 
-    @Option(names = "--kafka-version", defaultValue = "3.9.0",
-            description = "Kafka server version (default: ${DEFAULT-VALUE})")
+    @Option(names = "--kafka-version", defaultValue = "4.1.1", description = "Kafka server version (default: "
+            + "${DEFAULT-VALUE}, the OMB kit's)")
     String kafkaVersion;
 
     @Option(names = "--batch-cq", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -124,6 +125,8 @@ public final class BenchCommand implements Callable<Integer> {
         PeerOptions options = new PeerOptions(peerHeap, rocketmqVersion, kafkaVersion,
                 Path.of(System.getProperty("user.home"), ".cache", "sluice", "bench-peers"), mavenCommand,
                 System.getProperty("java.class.path"), Map.copyOf(sluiceConfig), peerJvmOptions);
+        Environment environment = Environment.current();
+        LOG.info("environment: {}, host {}, {}", environment.summary(), environment.host(), environment.os());
         int failures = 0;
         StringBuilder summary = new StringBuilder();
         for (Workload workload : workloads) {
@@ -134,7 +137,9 @@ public final class BenchCommand implements Callable<Integer> {
                     RunResult result = runOne(workload, system, options, work);
                     results.add(result);
                     Path json = outputDir.resolve(workload.name() + "-" + system.label() + ".json");
-                    Files.writeString(json, JSON.toJSONString(result.toJson(), JSONWriter.Feature.PrettyFormat,
+                    Map<String, Object> fields = result.toJson();
+                    fields.put("environment", environment.toJson());
+                    Files.writeString(json, JSON.toJSONString(fields, JSONWriter.Feature.PrettyFormat,
                             JSONWriter.Feature.WriteNulls), StandardCharsets.UTF_8);
                     LOG.info("{} on {}: {}", workload.name(), system.label(), json);
                 } catch (Exception e) {
@@ -144,14 +149,14 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (!results.isEmpty()) {
                 if (chart) {
-                    Path page = ComparisonChart.write(workload.name(), results, outputDir);
+                    Path page = ComparisonChart.write(workload.name(), results, environment, outputDir);
                     LOG.info("comparison page: {}", page);
                 }
                 summary.append("\n### ").append(workload).append("\n\n").append(ComparisonChart.markdownTable(results));
             }
         }
-        String text = "# sluice bench, " + LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME) + "\n"
-                + summary;
+        String text = "# sluice bench, " + LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME) + "\n\n"
+                + environment.host() + ": " + environment.summary() + "\n" + summary;
         Files.writeString(outputDir.resolve("summary.md"), text, StandardCharsets.UTF_8);
         System.out.println(text);
         return failures == 0 ? 0 : 1;

@@ -21,29 +21,37 @@ import org.knowm.xchart.style.Styler;
 /**
  * One self-contained HTML page comparing the systems of one workload: a table of the figures and XChart charts
  * (rates, publish and end-to-end latency percentiles, publish rate over time) embedded as PNG data. Also writes
- * the throughput and latency charts as PNG files beside it. Stateless.
+ * the throughput and latency charts as PNG files beside it. Every chart names the machine, the JDK and the Sluice
+ * version in its x-axis title and each system's server and client versions in its categories or legend; rate axes
+ * start at zero, so bars and lines compare by their height. Stateless.
  */
 final class ComparisonChart {
+
+    private static final int WIDTH = 1100;
+    private static final int HEIGHT = 450;
 
     private ComparisonChart() {
     }
 
     /** Writes {@code <dir>/<workload>-comparison.html} and its PNGs; returns the HTML file. */
-    static Path write(String workload, List<RunResult> results, Path dir) throws IOException {
-        List<String> systems = results.stream().map(RunResult::system).toList();
-        CategoryChart rates = new CategoryChartBuilder().width(800).height(400)
-                .title(workload + ": throughput").yAxisTitle("messages / s").build();
-        rates.addSeries("publish", systems, results.stream().map(RunResult::publishRate).toList());
-        rates.addSeries("consume", systems, results.stream().map(RunResult::consumeRate).toList());
+    static Path write(String workload, List<RunResult> results, Environment environment, Path dir)
+            throws IOException {
+        String machine = environment.summary();
+        List<String> labels = results.stream().map(RunResult::label).toList();
+        CategoryChart rates = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(workload + ": throughput").xAxisTitle(machine).yAxisTitle("messages / s").build();
+        rates.addSeries("publish", labels, results.stream().map(RunResult::publishRate).toList());
+        rates.addSeries("consume", labels, results.stream().map(RunResult::consumeRate).toList());
         style(rates);
+        rates.getStyler().setYAxisMin(0.0);
 
-        CategoryChart publish = latencyChart(workload + ": publish latency (from intended send time)", results,
-                true);
-        CategoryChart endToEnd = latencyChart(workload + ": end-to-end latency (from intended send time)", results,
-                false);
+        CategoryChart publish = latencyChart(workload + ": publish latency (send call to acknowledgement)", results,
+                machine, true);
+        CategoryChart endToEnd = latencyChart(workload + ": end-to-end latency (born timestamp to delivery)", results,
+                machine, false);
 
-        XYChart overTime = new XYChartBuilder().width(800).height(400).title(workload + ": publish rate over time")
-                .xAxisTitle("seconds into the measured phase").yAxisTitle("messages / s").build();
+        XYChart overTime = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(workload + ": publish rate over time")
+                .xAxisTitle("seconds into the measured phase; " + machine).yAxisTitle("messages / s").build();
         for (RunResult result : results) {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
@@ -52,10 +60,11 @@ final class ComparisonChart {
                 y.add(result.periods().get(i).publishRate());
             }
             if (!x.isEmpty()) {
-                overTime.addSeries(result.system(), x, y);
+                overTime.addSeries(result.label(), x, y);
             }
         }
         overTime.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
+        overTime.getStyler().setYAxisMin(0.0);
 
         BitmapEncoder.saveBitmap(rates, dir.resolve(workload + "-throughput").toString(),
                 BitmapEncoder.BitmapFormat.PNG);
@@ -68,7 +77,9 @@ final class ComparisonChart {
                         + "collapse}td,th{border:1px solid #999;padding:4px 8px;text-align:right}"
                         + "th:first-child,td:first-child{text-align:left}</style></head><body>\n");
         html.append("<h1>").append(escape(workload)).append("</h1>\n<p>")
-                .append(escape(results.isEmpty() ? "" : results.get(0).workload().toString())).append("</p>\n");
+                .append(escape(results.isEmpty() ? "" : results.get(0).workload().toString())).append("</p>\n<p>")
+                .append(escape("Machine: " + environment.host() + ", " + machine + ", " + environment.os()))
+                .append("</p>\n");
         html.append(table(results));
         for (Chart<?, ?> chart : List.of(rates, publish, endToEnd, overTime)) {
             byte[] png = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
@@ -77,7 +88,7 @@ final class ComparisonChart {
         }
         html.append("<h2>Settings</h2>\n");
         for (RunResult result : results) {
-            html.append("<h3>").append(escape(result.system())).append("</h3>\n<ul>\n");
+            html.append("<h3>").append(escape(result.label())).append("</h3>\n<ul>\n");
             result.settings().forEach((key, value) -> html.append("<li><b>").append(escape(key)).append("</b>: ")
                     .append(escape(value)).append("</li>\n"));
             html.append("</ul>\n");
@@ -95,9 +106,9 @@ final class ComparisonChart {
                 + "/ max bytes | lag samples (failed) | final backlog | errors |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : results) {
-            text.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f / %.2f / %.2f / %.2f "
-                            + "| %.2f / %.2f / %.2f | %s | %s | %s | %,d | %d |%n", r.system(), r.publishRate(),
-                    r.consumeRate(),
+            text.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f"
+                    + " | %.2f / %.2f / %.2f / %.2f | %.2f / %.2f / %.2f "
+                            + "| %s | %s | %s | %,d | %d |%n", r.label(), r.publishRate(), r.consumeRate(),
                     r.publishLatency().p50(), r.publishLatency().p99(), r.publishLatency().p999(),
                     r.publishLatency().max(), r.endToEndLatency().p50(), r.endToEndLatency().p99(),
                     r.endToEndLatency().p999(), lagFigures(r, DispatchLag::ms), lagFigures(r, DispatchLag::bytes),
@@ -106,13 +117,14 @@ final class ComparisonChart {
         return text.toString();
     }
 
-    private static CategoryChart latencyChart(String title, List<RunResult> results, boolean publish) {
-        CategoryChart chart = new CategoryChartBuilder().width(800).height(400).title(title)
-                .yAxisTitle("milliseconds").build();
+    private static CategoryChart latencyChart(String title, List<RunResult> results, String machine,
+                                              boolean publish) {
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .xAxisTitle(machine).yAxisTitle("milliseconds").build();
         List<String> percentiles = List.of("p50", "p99", "p99.9");
         for (RunResult result : results) {
             RunResult.Latency latency = publish ? result.publishLatency() : result.endToEndLatency();
-            chart.addSeries(result.system(), percentiles, List.of(latency.p50(), latency.p99(), latency.p999()));
+            chart.addSeries(result.label(), percentiles, List.of(latency.p50(), latency.p99(), latency.p999()));
         }
         style(chart);
         return chart;
@@ -132,7 +144,7 @@ final class ComparisonChart {
         for (RunResult r : results) {
             html.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%,.0f</td><td>%,.0f</td><td>%.2f</td>"
                             + "<td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
-                            + "<td>%s</td><td>%s</td><td>%s</td><td>%,d</td><td>%d</td></tr>%n", escape(r.system()),
+                            + "<td>%s</td><td>%s</td><td>%s</td><td>%,d</td><td>%d</td></tr>%n", escape(r.label()),
                     r.publishRate(), r.consumeRate(), r.publishLatency().p50(), r.publishLatency().p99(),
                     r.publishLatency().p999(), r.publishLatency().max(), r.endToEndLatency().p50(),
                     r.endToEndLatency().p99(), r.endToEndLatency().p999(), lagFigures(r, DispatchLag::ms),

@@ -8,7 +8,13 @@ import java.util.Map;
  */
 interface Driver extends AutoCloseable {
 
-    /** The settings that matter for comparison (acks, linger, batching, queue type...), written into the result. */
+    /** The settings key naming the client library's version (charts and legends name it). */
+    String CLIENT_VERSION = "clientVersion";
+
+    /**
+     * The settings that matter for comparison (acks, linger, batching, queue type...) and the client's version
+     * under {@link #CLIENT_VERSION}, written into the result.
+     */
     Map<String, String> settings();
 
     /** Creates a topic with {@code partitions} partitions (queues) and returns once clients can use it. */
@@ -22,7 +28,7 @@ interface Driver extends AutoCloseable {
 
     /**
      * A consumer of {@code topic} in group {@code subscription}, starting from the earliest stored message when the
-     * group is new; {@code receiver} is told every message's body. Returns once the consumer owns at least
+     * group is new; {@code receiver} is told of every message. Returns once the consumer owns at least
      * {@code minQueues} queues (its share of the topic), as OMB waits for consumers to be ready before it produces:
      * otherwise a slow first rebalance (two calls per queue for the Apache push consumer) is counted as backlog.
      *
@@ -59,9 +65,14 @@ interface Driver extends AutoCloseable {
         void completed(Throwable error);
     }
 
-    /** Told each received body; called on client threads, must not block. */
+    /** Told each received message; called on client threads, must not block. */
     interface Receiver {
 
-        void received(byte[] body);
+        /**
+         * @param bodyBytes       the body's size
+         * @param bornTimestampMs the producer client's wall clock when it sent the message (RocketMQ's born
+         *                        timestamp, Kafka's CreateTime): OMB measures end-to-end latency from it
+         */
+        void received(int bodyBytes, long bornTimestampMs);
     }
 }

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -21,14 +21,21 @@ import org.HdrHistogram.Histogram;
  * <p>During the measured phase a broker that reports its dispatch lag is sampled every
  * {@value #DISPATCH_LAG_INTERVAL_MS} ms by a {@link DispatchLagSampler}.
  *
+ * <p>Sends follow OMB's producer loop: each producer thread computes the intended time of its next send from the
+ * target rate, waits for it, and calls the client's asynchronous send with the run's one shared body. Nothing in
+ * the harness bounds the sends in flight: the client's own back-pressure does (Kafka's {@code buffer.memory}, the
+ * Sluice producer's {@code totalBatchMaxBytes}, the Apache producer's async back-pressure), as under OMB, so a
+ * target rate above what the system sustains (OMB's {@code producerRate: 10000000}) measures the rate that
+ * back-pressure allows, and the time a send waited shows as publish delay.
+ *
  * <p>Threads: one per producer (paced sends), the client libraries' own threads (outcomes, deliveries), the
  * dispatch lag sampler's thread during the measured phase, and the calling thread, which samples once a second and
  * owns everything else. Not reusable.
  */
 final class LoadRun {
 
-    /** Most sends awaiting their outcome, over all producers of the run. */
-    static final int MAX_IN_FLIGHT = 20_000;
+    /** How long the end of a run waits for the outcome of the sends still in flight. */
+    static final long IN_FLIGHT_DRAIN_TIMEOUT_MS = 30_000;
     /** Time between two dispatch lag samples. */
     static final long DISPATCH_LAG_INTERVAL_MS = 50;
 
@@ -40,6 +47,8 @@ final class LoadRun {
     private final RunStats stats = new RunStats();
     private final RateController rate;
     private final AtomicReference<Throwable> firstSendError = new AtomicReference<>();
+    /** Sends whose outcome has not arrived yet. */
+    private final LongAdder inFlight = new LongAdder();
     private volatile boolean producing = true;
     private boolean consumersRunning;
 
@@ -75,12 +84,12 @@ final class LoadRun {
                 startConsumers(topics, runId, consumers);
             }
             int producerCount = topics.size() * workload.producersPerTopic();
-            Semaphore window = new Semaphore(MAX_IN_FLIGHT);
+            byte[] body = Payload.filler(workload.messageSizeBytes());
             for (String topic : topics) {
                 for (int p = 0; p < workload.producersPerTopic(); p++) {
                     Driver.BenchProducer producer = driver.createProducer(topic);
                     producers.add(producer);
-                    Thread thread = new Thread(() -> produce(producer, producerCount, window),
+                    Thread thread = new Thread(() -> produce(producer, producerCount, body),
                             "bench-producer-" + producerThreads.size());
                     thread.setDaemon(true);
                     producerThreads.add(thread);
@@ -103,9 +112,13 @@ final class LoadRun {
             for (Thread thread : producerThreads) {
                 thread.join(TimeUnit.SECONDS.toMillis(30));
             }
-            if (!window.tryAcquire(MAX_IN_FLIGHT, 30, TimeUnit.SECONDS)) {
-                log.accept(system + ": " + (MAX_IN_FLIGHT - window.availablePermits())
-                        + " sends still without outcome after 30 s");
+            long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_DRAIN_TIMEOUT_MS);
+            while (inFlight.sum() > 0 && System.nanoTime() - drainDeadline < 0) {
+                LockSupport.parkNanos(10_000_000L);
+            }
+            if (inFlight.sum() > 0) {
+                log.accept(system + ": " + inFlight.sum() + " sends still without outcome after "
+                        + IN_FLIGHT_DRAIN_TIMEOUT_MS + " ms");
             }
             return sampler.result();
         } finally {
@@ -124,16 +137,19 @@ final class LoadRun {
                 // Average allocation gives every member at least this many queues.
                 int minQueues = workload.partitionsPerTopic() / workload.consumerPerSubscription();
                 for (int c = 0; c < workload.consumerPerSubscription(); c++) {
-                    consumers.add(driver.createConsumer(topic, group, minQueues, body ->
-                            stats.recordReceived(body.length, System.nanoTime() - Payload.intendedNanos(body))));
+                    consumers.add(driver.createConsumer(topic, group, minQueues, (bodyBytes, bornMs) ->
+                            stats.recordReceived(bodyBytes, bornMs, System.currentTimeMillis())));
                 }
             }
         }
     }
 
-    /** One producer's paced send loop; the schedule restarts whenever the target rate changes. */
-    private void produce(Driver.BenchProducer producer, int producerCount, Semaphore window) {
-        int size = workload.messageSizeBytes();
+    /**
+     * One producer's paced send loop (OMB's): the schedule restarts whenever the target rate changes; a send whose
+     * intended time has passed leaves at once, and the client's send blocks while its back-pressure holds it.
+     */
+    private void produce(Driver.BenchProducer producer, int producerCount, byte[] body) {
+        int size = body.length;
         long generation = -1;
         long startNanos = 0;
         double intervalNanos = 0;
@@ -151,31 +167,22 @@ final class LoadRun {
                     wait = intendedNanos - System.nanoTime()) {
                 LockSupport.parkNanos(Math.min(wait, 100_000_000L));
             }
-            try {
-                while (!window.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-                    if (!producing) {
-                        return;
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            byte[] body = Payload.create(size, intendedNanos);
+            long sendNanos = System.nanoTime();
+            inFlight.increment();
             try {
                 producer.send(body, error -> {
                     if (error == null) {
-                        stats.recordSent(size, System.nanoTime() - intendedNanos);
+                        stats.recordSent(size, intendedNanos, sendNanos, System.nanoTime());
                     } else {
                         stats.sendErrors.increment();
                         firstSendError.compareAndSet(null, error);
                     }
-                    window.release();
+                    inFlight.decrement();
                 });
             } catch (RuntimeException e) {
                 stats.sendErrors.increment();
                 firstSendError.compareAndSet(null, e);
-                window.release();
+                inFlight.decrement();
             }
         }
     }
@@ -190,24 +197,33 @@ final class LoadRun {
         }
     }
 
-    /** Samples once a second on the run's thread; keeps the measured periods and the whole-test histograms. */
+    /**
+     * Samples once a second on the run's thread (the rate search and the log line), and keeps OMB's
+     * {@value RunResult#OMB_PERIOD_SECONDS} s periods and the whole-test histograms of the measured phase.
+     */
     private final class Sampler {
-        private final int periodSeconds = (int) Math.max(1, Math.min(10, Math.round(workload.testSeconds() / 10)));
+        private final int periodSeconds = (int) Math.max(1, Math.min(RunResult.OMB_PERIOD_SECONDS,
+                Math.floor(workload.testSeconds())));
         private final Histogram publishTotal = new Histogram(RunStats.MAX_MICROS, 3);
+        private final Histogram publishDelayTotal = new Histogram(RunStats.MAX_MICROS, 3);
         private final Histogram endToEndTotal = new Histogram(RunStats.MAX_MICROS, 3);
         private final Histogram publishPeriod = new Histogram(RunStats.MAX_MICROS, 3);
+        private final Histogram publishDelayPeriod = new Histogram(RunStats.MAX_MICROS, 3);
         private final Histogram endToEndPeriod = new Histogram(RunStats.MAX_MICROS, 3);
         private final List<RunResult.Period> periods = new ArrayList<>();
         private long lastSent;
         private long lastReceived;
         private long lastBacklog;
         private long periodStartSent;
+        private long periodStartErrors;
         private long periodStartReceived;
         private long periodStartNanos;
         private int secondsInPeriod;
         private long testStartSent;
         private long testStartReceived;
         private long testStartNanos;
+        /** When the last one-second sample was taken: the end of the measured window. */
+        private long lastSampleNanos;
         private double drainSeconds = -1;
         private Optional<DispatchLag> dispatchLag = Optional.empty();
 
@@ -223,6 +239,7 @@ final class LoadRun {
                 testStartReceived = stats.received.sum();
                 testStartNanos = System.nanoTime();
                 stats.publishInterval();
+                stats.publishDelayInterval();
                 stats.endToEndInterval();
                 startPeriod();
             }
@@ -269,20 +286,24 @@ final class LoadRun {
             // backlog says nothing about the rate they sustain.
             rate.observe(sentPerSecond, backlog - lastBacklog, consumersRunning && received > 0);
             Histogram publish = stats.publishInterval();
+            Histogram publishDelay = stats.publishDelayInterval();
             Histogram endToEnd = stats.endToEndInterval();
             log.accept(String.format(Locale.ROOT, "%s: %s pub %,.0f msg/s (target %,.0f)  cons %,.0f msg/s  "
-                            + "backlog %,d  pub p99 %.1f ms  e2e p99 %.1f ms  errors %d", system,
-                    measuring ? "test" : "warm", sentPerSecond, rate.ratePerSecond(),
-                    (double) (received - lastReceived),
-                    backlog, publish.getValueAtPercentile(99) / 1e3, endToEnd.getValueAtPercentile(99) / 1e3,
+                            + "backlog %,d  pub p99 %.1f ms  pub delay p99 %.1f ms  e2e p99 %.1f ms  errors %d",
+                    system, measuring ? "test" : "warm", sentPerSecond, rate.ratePerSecond(),
+                    (double) (received - lastReceived), backlog, publish.getValueAtPercentile(99) / 1e3,
+                    publishDelay.getValueAtPercentile(99) / 1e3, endToEnd.getValueAtPercentile(99) / 1e3,
                     stats.sendErrors.sum()));
             lastSent = sent;
             lastReceived = received;
             lastBacklog = backlog;
+            lastSampleNanos = System.nanoTime();
             if (measuring) {
                 publishTotal.add(publish);
+                publishDelayTotal.add(publishDelay);
                 endToEndTotal.add(endToEnd);
                 publishPeriod.add(publish);
+                publishDelayPeriod.add(publishDelay);
                 endToEndPeriod.add(endToEnd);
                 if (drainSeconds < 0 && workload.backlogBytes() > 0 && backlog <= Math.max(1000, sentPerSecond)) {
                     drainSeconds = (System.nanoTime() - testStartNanos) / 1e9;
@@ -302,10 +323,12 @@ final class LoadRun {
 
         private void startPeriod() {
             periodStartSent = stats.sent.sum();
+            periodStartErrors = stats.sendErrors.sum();
             periodStartReceived = stats.received.sum();
             periodStartNanos = System.nanoTime();
             secondsInPeriod = 0;
             publishPeriod.reset();
+            publishDelayPeriod.reset();
             endToEndPeriod.reset();
         }
 
@@ -314,17 +337,20 @@ final class LoadRun {
             long sent = stats.sent.sum();
             long received = stats.received.sum();
             periods.add(new RunResult.Period((sent - periodStartSent) / seconds,
-                    (received - periodStartReceived) / seconds, backlog(sent, received),
-                    RunResult.Latency.of(publishPeriod), RunResult.Latency.of(endToEndPeriod)));
+                    (stats.sendErrors.sum() - periodStartErrors) / seconds, (received - periodStartReceived) / seconds,
+                    backlog(sent, received), RunResult.Latency.of(publishPeriod),
+                    RunResult.Latency.of(publishDelayPeriod, 1), RunResult.Latency.of(endToEndPeriod)));
             secondsInPeriod = 0;
         }
 
         RunResult result() {
-            double seconds = Math.max(1e-9, (System.nanoTime() - testStartNanos) / 1e9);
+            // The window ends at the last sample, not now: stopping the producers and awaiting their last outcomes
+            // is not measured time.
+            double seconds = Math.max(1e-9, (lastSampleNanos - testStartNanos) / 1e9);
             Throwable error = firstSendError.get();
             return new RunResult(system, workload, driver.settings(), periodSeconds, periods,
                     (lastSent - testStartSent) / seconds, (lastReceived - testStartReceived) / seconds,
-                    RunResult.Latency.of(publishTotal), RunResult.Latency.of(endToEndTotal),
+                    RunResult.Latencies.of(publishTotal, publishDelayTotal, endToEndTotal),
                     backlog(lastSent, lastReceived), drainSeconds, stats.sendErrors.sum(),
                     error == null ? null : String.valueOf(error), dispatchLag);
         }

@@ -3,44 +3,19 @@ package io.sluice.benchmark.load;
 import java.util.Arrays;
 
 /**
- * Message bodies of the harness. Layout (big-endian):
- * <pre>
- *   0        8                                  size
- *   +--------+----------------------------------+
- *   | intend | filler ('x')                     |
- *   +--------+----------------------------------+
- *   intend: System.nanoTime() of the message's intended send time in the harness JVM
- * </pre>
- * Producers and consumers run in the same JVM, so the consumer's {@code nanoTime() - intend} is the end-to-end
- * latency measured from the intended send time. Stateless.
+ * The message body of a run: one array of filler bytes that every send of the run passes, as OMB sends one
+ * payload read from its payload file. Nothing travels in the body: end-to-end latency is measured from the
+ * client's born timestamp of each message (OMB's way), so no send allocates or writes a body. Stateless.
  */
 final class Payload {
-
-    /** Bytes of the header. */
-    static final int HEADER_BYTES = 8;
 
     private Payload() {
     }
 
-    /** A new body of {@code sizeBytes} carrying {@code intendedNanos}. */
-    static byte[] create(int sizeBytes, long intendedNanos) {
+    /** A body of {@code sizeBytes} filler bytes ('x'), to be shared by every send and never written again. */
+    static byte[] filler(int sizeBytes) {
         byte[] body = new byte[sizeBytes];
-        Arrays.fill(body, HEADER_BYTES, sizeBytes, (byte) 'x');
-        for (int i = 0; i < HEADER_BYTES; i++) {
-            body[i] = (byte) (intendedNanos >>> (56 - 8 * i));
-        }
+        Arrays.fill(body, (byte) 'x');
         return body;
-    }
-
-    /** The intended send time in a body made by {@link #create}, or {@code Long.MIN_VALUE} if it is too short. */
-    static long intendedNanos(byte[] body) {
-        if (body.length < HEADER_BYTES) {
-            return Long.MIN_VALUE;
-        }
-        long value = 0;
-        for (int i = 0; i < HEADER_BYTES; i++) {
-            value = value << 8 | (body[i] & 0xFF);
-        }
-        return value;
     }
 }

@@ -19,6 +19,10 @@ import java.util.concurrent.ThreadLocalRandom;
 final class Peer implements AutoCloseable {
 
     private static final long START_TIMEOUT_MS = 120_000;
+    /** The settings key naming the server's version (charts and legends name it). */
+    static final String SERVER_VERSION = "serverVersion";
+    /** The Log4j 2 back end added to Kafka 4's class path (the OMB kit's). */
+    private static final String LOG4J2_VERSION = "2.24.3";
 
     private final String namesrvAddr;
     private final String brokerAddr;
@@ -72,7 +76,8 @@ final class Peer implements AutoCloseable {
         processes.add(ChildJvm.start("sluice-standalone", options.sluiceClassPath(), jvm,
                 "io.sluice.broker.BrokerMain", List.of("standalone", "-c", file.toString()), dir));
         Peer peer = new Peer("127.0.0.1:" + namesrvPort, "127.0.0.1:" + brokerPort,
-                described("Sluice standalone (name server + broker, one JVM)", options, conf), processes);
+                described("Sluice standalone (name server + broker, one JVM)", Environment.sluiceVersion(), options,
+                        conf), processes);
         return peer.awaitPorts(namesrvPort, brokerPort);
     }
 
@@ -113,7 +118,7 @@ final class Peer implements AutoCloseable {
         List<ChildJvm> processes = new ArrayList<>();
         Peer peer = new Peer("127.0.0.1:" + namesrvPort, "127.0.0.1:" + brokerPort,
                 described("Apache RocketMQ " + options.rocketmqVersion() + " name server + broker (two JVMs)",
-                        options, conf), processes);
+                        options.rocketmqVersion(), options, conf), processes);
         try {
             processes.add(ChildJvm.start("rocketmq-namesrv", classPath, namesrvJvm,
                     "org.apache.rocketmq.namesrv.NamesrvStartup", List.of("-c", namesrvConf.toString()), dir));
@@ -132,6 +137,14 @@ final class Peer implements AutoCloseable {
     static Peer kafka(PeerOptions options, Path dir) throws IOException, InterruptedException {
         String classPath = MavenClasspath.resolve("org.apache.kafka", "kafka_2.13", options.kafkaVersion(),
                 options.cacheDir(), options.mavenCommand());
+        boolean log4j2 = !options.kafkaVersion().matches("[0-3]\\..*");
+        if (log4j2) {
+            // Kafka 4 logs through Log4j 2 and no longer brings a back end: add the one the OMB kit's Kafka uses.
+            for (String artifact : List.of("log4j-core", "log4j-slf4j-impl")) {
+                classPath += java.io.File.pathSeparator + MavenClasspath.resolve("org.apache.logging.log4j", artifact,
+                        LOG4J2_VERSION, options.cacheDir(), options.mavenCommand());
+            }
+        }
         int port = ChildJvm.freePort();
         int controllerPort = ChildJvm.freePort();
         Map<String, String> conf = new LinkedHashMap<>();
@@ -163,17 +176,37 @@ final class Peer implements AutoCloseable {
                 "log4j.logger.kafka.request.logger=WARN",
                 "log4j.logger.state.change.logger=WARN",
                 ""), StandardCharsets.UTF_8);
+        Path log4j2Conf = dir.resolve("log4j2.properties");
+        Files.writeString(log4j2Conf, String.join("\n",
+                "appender.out.type=Console",
+                "appender.out.name=out",
+                "appender.out.layout.type=PatternLayout",
+                "appender.out.layout.pattern=[%d] %p %m (%c)%n",
+                "rootLogger.level=INFO",
+                "rootLogger.appenderRef.out.ref=out",
+                "logger.request.name=kafka.request.logger",
+                "logger.request.level=WARN",
+                "logger.state.name=state.change.logger",
+                "logger.state.level=WARN",
+                ""), StandardCharsets.UTF_8);
         List<String> jvm = new ArrayList<>(options.brokerJvm());
+        // Kafka's own start script (kafka-run-class.sh) adds these and the OMB kit's Kafka runs with them: the
+        // harness's Kafka must run as Kafka's users and OMB run it, or its figures are not Kafka's.
+        jvm.add("-XX:InitiatingHeapOccupancyPercent=35");
+        jvm.add("-XX:+ExplicitGCInvokesConcurrent");
         jvm.add("-Dlog4j.configuration=file:" + log4j);
+        jvm.add("-Dlog4j2.configurationFile=" + log4j2Conf);
         jvm.add("-Dkafka.logs.dir=" + dir.resolve("logs"));
         byte[] id = new byte[16];
         ThreadLocalRandom.current().nextBytes(id);
         String clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
-        ChildJvm.run("kafka-format", classPath, List.of("-Xmx256m", "-Dlog4j.configuration=file:" + log4j),
+        ChildJvm.run("kafka-format", classPath, List.of("-Xmx256m", "-Dlog4j.configuration=file:" + log4j,
+                        "-Dlog4j2.configurationFile=" + log4j2Conf),
                 "kafka.tools.StorageTool", List.of("format", "-t", clusterId, "-c", properties.toString()), dir);
         List<ChildJvm> processes = new ArrayList<>();
         Peer peer = new Peer(null, "127.0.0.1:" + port,
-                described("Kafka " + options.kafkaVersion() + " KRaft combined mode (one JVM)", options, conf),
+                described("Kafka " + options.kafkaVersion() + " KRaft combined mode (one JVM)", options.kafkaVersion(),
+                        options, conf),
                 processes);
         try {
             processes.add(ChildJvm.start("kafka", classPath, jvm, "kafka.Kafka", List.of(properties.toString()), dir));
@@ -197,9 +230,11 @@ final class Peer implements AutoCloseable {
         }
     }
 
-    private static Map<String, String> described(String server, PeerOptions options, Map<String, String> conf) {
+    private static Map<String, String> described(String server, String serverVersion, PeerOptions options,
+                                                 Map<String, String> conf) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("server", server);
+        settings.put(SERVER_VERSION, serverVersion);
         settings.put("brokerJvm", String.join(" ", options.brokerJvm()));
         settings.put("durability", "asynchronous flush (acknowledged before fsync), one replica");
         conf.forEach((key, value) -> {

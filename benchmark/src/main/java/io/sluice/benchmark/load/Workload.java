@@ -24,11 +24,13 @@ import java.util.Set;
  * @param name                    the workload's name (file name without extension when absent)
  * @param topics                  topics, at least 1
  * @param partitionsPerTopic      partitions (Kafka) or queues (RocketMQ) per topic
- * @param messageSizeBytes        body size, at least 16 (the send timestamp travels in the body)
+ * @param messageSizeBytes        body size, 1 B to 4 MiB
  * @param subscriptionsPerTopic   consumer groups per topic
  * @param consumerPerSubscription consumers per group
  * @param producersPerTopic       producers per topic
- * @param producerRate            messages per second over all producers; 0 = find the highest sustainable rate
+ * @param producerRate            messages per second over all producers (a rate above what the system sustains,
+ *                                such as OMB's 10,000,000, runs as fast as the client's back-pressure allows);
+ *                                0 = search the highest sustainable rate
  * @param consumerBacklogSizeGB   0, or the backlog (GB, 10^9 bytes) built before the consumers start
  * @param warmupSeconds           warm-up time (not measured)
  * @param testSeconds             measured time
@@ -50,8 +52,8 @@ public record Workload(String name, int topics, int partitionsPerTopic, int mess
         require(topics >= 1, "topics must be at least 1: " + topics);
         require(partitionsPerTopic >= 1 && partitionsPerTopic <= 65_535,
                 "partitionsPerTopic must be within 1..65535: " + partitionsPerTopic);
-        require(messageSizeBytes >= Payload.HEADER_BYTES && messageSizeBytes <= 4 * 1024 * 1024,
-                "messageSize must be within " + Payload.HEADER_BYTES + "..4194304: " + messageSizeBytes);
+        require(messageSizeBytes >= 1 && messageSizeBytes <= 4 * 1024 * 1024,
+                "messageSize must be within 1..4194304: " + messageSizeBytes);
         require(subscriptionsPerTopic >= 0, "subscriptionsPerTopic must not be negative: " + subscriptionsPerTopic);
         require(consumerPerSubscription >= 1, "consumerPerSubscription must be at least 1: " + consumerPerSubscription);
         require(producersPerTopic >= 1, "producersPerTopic must be at least 1: " + producersPerTopic);

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class WorkloadTest {
@@ -78,8 +79,12 @@ class WorkloadTest {
         }
     }
 
-    @Property(tries = 200)
-    void payloadCarriesTheIntendedSendTime(@ForAll long nanos) {
-        assertEquals(nanos, Payload.intendedNanos(Payload.create(Payload.HEADER_BYTES + 3, nanos)));
+    @Property(tries = 50)
+    void thePayloadIsFillerOfTheWorkloadsSize(@ForAll @IntRange(min = 1, max = 65_536) int sizeBytes) {
+        byte[] body = Payload.filler(sizeBytes);
+        assertEquals(sizeBytes, body.length);
+        for (byte b : body) {
+            assertEquals((byte) 'x', b);
+        }
     }
 }
