@@ -737,7 +737,7 @@ public final class Broker implements AutoCloseable {
     }
 
     /** TLS of the client port from the {@code tls.server.*} keys; validated (files readable) here. */
-    static ServerTls serverTls(BrokerSettings settings) {
+    public static ServerTls serverTls(BrokerSettings settings) {
         TlsMode mode = TlsMode.parse(settings.get(BrokerConfigKeys.TLS_SERVER_MODE));
         if (mode == TlsMode.DISABLED) {
             return ServerTls.disabled();
