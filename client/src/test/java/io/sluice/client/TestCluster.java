@@ -125,10 +125,19 @@ final class TestCluster {
                 "transactionCheckMax=100",
                 String.join("\n", extraConf),
                 ""));
-        ChildJvm broker = ChildJvm.start("sluice-broker", sluiceClassPath(), List.of("-Xmx512m",
-                "-XX:+UseParallelGC"), "io.sluice.broker.BrokerMain", List.of("standalone", "-c", conf.toString()),
-                root);
-        return new TestCluster("sluice", "broker-sluice", namesrvPort, brokerPort, List.of(broker), access);
+        // The name server has the broker's TLS settings, as in standalone mode (the distribution's, not on the
+        // store module's class path).
+        List<String> namesrvConf = new ArrayList<>(List.of("listenAddress=127.0.0.1", "listenPort=" + namesrvPort));
+        extraConf.stream().filter(line -> line.startsWith("tls.server.")).forEach(namesrvConf::add);
+        namesrvConf.add("");
+        Path namesrvFile = write(root.resolve("namesrv.conf"), String.join("\n", namesrvConf));
+        List<ChildJvm> processes = new ArrayList<>();
+        processes.add(ChildJvm.start("sluice-namesrv", System.getProperty("java.class.path"), List.of("-Xmx256m",
+                "-XX:+UseParallelGC"), "io.sluice.namesrv.NamesrvMain", List.of("-c", namesrvFile.toString()), root));
+        processes.add(ChildJvm.start("sluice-broker", sluiceClassPath(), List.of("-Xmx512m",
+                "-XX:+UseParallelGC"), "io.sluice.broker.BrokerMain", List.of("broker", "-c", conf.toString()),
+                root));
+        return new TestCluster("sluice", "broker-sluice", namesrvPort, brokerPort, processes, access);
     }
 
     private static TestCluster apache(Path root) {

@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.broker.Broker;
 import io.sluice.broker.BrokerMain;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,12 +22,12 @@ final class BrokerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        BrokerMain.Running running = BrokerMain.startBroker(configFile);
+        Broker broker = BrokerMain.startBroker(configFile);
         System.out.printf("sluice broker ready: broker %s at %s, name servers %s, store %s%n",
-                running.broker().settings().brokerName(), running.broker().addressText(),
-                running.broker().settings().namesrvAddresses(), running.broker().settings().storePathRootDir());
+                broker.settings().brokerName(), broker.addressText(),
+                broker.settings().namesrvAddresses(), broker.settings().storePathRootDir());
         System.out.flush();
-        ServerLifecycle.serveUntilTerminated("broker", running);
+        ServerLifecycle.serveUntilTerminated("broker", broker);
         return 0;
     }
 }

@@ -1,6 +1,5 @@
 package io.sluice.cli;
 
-import io.sluice.broker.BrokerMain;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -23,7 +22,7 @@ final class StandaloneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        BrokerMain.Running running = BrokerMain.startStandalone(configFile);
+        Standalone.Running running = Standalone.start(configFile);
         System.out.printf("sluice standalone ready: name server port %d, broker %s at %s, store %s%n",
                 running.nameServer().port(), running.broker().settings().brokerName(),
                 running.broker().addressText(), running.broker().settings().storePathRootDir());

@@ -72,8 +72,8 @@ import io.sluice.store.flush.FlushMode;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.LogSettings;
-import io.sluice.store.meta.MetadataSettings;
-import io.sluice.store.meta.MetadataStore;
+import io.sluice.broker.meta.MetadataSettings;
+import io.sluice.broker.meta.MetadataStore;
 import io.sluice.store.retention.RetentionSettings;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -737,7 +737,7 @@ public final class Broker implements AutoCloseable {
     }
 
     /** TLS of the client port from the {@code tls.server.*} keys; validated (files readable) here. */
-    static ServerTls serverTls(BrokerSettings settings) {
+    public static ServerTls serverTls(BrokerSettings settings) {
         TlsMode mode = TlsMode.parse(settings.get(BrokerConfigKeys.TLS_SERVER_MODE));
         if (mode == TlsMode.DISABLED) {
             return ServerTls.disabled();

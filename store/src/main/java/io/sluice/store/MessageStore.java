@@ -21,7 +21,6 @@ import io.sluice.store.log.ReadResult;
 import io.sluice.store.log.RecordDescriptor;
 import io.sluice.store.log.ScanResult;
 import io.sluice.store.log.ScanStatus;
-import io.sluice.store.meta.TopicNames;
 import io.sluice.store.recovery.AbortMarker;
 import io.sluice.store.recovery.Checkpoint;
 import io.sluice.store.recovery.CheckpointAgent;

@@ -11,7 +11,7 @@ import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;
-import io.sluice.store.meta.MetadataStore;
+import io.sluice.broker.meta.MetadataStore;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.sluice.benchmark.client;
 
 import io.sluice.benchmark.BenchFiles;
+import io.sluice.broker.Broker;
 import io.sluice.broker.BrokerMain;
 import io.sluice.client.Admin;
 import io.sluice.client.ConnectionSettings;
@@ -9,6 +10,8 @@ import io.sluice.client.Producer;
 import io.sluice.client.ProducerSettings;
 import io.sluice.client.QueueType;
 import io.sluice.client.TopicSpec;
+import io.sluice.namesrv.NameServer;
+import io.sluice.namesrv.NamesrvSettings;
 import io.sluice.remoting.protocol.body.BrokerData;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -134,7 +137,10 @@ public final class ProducerComparison {
         void run(String namesrv, String topic) throws Exception;
     }
 
-    /** Starts a standalone broker on a new store under {@code dir}, runs {@code run}, stops it, deletes the store. */
+    /**
+     * Starts a name server and a broker on a new store under {@code dir}, runs {@code run}, stops both, deletes the
+     * store.
+     */
     private static void withBroker(Path dir, List<String> extraConfig, String name, BrokerRun run) throws Exception {
         Path root = dir.resolve("run-" + name);
         int namesrvPort = freePort();
@@ -143,7 +149,9 @@ public final class ProducerComparison {
         lines.addAll(extraConfig);
         lines.add("");
         Path conf = Files.writeString(dir.resolve("broker-" + name + ".conf"), String.join("\n", lines));
-        try (BrokerMain.Running broker = BrokerMain.startStandalone(conf)) {
+        NameServer nameServer = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", namesrvPort));
+        nameServer.start();
+        try (nameServer; Broker broker = BrokerMain.startBroker(conf)) {
             String namesrv = "127.0.0.1:" + namesrvPort;
             String topic = "Bench_" + Long.toHexString(System.nanoTime());
             createTopic(namesrv, topic);

@@ -73,8 +73,10 @@ final class Peer implements AutoCloseable {
         List<String> jvm = new ArrayList<>(options.brokerJvm());
         jvm.add("-Dlogback.configurationFile=" + writeLogbackConfig(dir.resolve("logback.xml")));
         List<ChildJvm> processes = new ArrayList<>();
+        // Standalone mode is the distribution's launcher; the harness runs from bin/sluice bench, whose class path
+        // has it.
         processes.add(ChildJvm.start("sluice-standalone", options.sluiceClassPath(), jvm,
-                "io.sluice.broker.BrokerMain", List.of("standalone", "-c", file.toString()), dir));
+                "io.sluice.cli.SluiceCli", List.of("standalone", "-c", file.toString()), dir));
         Peer peer = new Peer("127.0.0.1:" + namesrvPort, "127.0.0.1:" + brokerPort,
                 described("Sluice standalone (name server + broker, one JVM)", Environment.sluiceVersion(), options,
                         conf), processes);

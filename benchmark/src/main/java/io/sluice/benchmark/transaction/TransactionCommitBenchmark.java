@@ -10,7 +10,7 @@ import io.sluice.store.MessageStore;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.MessageProperties;
-import io.sluice.store.meta.MetadataStore;
+import io.sluice.broker.meta.MetadataStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;

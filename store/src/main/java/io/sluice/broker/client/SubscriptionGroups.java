@@ -1,8 +1,8 @@
 package io.sluice.broker.client;
 
-import io.sluice.store.meta.MetadataStore;
-import io.sluice.store.meta.SubscriptionGroupConfig;
-import io.sluice.store.meta.TopicNames;
+import io.sluice.broker.meta.MetadataStore;
+import io.sluice.broker.meta.SubscriptionGroupConfig;
+import io.sluice.store.TopicNames;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;

@@ -4,11 +4,11 @@ import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ConnectionContext;
-import io.sluice.store.meta.ConsumerOffset;
-import io.sluice.store.meta.MetadataJson;
-import io.sluice.store.meta.MetadataStore;
-import io.sluice.store.meta.SubscriptionGroupConfig;
-import io.sluice.store.meta.TopicConfig;
+import io.sluice.broker.meta.ConsumerOffset;
+import io.sluice.broker.meta.MetadataJson;
+import io.sluice.broker.meta.MetadataStore;
+import io.sluice.broker.meta.SubscriptionGroupConfig;
+import io.sluice.broker.meta.TopicConfig;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -2,9 +2,9 @@ package io.sluice.broker.handler;
 
 import io.sluice.broker.client.ClientConnection;
 import io.sluice.remoting.protocol.body.ConsumeStats;
-import io.sluice.store.meta.DataVersion;
-import io.sluice.store.meta.MetadataJson;
-import io.sluice.store.meta.SubscriptionGroupConfig;
+import io.sluice.broker.meta.DataVersion;
+import io.sluice.broker.meta.MetadataJson;
+import io.sluice.broker.meta.SubscriptionGroupConfig;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;

@@ -10,7 +10,7 @@ import io.sluice.remoting.transport.HandlerOptions;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.store.MessageStore;
-import io.sluice.store.meta.MetadataStore;
+import io.sluice.broker.meta.MetadataStore;
 import java.util.concurrent.Executor;
 import org.agrona.concurrent.EpochClock;
 

@@ -5,9 +5,9 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.transport.ConnectionContext;
-import io.sluice.store.meta.MetadataJson;
-import io.sluice.store.meta.MetadataStore;
-import io.sluice.store.meta.SubscriptionGroupConfig;
+import io.sluice.broker.meta.MetadataJson;
+import io.sluice.broker.meta.MetadataStore;
+import io.sluice.broker.meta.SubscriptionGroupConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 

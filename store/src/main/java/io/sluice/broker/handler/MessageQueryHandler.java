@@ -9,7 +9,7 @@ import io.sluice.store.GetResult;
 import io.sluice.store.GetStatus;
 import io.sluice.store.MessageStore;
 import io.sluice.store.log.MessageProperties;
-import io.sluice.store.meta.TopicConfig;
+import io.sluice.broker.meta.TopicConfig;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

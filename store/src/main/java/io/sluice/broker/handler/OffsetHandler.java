@@ -6,8 +6,8 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.MessageStore;
-import io.sluice.store.meta.MetadataStore;
-import io.sluice.store.meta.TopicConfig;
+import io.sluice.broker.meta.MetadataStore;
+import io.sluice.broker.meta.TopicConfig;
 import java.util.Optional;
 
 /**

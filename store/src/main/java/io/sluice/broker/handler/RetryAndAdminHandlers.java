@@ -14,7 +14,7 @@ import io.sluice.remoting.transport.HandlerOptions;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.store.MessageStore;
-import io.sluice.store.meta.MetadataStore;
+import io.sluice.broker.meta.MetadataStore;
 import java.time.ZoneId;
 import java.util.Map;
 import java.util.concurrent.Executor;

@@ -6,7 +6,7 @@ import io.sluice.broker.stats.BrokerStats;
 import io.sluice.broker.topic.TopicRegistry;
 import io.sluice.remoting.transport.RemotingCounters;
 import io.sluice.store.MessageStore;
-import io.sluice.store.meta.MetadataStore;
+import io.sluice.broker.meta.MetadataStore;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 

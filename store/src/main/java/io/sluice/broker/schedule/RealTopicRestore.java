@@ -6,7 +6,7 @@ import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.MessageProperties;
-import io.sluice.store.meta.TopicNames;
+import io.sluice.store.TopicNames;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

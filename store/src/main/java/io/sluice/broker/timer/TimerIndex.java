@@ -1,6 +1,6 @@
 package io.sluice.broker.timer;
 
-import io.sluice.store.meta.NativeResources;
+import io.sluice.broker.meta.NativeResources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

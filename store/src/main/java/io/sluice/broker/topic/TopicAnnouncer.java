@@ -1,7 +1,7 @@
 package io.sluice.broker.topic;
 
-import io.sluice.store.meta.DataVersion;
-import io.sluice.store.meta.TopicConfig;
+import io.sluice.broker.meta.DataVersion;
+import io.sluice.broker.meta.TopicConfig;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 

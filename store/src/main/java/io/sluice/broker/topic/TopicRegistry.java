@@ -1,14 +1,14 @@
 package io.sluice.broker.topic;
 
 import io.sluice.store.QueueType;
-import io.sluice.store.meta.DataVersion;
-import io.sluice.store.meta.MetadataStore;
-import io.sluice.store.meta.TopicAttributes;
-import io.sluice.store.meta.TopicConfig;
-import io.sluice.store.meta.TopicFilterType;
-import io.sluice.store.meta.TopicNames;
-import io.sluice.store.meta.TopicPerm;
-import io.sluice.store.meta.TopicTable;
+import io.sluice.broker.meta.DataVersion;
+import io.sluice.broker.meta.MetadataStore;
+import io.sluice.broker.meta.TopicAttributes;
+import io.sluice.broker.meta.TopicConfig;
+import io.sluice.broker.meta.TopicFilterType;
+import io.sluice.store.TopicNames;
+import io.sluice.broker.meta.TopicPerm;
+import io.sluice.broker.meta.TopicTable;
 import java.util.List;
 import java.util.ArrayList;
 import java.util.Map;

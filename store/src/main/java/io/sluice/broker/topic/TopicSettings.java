@@ -1,6 +1,6 @@
 package io.sluice.broker.topic;
 
-import io.sluice.store.meta.TopicConfig;
+import io.sluice.broker.meta.TopicConfig;
 
 /**
  * Settings of the {@link TopicRegistry}.

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * <p>Owns one thread ({@code sluice-flush-async}, an {@link AgentHost}); it is the only caller of
  * {@link FlushTarget#flushTo(long)} while running. Public methods are thread-safe.
  */
-public final class AsyncFlushAgent implements FlushAgent {
+final class AsyncFlushAgent implements FlushAgent {
 
     private static final Logger LOG = LoggerFactory.getLogger(AsyncFlushAgent.class);
 

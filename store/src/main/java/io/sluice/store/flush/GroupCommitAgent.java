@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * its own monitor, held briefly by the appender (adding), the flusher (removing the flushed prefix) and the watcher
  * (removing the expired prefix). Outcomes are delivered outside that monitor. Public methods are thread-safe.
  */
-public final class GroupCommitAgent implements FlushAgent {
+final class GroupCommitAgent implements FlushAgent {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitAgent.class);
 

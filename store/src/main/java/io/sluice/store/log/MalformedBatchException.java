@@ -6,7 +6,7 @@ package io.sluice.store.log;
  *
  * <p>Immutable; thread-safe.
  */
-public final class MalformedBatchException extends IllegalArgumentException {
+final class MalformedBatchException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 

@@ -18,7 +18,7 @@ import io.sluice.remoting.protocol.body.ConsumerData;
 import io.sluice.remoting.protocol.body.MessageModel;
 import io.sluice.remoting.protocol.body.SubscriptionData;
 import io.sluice.store.GetStatus;
-import io.sluice.store.meta.TopicPerm;
+import io.sluice.broker.meta.TopicPerm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

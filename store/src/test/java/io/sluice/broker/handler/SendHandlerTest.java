@@ -12,7 +12,7 @@ import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.store.GetResult;
 import io.sluice.store.log.MessageIds;
-import io.sluice.store.meta.TopicPerm;
+import io.sluice.broker.meta.TopicPerm;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 /**
  * How a topic's messages are tagged: one tag per message, or several ({@code MULTI_TAG} makes the broker set the

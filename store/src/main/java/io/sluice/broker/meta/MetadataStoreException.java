@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 /**
  * The metadata database failed (I/O error, corruption, unreadable stored value). The store's content on disk is

@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 /**
  * Version stamp of a metadata table (Apache RocketMQ's {@code DataVersion}): the broker bumps {@code counter}

@@ -1,5 +1,6 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
+import io.sluice.store.TopicNames;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;

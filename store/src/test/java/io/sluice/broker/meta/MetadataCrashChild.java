@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 import io.sluice.store.QueueType;
 import java.io.IOException;

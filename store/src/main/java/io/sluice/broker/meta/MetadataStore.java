@@ -1,5 +1,6 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
+import io.sluice.store.TopicNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

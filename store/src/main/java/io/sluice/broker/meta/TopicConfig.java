@@ -1,6 +1,7 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 import io.sluice.store.QueueType;
+import io.sluice.store.TopicNames;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;

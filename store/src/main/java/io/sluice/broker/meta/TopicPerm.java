@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 /**
  * Permission bits of a topic (and of a whole broker), as Apache RocketMQ's {@code PermName} defines them.

@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.store;
 
 import java.util.Set;
 
@@ -8,7 +8,7 @@ import java.util.Set;
  * <ul>
  *   <li>Allowed characters: {@code %}, {@code |}, {@code a-z}, {@code A-Z}, {@code 0-9}, {@code _}, {@code -}
  *       (Apache's {@code ^[%|a-zA-Z0-9_-]+$}). The names are therefore pure ASCII, one byte per character in
- *       UTF-8, and can never contain the {@code 0x00} separator used in {@link MetadataKeyDescriptor} keys.</li>
+ *       UTF-8, and can never contain the {@code 0x00} separator used in the broker's metadata keys.</li>
  *   <li>Topic length: at most {@value #MAX_TOPIC_LENGTH} characters; {@code %RETRY%<group>} and
  *       {@code %DLQ%<group>} topics may have up to {@value #MAX_RETRY_TOPIC_LENGTH}.</li>
  *   <li>Group length: at most {@value #MAX_GROUP_LENGTH} characters, so that the group's retry and

@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;

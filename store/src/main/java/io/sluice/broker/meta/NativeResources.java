@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,4 +1,4 @@
-package io.sluice.store.meta;
+package io.sluice.broker.meta;
 
 /**
  * One committed consumer offset: the next offset {@code group} will consume from queue {@code queueId} of

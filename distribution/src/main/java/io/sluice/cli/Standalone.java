@@ -1,0 +1,91 @@
+package io.sluice.cli;
+
+import io.sluice.broker.Broker;
+import io.sluice.broker.config.BrokerConfigLoader;
+import io.sluice.broker.config.BrokerSettings;
+import io.sluice.namesrv.NameServer;
+import io.sluice.namesrv.NamesrvSettings;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Standalone mode: a name server and a broker in one process. It lives in the distribution, not in the broker's
+ * module, because it is the one place that wires the two servers together.
+ *
+ * <p>The first {@code namesrvAddr} entry of the broker's file says where the embedded name server listens (host and
+ * port), so several standalone brokers with distinct ports and store directories can run side by side. Without a
+ * file, or when the file sets no {@code namesrvAddr}, every other setting keeps its value, the name server listens
+ * on {@code 0.0.0.0:9876} and the broker registers with {@code 127.0.0.1:9876}. Stateless.
+ */
+final class Standalone {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Standalone.class);
+
+    private Standalone() {
+    }
+
+    /**
+     * Starts an embedded name server and a broker registered with it; the name server's port has the broker's TLS
+     * settings ({@code tls.server.*}).
+     *
+     * @param configFile a broker.conf, or null for the defaults
+     * @return what to close at shutdown
+     */
+    static Running start(Path configFile) throws IOException {
+        BrokerSettings loaded = configFile == null ? BrokerConfigLoader.defaults()
+                : BrokerConfigLoader.load(configFile);
+        List<String> namesrvs = loaded.namesrvAddresses();
+        String namesrvAddr = namesrvs.isEmpty() ? "127.0.0.1:" + NamesrvSettings.DEFAULT_PORT : namesrvs.get(0);
+        int colon = namesrvAddr.lastIndexOf(':');
+        String host = namesrvAddr.substring(0, colon);
+        int port = Integer.parseInt(namesrvAddr.substring(colon + 1));
+        String bindHost = namesrvs.isEmpty() ? "0.0.0.0" : host;
+        BrokerSettings settings = namesrvs.isEmpty() ? withNamesrv(loaded, namesrvAddr) : loaded;
+        // The embedded name server speaks TLS as the broker's port does (tls.server.*); with enforcing, the broker's
+        // own registration needs tls.enable=true.
+        NameServer nameServer = new NameServer(NamesrvSettings.defaults().withListen(bindHost, port)
+                .withTls(Broker.serverTls(settings)));
+        nameServer.start();
+        Broker broker = new Broker(settings);
+        try {
+            broker.start();
+        } catch (IOException | RuntimeException e) {
+            nameServer.close();
+            throw e;
+        }
+        LOG.info("standalone: name server on {}:{}, broker {} on {}", bindHost, nameServer.port(),
+                settings.brokerName(), broker.addressText());
+        return new Running(nameServer, broker);
+    }
+
+    /** A copy of {@code settings} registering with {@code namesrvAddr}. */
+    static BrokerSettings withNamesrv(BrokerSettings settings, String namesrvAddr) {
+        Properties properties = new Properties();
+        for (Map.Entry<String, String> e : settings.toProperties().entrySet()) {
+            properties.setProperty(e.getKey(), e.getValue());
+        }
+        properties.setProperty("namesrvAddr", namesrvAddr);
+        return BrokerConfigLoader.parse(properties, "standalone settings");
+    }
+
+    /**
+     * A running standalone pair.
+     *
+     * @param nameServer the embedded name server
+     * @param broker     the broker registered with it
+     */
+    record Running(NameServer nameServer, Broker broker) implements AutoCloseable {
+
+        /** Closes the broker (it unregisters), then the name server. */
+        @Override
+        public void close() {
+            broker.close();
+            nameServer.close();
+        }
+    }
+}
