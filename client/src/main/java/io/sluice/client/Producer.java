@@ -11,7 +11,7 @@ import io.sluice.client.internal.ClientRuntime;
 import io.sluice.client.internal.EncodedMessage;
 import io.sluice.client.internal.FailedBrokers;
 import io.sluice.client.internal.Rpc;
-import io.sluice.client.internal.SendAgent;
+import io.sluice.client.internal.RoutedSender;
 import io.sluice.client.internal.SendJob;
 import io.sluice.client.internal.TopicRoute;
 import io.sluice.remoting.protocol.body.HeartbeatData;
@@ -52,7 +52,7 @@ public final class Producer implements AutoCloseable {
 
     private final ProducerSettings settings;
     private final ClientRuntime runtime;
-    private final SendAgent sender;
+    private final RoutedSender sender;
     private final Accumulator accumulator;
     private final CallbackTeller callbacks = new CallbackTeller();
     private final AtomicInteger directJobs = new AtomicInteger();
@@ -64,7 +64,7 @@ public final class Producer implements AutoCloseable {
         this.settings = settings;
         this.runtime = new ClientRuntime(settings.connection(), "producer", "", true,
                 settings.defaultTopicQueueNums());
-        this.sender = new SendAgent(runtime, runtime.routes(),
+        this.sender = new RoutedSender(runtime, runtime.routes(),
                 new FailedBrokers(settings.failedBrokerIsolationMs(), System::nanoTime), settings.producerGroup(),
                 settings.sendTimeoutMs(), settings.retryTimesWhenSendFailed(), settings.defaultTopicQueueNums());
         this.accumulator = settings.autoBatch()
@@ -365,8 +365,8 @@ public final class Producer implements AutoCloseable {
             Checks.topic(topic);
             lastValidTopic = topic;
         }
-        if (SendAgent.DEFAULT_TOPIC.equals(message.topic())) {
-            throw new IllegalArgumentException("topic " + SendAgent.DEFAULT_TOPIC + " is reserved for auto-creation");
+        if (RoutedSender.DEFAULT_TOPIC.equals(message.topic())) {
+            throw new IllegalArgumentException("topic " + RoutedSender.DEFAULT_TOPIC + " is reserved for auto-creation");
         }
         int bodyBytes = message.body().length;
         if (bodyBytes == 0) {

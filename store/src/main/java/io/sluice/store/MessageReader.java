@@ -2,7 +2,7 @@ package io.sluice.store;
 
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
-import io.sluice.store.index.ReadStatus;
+import io.sluice.store.index.SlotReadStatus;
 import io.sluice.store.index.SlotBatch;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
@@ -122,11 +122,11 @@ final class MessageReader {
         GetStatus status = GetStatus.NO_MATCHED_MESSAGE;
         scan:
         while (true) {
-            ReadStatus read = queue.read(next, slots);
-            if (read != ReadStatus.FOUND) {
+            SlotReadStatus read = queue.read(next, slots);
+            if (read != SlotReadStatus.FOUND) {
                 if (scanned == 0) {
                     // The queue changed between the bounds check and the read (trim, truncation, close).
-                    if (read == ReadStatus.BELOW_MIN) {
+                    if (read == SlotReadStatus.BELOW_MIN) {
                         long newMin = queue.minOffset();
                         return GetResult.empty(GetStatus.OFFSET_TOO_SMALL, newMin, min, max);
                     }

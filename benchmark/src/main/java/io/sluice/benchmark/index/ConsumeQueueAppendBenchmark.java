@@ -3,7 +3,7 @@ package io.sluice.benchmark.index;
 import io.sluice.benchmark.BenchFiles;
 import io.sluice.store.DispatchEntry;
 import io.sluice.store.QueueType;
-import io.sluice.store.index.AppendStatus;
+import io.sluice.store.index.SlotAppendStatus;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
@@ -73,7 +73,7 @@ public class ConsumeQueueAppendBenchmark {
     }
 
     @Benchmark
-    public AppendStatus simpleCqEntry() {
+    public SlotAppendStatus simpleCqEntry() {
         DispatchEntry entry = new DispatchEntry("Simple", 0, simpleOffset++, 1, position, RECORD_BYTES,
                 0x5EED, 1_700_000_000_000L, 0);
         position += RECORD_BYTES;
@@ -81,15 +81,15 @@ public class ConsumeQueueAppendBenchmark {
     }
 
     @Benchmark
-    public AppendStatus simpleCqPrimitives() {
-        AppendStatus status = simple.append(simpleOffset++, 1, position, RECORD_BYTES, 0x5EED, 1_700_000_000_000L);
+    public SlotAppendStatus simpleCqPrimitives() {
+        SlotAppendStatus status = simple.append(simpleOffset++, 1, position, RECORD_BYTES, 0x5EED, 1_700_000_000_000L);
         position += RECORD_BYTES;
         return status;
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
-    public AppendStatus batchCq32() {
+    public SlotAppendStatus batchCq32() {
         DispatchEntry entry = new DispatchEntry("Batch", 0, batchOffset, BATCH, position, BATCH_RECORD_BYTES,
                 0x5EED, 1_700_000_000_000L, 0xC0);
         batchOffset += BATCH;

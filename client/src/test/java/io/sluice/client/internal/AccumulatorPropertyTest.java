@@ -30,7 +30,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Auto-batching end to end through the real {@link SendAgent} over a transport that fails at random: every
+ * Auto-batching end to end through the real {@link RoutedSender} over a transport that fails at random: every
  * message's future or callback is told once (its own result or its batch's error), also when other callbacks of
  * its batch throw, and every reserved byte is given back.
  */
@@ -58,7 +58,7 @@ class AccumulatorPropertyTest {
         RouteSource routes = topic -> random.nextInt(40) == 0
                 ? CompletableFuture.failedFuture(new ClientException("no route"))
                 : CompletableFuture.completedFuture(route);
-        SendAgent agent = new SendAgent(invoker, routes, new FailedBrokers(50, System::nanoTime), "g", 500,
+        RoutedSender agent = new RoutedSender(invoker, routes, new FailedBrokers(50, System::nanoTime), "g", 500,
                 random.nextInt(3), 4);
         BatchMemory memory = new BatchMemory(batchMaxBytes * 3L);
         UniqKeyGenerator keys = new UniqKeyGenerator(new byte[] {10, 0, 0, 9}, 1, 1, System::currentTimeMillis,

@@ -2,7 +2,7 @@ package io.sluice.broker.handler;
 
 import io.sluice.broker.client.ClientConnection;
 import io.sluice.remoting.protocol.body.ConsumeStats;
-import io.sluice.store.meta.DataVersion;
+import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.MetadataJson;
 import io.sluice.store.meta.SubscriptionGroupConfig;
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ final class AdminBodyDescriptor {
     }
 
     /** SubscriptionGroupWrapper of every group; no group is forbidden anything. */
-    static Map<String, Object> groupWrapper(Collection<SubscriptionGroupConfig> groups, DataVersion version) {
+    static Map<String, Object> groupWrapper(Collection<SubscriptionGroupConfig> groups, TableVersion version) {
         Map<String, Object> table = new TreeMap<>();
         for (SubscriptionGroupConfig group : groups) {
             table.put(group.groupName(), MetadataJson.groupObject(group));

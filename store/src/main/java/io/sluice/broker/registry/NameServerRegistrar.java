@@ -10,7 +10,7 @@ import io.sluice.remoting.protocol.body.TopicConfigSerializeWrapper;
 import io.sluice.remoting.protocol.body.TopicConfigWire;
 import io.sluice.remoting.protocol.body.TopicFilterType;
 import io.sluice.remoting.transport.RemotingClient;
-import io.sluice.store.meta.DataVersion;
+import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.TopicConfig;
 import io.sluice.store.meta.TopicTable;
 import java.util.ArrayList;
@@ -98,7 +98,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
 
     /** Incremental registration of {@code topics}; see {@link TopicAnnouncer#announce}. */
     @Override
-    public CompletableFuture<Void> announce(List<TopicConfig> topics, DataVersion version) {
+    public CompletableFuture<Void> announce(List<TopicConfig> topics, TableVersion version) {
         return register(topics, version, "incremental");
     }
 
@@ -179,7 +179,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
         }
     }
 
-    private CompletableFuture<Void> register(Collection<TopicConfig> topics, DataVersion version, String kind) {
+    private CompletableFuture<Void> register(Collection<TopicConfig> topics, TableVersion version, String kind) {
         if (closed || settings.namesrvAddresses().isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -216,7 +216,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
     }
 
     /** The JSON {@code RegisterBrokerBody} of {@code topics} at {@code version}. */
-    static byte[] registerBody(Collection<TopicConfig> topics, DataVersion version) {
+    static byte[] registerBody(Collection<TopicConfig> topics, TableVersion version) {
         Map<String, TopicConfigWire> table = new LinkedHashMap<>();
         for (TopicConfig topic : topics) {
             table.put(topic.topicName(), toWire(topic));

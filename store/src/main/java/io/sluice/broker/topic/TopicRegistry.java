@@ -1,7 +1,7 @@
 package io.sluice.broker.topic;
 
 import io.sluice.store.QueueType;
-import io.sluice.store.meta.DataVersion;
+import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.TopicAttributes;
 import io.sluice.store.meta.TopicConfig;
@@ -131,7 +131,7 @@ public final class TopicRegistry {
      */
     public CompletableFuture<TopicOutcome> createOrUpdate(TopicUpdate update) {
         TopicOutcome outcome;
-        DataVersion version;
+        TableVersion version;
         synchronized (this) {
             try {
                 TopicNames.validateUserTopic(update.topic());
@@ -230,7 +230,7 @@ public final class TopicRegistry {
             return existing;
         }
         TopicConfig created;
-        DataVersion version;
+        TableVersion version;
         synchronized (this) {
             existing = metadata.getTopic(topic);
             if (existing.isPresent()) {
@@ -263,7 +263,7 @@ public final class TopicRegistry {
             return CompletableFuture.completedFuture(existing.get());
         }
         TopicConfig created;
-        DataVersion version;
+        TableVersion version;
         synchronized (this) {
             existing = metadata.getTopic(topic);
             if (existing.isPresent()) {

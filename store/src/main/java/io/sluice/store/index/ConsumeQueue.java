@@ -22,7 +22,7 @@ import io.sluice.store.QueueType;
  *       serialise among themselves and with the writer's file creation on one internal lock.</li>
  * </ul>
  *
- * <p><b>Errors.</b> Expected outcomes are statuses ({@link AppendStatus}, {@link ReadStatus}); bad arguments
+ * <p><b>Errors.</b> Expected outcomes are statuses ({@link SlotAppendStatus}, {@link SlotReadStatus}); bad arguments
  * (negative offsets or positions, an entry for another queue) throw {@link IllegalArgumentException} naming the
  * value; a storage failure on a control path throws {@link java.io.UncheckedIOException}.
  */
@@ -41,13 +41,13 @@ public interface ConsumeQueue {
      * @throws IllegalArgumentException if the entry belongs to another queue, or carries a batch this layout
      *                                  cannot hold (SimpleCQ: {@code batchCount != 1}; BatchCQ: above 32767)
      */
-    AppendStatus append(DispatchEntry entry);
+    SlotAppendStatus append(DispatchEntry entry);
 
     /**
      * Same as {@link #append(DispatchEntry)} for a dispatcher that decoded the record into primitives
      * (the topic and queue are this queue's).
      */
-    AppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
+    SlotAppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
                         long storeTimestampMs);
 
     /**
@@ -61,10 +61,10 @@ public interface ConsumeQueue {
      * Reads consecutive slots starting with the one holding {@code offset}, up to {@code into.capacity()} slots
      * or the end of the written data. {@code into} is cleared first.
      *
-     * @return {@link ReadStatus#FOUND} with at least one slot in {@code into}, or why there is none
+     * @return {@link SlotReadStatus#FOUND} with at least one slot in {@code into}, or why there is none
      * @throws IllegalArgumentException if {@code offset < 0}
      */
-    ReadStatus read(long offset, SlotBatch into);
+    SlotReadStatus read(long offset, SlotBatch into);
 
     /** First readable offset. Equal to {@link #maxOffset()} when the queue holds nothing readable. */
     long minOffset();
@@ -124,7 +124,7 @@ public interface ConsumeQueue {
     void flush();
 
     /**
-     * Flushes, then unmaps the files; later appends return {@link AppendStatus#CLOSED}, reads UNAVAILABLE.
+     * Flushes, then unmaps the files; later appends return {@link SlotAppendStatus#CLOSED}, reads UNAVAILABLE.
      * Idempotent. The files are unmapped even if the flush fails (its exception is then thrown).
      */
     void close();

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. {@link #find} and {@link #getOrCreate} for an existing queue are lock-free and
  * allocation-free; creating a queue takes the topic's monitor (held only by creators). {@link #deleteTopic}
  * should follow removal of the topic from the topic configuration: a dispatch racing it gets
- * {@link AppendStatus#CLOSED}.
+ * {@link SlotAppendStatus#CLOSED}.
  */
 public final class ConsumeQueueTable implements AutoCloseable {
 

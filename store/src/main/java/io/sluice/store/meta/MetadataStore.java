@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Topics and groups</b> ({@link #putTopic}, {@link #deleteTopic}, {@link #putGroup},
  *       {@link #deleteGroup}, the {@code deleteOffsets*} calls): written with {@code sync=true}. When the call
- *       returns, the change and the table's new {@link DataVersion} are in the fsynced write-ahead log, so they
+ *       returns, the change and the table's new {@link TableVersion} are in the fsynced write-ahead log, so they
  *       survive a process crash and a power loss. Row and version are one atomic batch.</li>
  *   <li><b>Consumer offsets and kv values</b> ({@link #commitOffset}, {@link #putLong}): written to the
  *       write-ahead log without fsync. When the call returns the change is in the operating system's page cache:
@@ -125,7 +125,7 @@ public final class MetadataStore implements AutoCloseable {
     /**
      * Opens (creating if needed) the store in {@code settings.dir()} and loads the topic and group tables.
      *
-     * @param clock source of the {@link DataVersion} timestamps
+     * @param clock source of the {@link TableVersion} timestamps
      * @throws MetadataStoreException when the directory cannot be created, RocksDB cannot open it, it holds an
      *                                unknown format version, or a stored topic or group cannot be decoded
      */
@@ -186,7 +186,7 @@ public final class MetadataStore implements AutoCloseable {
      *
      * @return the topic table's version after the call
      */
-    public DataVersion putTopic(TopicConfig topic) {
+    public TableVersion putTopic(TopicConfig topic) {
         return putTopics(List.of(topic));
     }
 
@@ -196,7 +196,7 @@ public final class MetadataStore implements AutoCloseable {
      *
      * @return the topic table's version after the call
      */
-    public DataVersion putTopics(Collection<TopicConfig> configs) {
+    public TableVersion putTopics(Collection<TopicConfig> configs) {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
@@ -240,12 +240,12 @@ public final class MetadataStore implements AutoCloseable {
     /** Every topic with the version describing exactly this set (what the broker registers). */
     public TopicTable topicTable() {
         ensureOpen();
-        Map.Entry<DataVersion, Map<String, TopicConfig>> snapshot = topics.snapshot();
+        Map.Entry<TableVersion, Map<String, TopicConfig>> snapshot = topics.snapshot();
         return new TopicTable(snapshot.getKey(), snapshot.getValue());
     }
 
     /** The topic table's current version. */
-    public DataVersion topicDataVersion() {
+    public TableVersion topicDataVersion() {
         ensureOpen();
         return topics.version();
     }
@@ -257,7 +257,7 @@ public final class MetadataStore implements AutoCloseable {
      *
      * @return the group table's version after the call
      */
-    public DataVersion putGroup(SubscriptionGroupConfig group) {
+    public TableVersion putGroup(SubscriptionGroupConfig group) {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
@@ -299,7 +299,7 @@ public final class MetadataStore implements AutoCloseable {
     }
 
     /** The group table's current version. */
-    public DataVersion groupDataVersion() {
+    public TableVersion groupDataVersion() {
         ensureOpen();
         return groups.version();
     }

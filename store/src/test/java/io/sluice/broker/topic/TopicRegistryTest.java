@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.QueueType;
-import io.sluice.store.meta.DataVersion;
+import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.MetadataSettings;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.TopicConfig;
@@ -203,7 +203,7 @@ class TopicRegistryTest {
     @Test
     void shouldBumpVersionOnEveryChange() {
         TopicRegistry registry = registry(false);
-        DataVersion before = registry.table().dataVersion();
+        TableVersion before = registry.table().dataVersion();
         registry.createOrUpdate(update("a", 1, "")).join();
         registry.ensureRetryTopic("g", 1).join();
         assertEquals(before.counter() + 2, registry.table().dataVersion().counter());

@@ -95,9 +95,9 @@ class BatchConsumeQueuePropertyTest {
         for (long offset = 0; offset < max + 3; offset++) {
             SlotLookup actual = fx.queue.lookup(offset);
             if (offset >= max) {
-                assertEquals(ReadStatus.BEYOND_MAX, actual.status(), "offset " + offset);
+                assertEquals(SlotReadStatus.BEYOND_MAX, actual.status(), "offset " + offset);
             } else if (offset < min) {
-                assertEquals(ReadStatus.BELOW_MIN, actual.status(), "offset " + offset);
+                assertEquals(SlotReadStatus.BELOW_MIN, actual.status(), "offset " + offset);
             } else {
                 assertEquals(linearScan(fx.records, offset).slot(fx.type), actual, "offset " + offset);
             }
@@ -109,7 +109,7 @@ class BatchConsumeQueuePropertyTest {
         checkRange(fx, min, max);
         SlotBatch slots = new SlotBatch(readCapacity);
         for (long offset = min; offset < max; offset++) {
-            assertEquals(ReadStatus.FOUND, fx.queue.read(offset, slots));
+            assertEquals(SlotReadStatus.FOUND, fx.queue.read(offset, slots));
             int first = fx.records.indexOf(linearScan(fx.records, offset));
             int expected = Math.min(readCapacity, fx.records.size() - first);
             assertEquals(expected, slots.size());

@@ -91,7 +91,7 @@ class ConsumeQueueRecoveryTest {
         assertEquals(last.next(), fx.queue.maxOffset());
         assertEquals(last.end(), fx.queue.maxPhysicalEnd());
         assertEquals(last.slot(fx.type), fx.queue.lookup(last.offset()));
-        assertEquals(ReadStatus.BEYOND_MAX, fx.queue.lookup(last.next()).status());
+        assertEquals(SlotReadStatus.BEYOND_MAX, fx.queue.lookup(last.next()).status());
     }
 
     @ParameterizedTest

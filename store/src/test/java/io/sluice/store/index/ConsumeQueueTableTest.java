@@ -70,8 +70,8 @@ class ConsumeQueueTableTest {
         ConsumeQueue batch = table.getOrCreate("BatchEvents", 0);
         assertEquals(QueueType.SIMPLE, simple.type());
         assertEquals(QueueType.BATCH, batch.type());
-        assertEquals(AppendStatus.APPENDED, simple.append(entry("Orders", 0, 0, 1, 0)));
-        assertEquals(AppendStatus.APPENDED, batch.append(entry("BatchEvents", 0, 0, 16, 100)));
+        assertEquals(SlotAppendStatus.APPENDED, simple.append(entry("Orders", 0, 0, 1, 0)));
+        assertEquals(SlotAppendStatus.APPENDED, batch.append(entry("BatchEvents", 0, 0, 16, 100)));
         assertTrue(Files.isDirectory(root.resolve("consumequeue/Orders/0")));
         assertTrue(Files.isDirectory(root.resolve("batchconsumequeue/BatchEvents/0")));
         assertEquals(Optional.of(QueueType.BATCH), table.typeOfExisting("BatchEvents"));
@@ -124,7 +124,7 @@ class ConsumeQueueTableTest {
         assertEquals(2, table.deleteTopic("Orders"));
         assertFalse(Files.exists(root.resolve("consumequeue/Orders")));
         assertEquals(Optional.empty(), table.find("Orders", 0));
-        assertEquals(AppendStatus.CLOSED, queue.append(entry("Orders", 0, 1, 1, 300)), "a racing dispatch");
+        assertEquals(SlotAppendStatus.CLOSED, queue.append(entry("Orders", 0, 1, 1, 300)), "a racing dispatch");
         assertEquals(1, table.queues().size());
         assertEquals(0, table.deleteTopic("Unknown"));
     }

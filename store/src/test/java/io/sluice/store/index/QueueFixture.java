@@ -104,7 +104,7 @@ final class QueueFixture implements AutoCloseable {
 
     /** Appends a record, expecting APPENDED, and adds it to the model. */
     Rec append(Rec rec) {
-        assertEquals(AppendStatus.APPENDED, queue.append(rec.entry()), () -> "append " + rec);
+        assertEquals(SlotAppendStatus.APPENDED, queue.append(rec.entry()), () -> "append " + rec);
         records.add(rec);
         timeByPosition.put(rec.position(), rec.timeMs());
         return rec;

@@ -49,14 +49,14 @@ class SimpleConsumeQueuePropertyTest {
         SlotBatch slots = new SlotBatch(readCapacity);
         for (long offset = Math.max(0, startOffset - 2); offset < max + 2; offset++) {
             if (offset < startOffset) {
-                assertEquals(ReadStatus.BELOW_MIN, fx.queue.lookup(offset).status());
-                assertEquals(ReadStatus.BELOW_MIN, fx.queue.read(offset, slots));
+                assertEquals(SlotReadStatus.BELOW_MIN, fx.queue.lookup(offset).status());
+                assertEquals(SlotReadStatus.BELOW_MIN, fx.queue.read(offset, slots));
             } else if (offset >= max) {
-                assertEquals(ReadStatus.BEYOND_MAX, fx.queue.lookup(offset).status());
+                assertEquals(SlotReadStatus.BEYOND_MAX, fx.queue.lookup(offset).status());
             } else {
                 int index = (int) (offset - startOffset);
                 assertEquals(fx.records.get(index).slot(QueueType.SIMPLE), fx.queue.lookup(offset));
-                assertEquals(ReadStatus.FOUND, fx.queue.read(offset, slots));
+                assertEquals(SlotReadStatus.FOUND, fx.queue.read(offset, slots));
                 int expected = Math.min(readCapacity, fx.records.size() - index);
                 assertEquals(expected, slots.size());
                 for (int i = 0; i < expected; i++) {

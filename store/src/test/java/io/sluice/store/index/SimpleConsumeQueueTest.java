@@ -34,8 +34,8 @@ class SimpleConsumeQueueTest extends ConsumeQueueContractTest {
         Path file = fx.files().get(0);
         assertEquals("00000000000000000080", file.getFileName().toString(), "offset 6 lives in the second file");
         assertEquals(first.slot(QueueType.SIMPLE), fx.queue.lookup(6));
-        assertEquals(ReadStatus.BELOW_MIN, fx.queue.lookup(5).status(), "the filler at offset 4 is never read");
-        assertEquals(ReadStatus.BELOW_MIN, fx.queue.read(4, new SlotBatch(4)));
+        assertEquals(SlotReadStatus.BELOW_MIN, fx.queue.lookup(5).status(), "the filler at offset 4 is never read");
+        assertEquals(SlotReadStatus.BELOW_MIN, fx.queue.read(4, new SlotBatch(4)));
         fx.reopen();
         assertEquals(6, fx.queue.minOffset());
         assertEquals(7, fx.queue.maxOffset());

@@ -65,7 +65,7 @@ class MetadataJsonTest {
 
     @Test
     void shouldWriteDataVersionAndTopicWrapperInApacheShape() {
-        DataVersion v = new DataVersion(0, 1795250930447L, 1);
+        TableVersion v = new TableVersion(0, 1795250930447L, 1);
         assertEquals("{\"counter\":1,\"stateVersion\":0,\"timestamp\":1795250930447}", MetadataJson.dataVersionToJson(v));
         assertEquals(v, MetadataJson.dataVersionFromJson(MetadataJson.dataVersionToJson(v)));
         assertThrows(IllegalArgumentException.class, () -> MetadataJson.dataVersionFromJson("{\"counter\":1}"));

@@ -69,13 +69,13 @@ class MetadataStoreTest {
     void shouldBumpTheTopicVersionOnEveryChangeOnly() {
         assertEquals(0, store.topicDataVersion().counter());
         clock.update(2_000);
-        DataVersion v1 = store.putTopic(TopicConfig.of("t", 4, QueueType.SIMPLE));
-        assertEquals(new DataVersion(0, 2_000, 1), v1);
+        TableVersion v1 = store.putTopic(TopicConfig.of("t", 4, QueueType.SIMPLE));
+        assertEquals(new TableVersion(0, 2_000, 1), v1);
         assertEquals(v1, store.putTopic(TopicConfig.of("t", 4, QueueType.SIMPLE)), "identical put is a no-op");
         clock.update(3_000);
-        DataVersion v2 = store.putTopics(List.of(TopicConfig.of("t", 8, QueueType.SIMPLE),
+        TableVersion v2 = store.putTopics(List.of(TopicConfig.of("t", 8, QueueType.SIMPLE),
                 TopicConfig.of("u", 1, QueueType.BATCH)));
-        assertEquals(new DataVersion(0, 3_000, 2), v2, "one bump per batch");
+        assertEquals(new TableVersion(0, 3_000, 2), v2, "one bump per batch");
         store.deleteTopic("u");
         assertEquals(3, store.topicDataVersion().counter());
         store.deleteTopic("missing");
@@ -94,8 +94,8 @@ class MetadataStoreTest {
         store.putGroup(group);
         store.commitOffset("sub-x", "orders", 9_999, 42);
         store.putLong("schedule.delayOffset.3", 77);
-        DataVersion topicVersion = store.topicDataVersion();
-        DataVersion groupVersion = store.groupDataVersion();
+        TableVersion topicVersion = store.topicDataVersion();
+        TableVersion groupVersion = store.groupDataVersion();
 
         reopen();
 

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * other pull on the I/O thread that received the previous result; results arrive on I/O threads; each
  * {@link QueueState} is guarded by its own monitor. {@link #poll} is meant for one thread at a time.
  */
-public final class LitePullAgent {
-    private static final Logger LOG = LoggerFactory.getLogger(LitePullAgent.class);
+public final class LitePullEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(LitePullEngine.class);
     private static final long RETRY_DELAY_MS = 1000;
     private static final long THRESHOLD_RECHECK_MS = 20;
 
@@ -50,7 +50,7 @@ public final class LitePullAgent {
     private final AtomicInteger buffered = new AtomicInteger();
     private volatile boolean closed;
 
-    public LitePullAgent(ClientRuntime runtime, ConsumerRpc rpc, int pullBatchSize, int pullThreshold,
+    public LitePullEngine(ClientRuntime runtime, ConsumerRpc rpc, int pullBatchSize, int pullThreshold,
                          long suspendMs, ConsumeFrom consumeFrom, long consumeTimestampMs) {
         this.runtime = runtime;
         this.rpc = rpc;

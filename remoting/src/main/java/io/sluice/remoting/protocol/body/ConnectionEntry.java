@@ -9,10 +9,10 @@ package io.sluice.remoting.protocol.body;
  * @param language the client's language code, by name (e.g. {@code JAVA})
  * @param version the client's version ordinal (e.g. 441 for 5.1.4)
  */
-public record Connection(String clientId, String clientAddr, String language, int version) {
+public record ConnectionEntry(String clientId, String clientAddr, String language, int version) {
 
     /** Validates the client id. */
-    public Connection {
+    public ConnectionEntry {
         Copies.required(clientId, "clientId");
     }
 }

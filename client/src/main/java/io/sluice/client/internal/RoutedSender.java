@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * thread (or on the calling thread when the job fails before anything is sent). Thread-safe; it keeps no state of
  * its own besides its collaborators.
  */
-public final class SendAgent {
+public final class RoutedSender {
     /** The auto-create template topic named in every send header. */
     public static final String DEFAULT_TOPIC = "TBW102";
 
@@ -42,7 +42,7 @@ public final class SendAgent {
      * @param retries extra attempts after a failed one
      * @param defaultTopicQueueNums queues of a topic auto-created by a send
      */
-    public SendAgent(Invoker invoker, RouteSource routes, FailedBrokers failed, String producerGroup,
+    public RoutedSender(Invoker invoker, RouteSource routes, FailedBrokers failed, String producerGroup,
                      long sendTimeoutMs, int retries, int defaultTopicQueueNums) {
         this.invoker = invoker;
         this.routes = routes;

@@ -17,13 +17,13 @@ import java.util.function.Supplier;
  * Talks to the name servers (wire-protocol §3): one name server is used while it answers; on a transport failure
  * the next one in the list is tried, and becomes the one used. Thread-safe.
  */
-public final class NamesrvAgent {
+public final class NameServerLink {
     private final Invoker invoker;
     private final List<String> addresses;
     private final long timeoutMs;
     private final AtomicInteger current;
 
-    public NamesrvAgent(Invoker invoker, List<String> addresses, long timeoutMs) {
+    public NameServerLink(Invoker invoker, List<String> addresses, long timeoutMs) {
         this.invoker = invoker;
         this.addresses = List.copyOf(addresses);
         this.timeoutMs = timeoutMs;

@@ -5,7 +5,7 @@ package io.sluice.store.index;
  *
  * <p>Immutable; thread-safe.
  */
-public enum AppendStatus {
+public enum SlotAppendStatus {
     /** The slot was written and published to readers. */
     APPENDED,
     /**

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class MappedSegmentTest {
+class SlotSegmentTest {
 
     @TempDir
     Path dir;
@@ -19,10 +19,10 @@ class MappedSegmentTest {
     @Test
     void aNewFileIsPreAllocatedWithZeros() throws IOException {
         Path file = dir.resolve(SlotLog.fileName(0));
-        MappedSegment segment = MappedSegment.create(file, 0, 10, 20);
+        SlotSegment segment = SlotSegment.create(file, 0, 10, 20);
         assertEquals(200, Files.size(file));
         assertEquals(0L, segment.buffer().getLong(192));
-        assertThrows(IOException.class, () -> MappedSegment.create(file, 0, 10, 20), "never clobbers a file");
+        assertThrows(IOException.class, () -> SlotSegment.create(file, 0, 10, 20), "never clobbers a file");
         segment.retire(false);
     }
 
@@ -31,8 +31,8 @@ class MappedSegmentTest {
         int slotBytes = 46;
         int slots = 10_000; // 460,000 bytes: several windows
         Path file = dir.resolve(SlotLog.fileName(0));
-        MappedSegment segment = MappedSegment.create(file, 0, slots, slotBytes);
-        int window = MappedSegment.PREPARE_AHEAD_BYTES;
+        SlotSegment segment = SlotSegment.create(file, 0, slots, slotBytes);
+        int window = SlotSegment.PREPARE_AHEAD_BYTES;
         assertEquals(window, segment.preparedBytes(), "a new file has its first window prepared");
         for (int slot = 0; slot < slots; slot++) {
             int at = segment.byteIndex(slot);
@@ -53,17 +53,17 @@ class MappedSegmentTest {
     @Test
     void preparingAFileDeletedUnderTheWriterFailsWithAnIoError() throws IOException {
         Path file = dir.resolve(SlotLog.fileName(0));
-        MappedSegment segment = MappedSegment.create(file, 0, 10_000, 20);
+        SlotSegment segment = SlotSegment.create(file, 0, 10_000, 20);
         Files.delete(file);
-        assertThrows(IOException.class, () -> segment.prepareWrite(MappedSegment.PREPARE_AHEAD_BYTES + 1));
+        assertThrows(IOException.class, () -> segment.prepareWrite(SlotSegment.PREPARE_AHEAD_BYTES + 1));
         segment.retire(false);
     }
 
     @Test
     void anOpenedFileIsTakenAsPrepared() throws IOException {
         Path file = dir.resolve(SlotLog.fileName(0));
-        MappedSegment.create(file, 0, 10_000, 20).retire(false);
-        MappedSegment opened = MappedSegment.open(file, 0, 10_000, 20, false);
+        SlotSegment.create(file, 0, 10_000, 20).retire(false);
+        SlotSegment opened = SlotSegment.open(file, 0, 10_000, 20, false);
         assertEquals(200_000, opened.preparedBytes());
         opened.retire(false);
     }
@@ -71,7 +71,7 @@ class MappedSegmentTest {
     @Test
     void aRetiredFileStaysMappedUntilTheLastReaderReleases() throws IOException {
         Path file = dir.resolve(SlotLog.fileName(200));
-        MappedSegment segment = MappedSegment.create(file, 10, 10, 20);
+        SlotSegment segment = SlotSegment.create(file, 10, 10, 20);
         segment.buffer().putLong(0, 42L);
         assertTrue(segment.tryHold());
         assertEquals(2, segment.references());
@@ -92,17 +92,17 @@ class MappedSegmentTest {
     void openRejectsAWrongLengthNamingTheFile() throws IOException {
         Path file = dir.resolve(SlotLog.fileName(0));
         Files.write(file, new byte[30]);
-        IOException e = assertThrows(IOException.class, () -> MappedSegment.open(file, 0, 10, 20, false));
+        IOException e = assertThrows(IOException.class, () -> SlotSegment.open(file, 0, 10, 20, false));
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("30"), e.getMessage());
         Files.write(file, new byte[300]);
-        assertThrows(IOException.class, () -> MappedSegment.open(file, 0, 10, 20, true), "longer: never cut");
+        assertThrows(IOException.class, () -> SlotSegment.open(file, 0, 10, 20, true), "longer: never cut");
     }
 
     @Test
     void openExtendsAShortNewestFileWithZeros() throws IOException {
         Path file = dir.resolve(SlotLog.fileName(0));
         Files.write(file, new byte[] {1, 2, 3});
-        MappedSegment segment = MappedSegment.open(file, 0, 10, 20, true);
+        SlotSegment segment = SlotSegment.open(file, 0, 10, 20, true);
         assertEquals(200, Files.size(file));
         assertEquals(3, segment.buffer().getByte(2));
         assertEquals(0, segment.buffer().getByte(3));
@@ -111,7 +111,7 @@ class MappedSegmentTest {
 
     @Test
     void zeroingOnlyWritesWhereThereIsSomethingToClear() throws IOException {
-        MappedSegment segment = MappedSegment.create(dir.resolve(SlotLog.fileName(0)), 0, 10, 20);
+        SlotSegment segment = SlotSegment.create(dir.resolve(SlotLog.fileName(0)), 0, 10, 20);
         assertFalse(segment.zeroNonZero(0, 200));
         segment.buffer().putByte(117, (byte) 9);
         segment.buffer().putByte(199, (byte) 9);

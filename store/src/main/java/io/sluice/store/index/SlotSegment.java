@@ -46,7 +46,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>Thread safety: the writer thread of the owning log stores slots; any thread may read slots it knows to be
  * published (see {@link SlotLog}) while it holds a reference. Reference counting is lock-free.
  */
-final class MappedSegment {
+final class SlotSegment {
 
     /** How far ahead of the slot being written the file's pages are put into the page cache by a write. */
     static final int PREPARE_AHEAD_BYTES = 64 * 1024;
@@ -61,8 +61,8 @@ final class MappedSegment {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            REFS = lookup.findVarHandle(MappedSegment.class, "refs", int.class);
-            RETIRED = lookup.findVarHandle(MappedSegment.class, "retired", boolean.class);
+            REFS = lookup.findVarHandle(SlotSegment.class, "refs", int.class);
+            RETIRED = lookup.findVarHandle(SlotSegment.class, "retired", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -82,7 +82,7 @@ final class MappedSegment {
     /** Set once by {@link #retire}. Accessed through {@link #RETIRED} only. */
     private volatile boolean retired;
 
-    private MappedSegment(Path file, long startSlot, int capacitySlots, int slotBytes, MappedByteBuffer mapped,
+    private SlotSegment(Path file, long startSlot, int capacitySlots, int slotBytes, MappedByteBuffer mapped,
                           int preparedBytes) {
         this.file = file;
         this.startSlot = startSlot;
@@ -98,14 +98,14 @@ final class MappedSegment {
      *
      * @throws IOException if the file exists already or cannot be written or mapped
      */
-    static MappedSegment create(Path file, long startSlot, int capacitySlots, int slotBytes) throws IOException {
+    static SlotSegment create(Path file, long startSlot, int capacitySlots, int slotBytes) throws IOException {
         long bytes = (long) capacitySlots * slotBytes;
         try (FileChannel channel = FileChannel.open(file,
                 StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             extendSparse(channel, bytes);
             int prepared = preparedEnd(0, (int) bytes);
             writeZeros(channel, 0, prepared);
-            return new MappedSegment(file, startSlot, capacitySlots, slotBytes,
+            return new SlotSegment(file, startSlot, capacitySlots, slotBytes,
                     channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes), prepared);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
@@ -120,7 +120,7 @@ final class MappedSegment {
      *
      * @throws IOException naming the file if its length is wrong or it cannot be mapped
      */
-    static MappedSegment open(Path file, long startSlot, int capacitySlots, int slotBytes, boolean mayExtend)
+    static SlotSegment open(Path file, long startSlot, int capacitySlots, int slotBytes, boolean mayExtend)
             throws IOException {
         long bytes = (long) capacitySlots * slotBytes;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -132,7 +132,7 @@ final class MappedSegment {
                 }
                 extendSparse(channel, bytes);
             }
-            return new MappedSegment(file, startSlot, capacitySlots, slotBytes,
+            return new SlotSegment(file, startSlot, capacitySlots, slotBytes,
                     channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes), (int) bytes);
         }
     }
@@ -304,6 +304,6 @@ final class MappedSegment {
 
     @Override
     public String toString() {
-        return "MappedSegment{" + file + ", startSlot=" + startSlot + ", capacitySlots=" + capacitySlots + '}';
+        return "SlotSegment{" + file + ", startSlot=" + startSlot + ", capacitySlots=" + capacitySlots + '}';
     }
 }

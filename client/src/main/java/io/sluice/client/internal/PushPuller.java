@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Assignments change on the rebalance thread; pulls start on the client timer thread and finish on
  * I/O threads; each queue's chain has at most one pull in flight.
  */
-public final class PushAgent {
-    private static final Logger LOG = LoggerFactory.getLogger(PushAgent.class);
+public final class PushPuller {
+    private static final Logger LOG = LoggerFactory.getLogger(PushPuller.class);
     private static final long FLOW_CONTROL_DELAY_MS = 50;
     private static final long NOT_LOCKED_DELAY_MS = 100;
     private static final long ERROR_DELAY_MS = 1000;
@@ -48,7 +48,7 @@ public final class PushAgent {
     private volatile boolean closed;
 
     /** @param filters tag filter per topic (the retry topic has none: {@code *}) */
-    public PushAgent(ClientRuntime runtime, ConsumerRpc rpc, OffsetStore offsets, ConsumeDispatch dispatch,
+    public PushPuller(ClientRuntime runtime, ConsumerRpc rpc, OffsetStore offsets, ConsumeDispatch dispatch,
                      Map<String, TagExpression> filters, int pullBatchSize, int thresholdCount, long thresholdBytes,
                      long suspendMs, ConsumeFrom consumeFrom, long consumeTimestampMs) {
         this.runtime = runtime;

@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
-class SendAgentTest {
+class RoutedSenderTest {
     private static final UniqKeyGenerator KEYS = new UniqKeyGenerator(new byte[] {10, 0, 0, 9}, 1, 1,
             System::currentTimeMillis, ZoneId.of("UTC"));
     private static final BatchOutcome NO_OUTCOME = new BatchOutcome() {
@@ -50,7 +50,7 @@ class SendAgentTest {
     @Test
     void shouldRetryARetryableCodeOnTheOtherBrokerAndAvoidTheFailedOneAfterwards() throws Exception {
         FailedBrokers failed = new FailedBrokers(60_000, System::nanoTime);
-        SendAgent agent = agent((address, request) -> requests.size() == 1
+        RoutedSender agent = agent((address, request) -> requests.size() == 1
                 ? RemotingCommand.response(ResponseCode.SYSTEM_BUSY, "busy")
                 : stored("7F00000100002A9F0000000000000001", 5, null), failed);
         List<SendResult> first = send(agent, single("x"));
@@ -67,7 +67,7 @@ class SendAgentTest {
 
     @Test
     void shouldNotRetryANonRetryableCodeAndKeepCodeAndRemark() {
-        SendAgent agent = agent((address, request) -> RemotingCommand.response(ResponseCode.MESSAGE_ILLEGAL, "too big"),
+        RoutedSender agent = agent((address, request) -> RemotingCommand.response(ResponseCode.MESSAGE_ILLEGAL, "too big"),
                 new FailedBrokers(0, System::nanoTime));
         BrokerErrorException error = assertInstanceOf(BrokerErrorException.class, failure(agent, single("x")));
         assertEquals(ResponseCode.MESSAGE_ILLEGAL, error.code());
@@ -77,7 +77,7 @@ class SendAgentTest {
 
     @Test
     void shouldGiveUpAfterAllAttemptsWithTheTransportCause() {
-        SendAgent agent = agent((address, request) -> null, new FailedBrokers(0, System::nanoTime));
+        RoutedSender agent = agent((address, request) -> null, new FailedBrokers(0, System::nanoTime));
         Throwable error = failure(agent, single("x"));
         assertInstanceOf(ClientException.class, error);
         assertEquals(3, requests.size());
@@ -86,7 +86,7 @@ class SendAgentTest {
 
     @Test
     void shouldSplitAnUnpackedBatchIntoOneResultPerMessage() throws Exception {
-        SendAgent agent = agent((address, request) -> stored("A,B,C", 10, null), new FailedBrokers(0, System::nanoTime));
+        RoutedSender agent = agent((address, request) -> stored("A,B,C", 10, null), new FailedBrokers(0, System::nanoTime));
         BatchBody batch = body("1", "2", "3");
         List<SendResult> results = send(agent, SendJob.batch("T", null, batch, KEYS.next(), null, true, NO_OUTCOME));
         for (int i = 0; i < 3; i++) {
@@ -106,7 +106,7 @@ class SendAgentTest {
     @Test
     void shouldGiveInnerBatchMessagesTheBaseOffsetPlusTheirIndex() throws Exception {
         batchCq = true;
-        SendAgent agent = agent((address, request) -> stored("R", 40, "BATCH-ID"), new FailedBrokers(0, System::nanoTime));
+        RoutedSender agent = agent((address, request) -> stored("R", 40, "BATCH-ID"), new FailedBrokers(0, System::nanoTime));
         List<SendResult> results = send(agent, SendJob.batch("T", null, body("1", "2"), "BATCH-ID", "tag", true,
                 NO_OUTCOME));
         assertEquals(40, results.get(0).queueOffset());
@@ -119,7 +119,7 @@ class SendAgentTest {
 
     @Test
     void shouldFailEveryMessageWhenTheIdCountDoesNotMatch() {
-        SendAgent agent = agent((address, request) -> stored("A,B", 0, null), new FailedBrokers(0, System::nanoTime));
+        RoutedSender agent = agent((address, request) -> stored("A,B", 0, null), new FailedBrokers(0, System::nanoTime));
         BatchBody batch = body("1", "2", "3");
         Throwable error = failure(agent, SendJob.batch("T", null, batch, KEYS.next(), null, true, NO_OUTCOME));
         assertTrue(error.getMessage().endsWith("2 message ids for a batch of 3"), error.getMessage());
@@ -136,7 +136,7 @@ class SendAgentTest {
         still.release();
         empty.release();
 
-        SendAgent agent = agent((address, request) -> stored("A", 0, null), new FailedBrokers(0, System::nanoTime));
+        RoutedSender agent = agent((address, request) -> stored("A", 0, null), new FailedBrokers(0, System::nanoTime));
         BatchBody batch = body("1");
         SendJob job = SendJob.batch("T", null, batch, KEYS.next(), null, true, NO_OUTCOME);
         IllegalArgumentException oneway = assertThrows(IllegalArgumentException.class, () -> agent.sendOneway(job));
@@ -151,7 +151,7 @@ class SendAgentTest {
     }
 
     /** A null response from {@code broker} stands for a refused connection. */
-    private SendAgent agent(BiFunction<String, RemotingCommand, RemotingCommand> broker, FailedBrokers failed) {
+    private RoutedSender agent(BiFunction<String, RemotingCommand, RemotingCommand> broker, FailedBrokers failed) {
         Invoker invoker = new Invoker() {
             @Override
             public CompletableFuture<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
@@ -173,7 +173,7 @@ class SendAgentTest {
                 return CompletableFuture.completedFuture(null);
             }
         };
-        return new SendAgent(invoker, topic -> CompletableFuture.completedFuture(route), failed, "g", 3000, 2, 4);
+        return new RoutedSender(invoker, topic -> CompletableFuture.completedFuture(route), failed, "g", 3000, 2, 4);
     }
 
     private static RemotingCommand stored(String msgIds, long offset, String batchUniqId) {
@@ -199,13 +199,13 @@ class SendAgentTest {
         return SendJob.single(encoded(body), null, NO_OUTCOME);
     }
 
-    private static List<SendResult> send(SendAgent agent, SendJob template) throws Exception {
+    private static List<SendResult> send(RoutedSender agent, SendJob template) throws Exception {
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         agent.send(withOutcome(template, result));
         return result.get(10, TimeUnit.SECONDS);
     }
 
-    private static Throwable failure(SendAgent agent, SendJob template) {
+    private static Throwable failure(RoutedSender agent, SendJob template) {
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         agent.send(withOutcome(template, result));
         try {

@@ -5,7 +5,7 @@ package io.sluice.store.index;
  *
  * <p>Immutable; thread-safe.
  */
-public enum ReadStatus {
+public enum SlotReadStatus {
     /** At least one slot was found. */
     FOUND,
     /** The offset is below {@link ConsumeQueue#minOffset()}: trimmed away (or filler before the first message). */
