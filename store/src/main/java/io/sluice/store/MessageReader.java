@@ -6,7 +6,7 @@ import io.sluice.store.index.SlotReadStatus;
 import io.sluice.store.index.SlotBatch;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.meta.TopicNames;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

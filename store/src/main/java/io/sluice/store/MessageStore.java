@@ -18,7 +18,7 @@ import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.RawAppendStatus;
 import io.sluice.store.log.ReadResult;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.log.ScanResult;
 import io.sluice.store.log.ScanStatus;
 import io.sluice.store.meta.TopicNames;

@@ -9,7 +9,7 @@ import io.sluice.store.StoreSettings;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import io.sluice.store.meta.MetadataSettings;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.TopicConfig;

@@ -9,7 +9,7 @@ import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.store.MessageStore;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import io.sluice.store.meta.MetadataStore;
 import java.io.IOException;
 import java.net.InetSocketAddress;

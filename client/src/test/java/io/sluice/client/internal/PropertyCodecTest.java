@@ -3,7 +3,7 @@ package io.sluice.client.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;

@@ -8,7 +8,7 @@ import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.GetResult;
 import io.sluice.store.GetStatus;
 import io.sluice.store.MessageStore;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import io.sluice.store.meta.TopicConfig;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

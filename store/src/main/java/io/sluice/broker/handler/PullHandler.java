@@ -13,7 +13,7 @@ import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.GetResult;
 import io.sluice.store.GetStatus;
 import io.sluice.store.MessageStore;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.SubscriptionGroupConfig;
 import io.sluice.store.meta.TopicConfig;

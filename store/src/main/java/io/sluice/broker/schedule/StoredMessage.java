@@ -1,8 +1,8 @@
 package io.sluice.broker.schedule;
 
-import io.sluice.store.log.MessageIds;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.MessageIds;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

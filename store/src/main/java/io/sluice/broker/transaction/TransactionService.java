@@ -13,7 +13,7 @@ import io.sluice.store.MessageStore;
 import io.sluice.store.QueueType;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.TopicConfig;
 import java.net.InetSocketAddress;

@@ -1,5 +1,7 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageIds;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.DispatchEntry;
 import io.sluice.store.flush.FlushAgent;
 import io.sluice.store.flush.FlushMode;

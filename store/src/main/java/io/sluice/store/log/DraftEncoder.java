@@ -1,5 +1,10 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageIds;
+import io.sluice.format.MalformedBatchException;
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

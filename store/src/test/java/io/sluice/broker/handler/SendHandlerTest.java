@@ -11,7 +11,7 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.store.GetResult;
-import io.sluice.store.log.MessageIds;
+import io.sluice.format.MessageIds;
 import io.sluice.store.meta.TopicPerm;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.sluice.store.log;
+package io.sluice.format;
 
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +76,7 @@ public final class MessageProperties {
     private static final long SEPARATOR_IN_EVERY_BYTE = LOW_BIT_OF_EVERY_BYTE * PROPERTY_SEPARATOR;
 
     /** Returned by {@link #findValue} when the name is absent. */
-    static final long NOT_FOUND = -1L;
+    public static final long NOT_FOUND = -1L;
 
     private MessageProperties() {
     }
@@ -154,7 +154,7 @@ public final class MessageProperties {
      *
      * @return {@code (valueIndex << 32) | valueLength} of the value in {@code text}, or {@link #NOT_FOUND}
      */
-    static long findRange(String text, String name) {
+    public static long findRange(String text, String name) {
         if (text == null || text.isEmpty()) {
             return NOT_FOUND;
         }
@@ -176,7 +176,7 @@ public final class MessageProperties {
     }
 
     /** True when {@link #find} would return {@code value}; builds no string. */
-    static boolean hasValue(String text, String name, String value) {
+    public static boolean hasValue(String text, String name, String value) {
         long range = findRange(text, name);
         return range != NOT_FOUND && valueLength(range) == value.length()
                 && text.startsWith(value, valueIndex(range));
@@ -193,7 +193,7 @@ public final class MessageProperties {
     }
 
     /** Appends {@code text} to {@code sb}, adding the final 0x02 when {@code text} is non-empty and lacks it. */
-    static void appendTerminated(StringBuilder sb, String text) {
+    public static void appendTerminated(StringBuilder sb, String text) {
         if (text != null && !text.isEmpty()) {
             sb.append(text);
             if (text.charAt(text.length() - 1) != PROPERTY_SEPARATOR) {
@@ -203,7 +203,7 @@ public final class MessageProperties {
     }
 
     /** The ASCII bytes of a property name, for {@link #findValue}. */
-    static byte[] nameBytes(String name) {
+    public static byte[] nameBytes(String name) {
         return name.getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -213,7 +213,7 @@ public final class MessageProperties {
      *
      * @return {@code (valueIndex << 32) | valueLength}, or {@link #NOT_FOUND}
      */
-    static long findValue(DirectBuffer buffer, int index, int length, byte[] name) {
+    public static long findValue(DirectBuffer buffer, int index, int length, byte[] name) {
         if (name.length == 0 || contains(name, (byte) NAME_VALUE_SEPARATOR)) {
             return findValueBytewise(buffer, index, length, name);
         }
@@ -241,7 +241,7 @@ public final class MessageProperties {
         /** Every name is non-empty and free of NAME_VALUE_SEPARATOR: one pass over the piece ends finds them all. */
         private final boolean plain;
 
-        NameSet(byte[]... names) {
+        public NameSet(byte[]... names) {
             this.names = new byte[names.length][];
             boolean allPlain = true;
             for (int k = 0; k < names.length; k++) {
@@ -261,11 +261,11 @@ public final class MessageProperties {
         }
 
         /** The k-th name. */
-        String name(int k) {
+        public String name(int k) {
             return new String(names[k], StandardCharsets.US_ASCII);
         }
 
-        int size() {
+        public int size() {
             return names.length;
         }
     }
@@ -277,7 +277,7 @@ public final class MessageProperties {
      *
      * @param found at least as many longs as {@code set} has names
      */
-    static void findValues(DirectBuffer buffer, int index, int length, NameSet set, long[] found) {
+    public static void findValues(DirectBuffer buffer, int index, int length, NameSet set, long[] found) {
         byte[][] names = set.names;
         if (!set.plain) {
             for (int k = 0; k < names.length; k++) {
@@ -350,7 +350,7 @@ public final class MessageProperties {
     }
 
     /** {@link #findValue} one byte at a time; the reference, and the path for unusual names. */
-    static long findValueBytewise(DirectBuffer buffer, int index, int length, byte[] name) {
+    public static long findValueBytewise(DirectBuffer buffer, int index, int length, byte[] name) {
         long found = NOT_FOUND;
         int end = index + length;
         int start = index;
@@ -385,12 +385,12 @@ public final class MessageProperties {
     }
 
     /** Index part of a {@link #findValue} result. */
-    static int valueIndex(long found) {
+    public static int valueIndex(long found) {
         return (int) (found >>> 32);
     }
 
     /** Length part of a {@link #findValue} result. */
-    static int valueLength(long found) {
+    public static int valueLength(long found) {
         return (int) found;
     }
 }

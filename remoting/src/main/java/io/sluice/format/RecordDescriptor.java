@@ -1,4 +1,4 @@
-package io.sluice.store.log;
+package io.sluice.format;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

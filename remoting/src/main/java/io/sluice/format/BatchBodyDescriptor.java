@@ -1,5 +1,7 @@
-package io.sluice.store.log;
+package io.sluice.format;
 
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

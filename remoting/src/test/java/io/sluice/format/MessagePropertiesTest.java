@@ -1,4 +1,4 @@
-package io.sluice.store.log;
+package io.sluice.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package io.sluice.store.log;
+package io.sluice.format;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -79,7 +79,7 @@ public final class MessageIds {
      *
      * @throws IllegalArgumentException when the address is unresolved
      */
-    static byte[] hostBytes(InetSocketAddress host) {
+    public static byte[] hostBytes(InetSocketAddress host) {
         InetAddress address = host.getAddress();
         if (address == null) {
             throw new IllegalArgumentException("host " + host + " is unresolved");
@@ -89,7 +89,7 @@ public final class MessageIds {
     }
 
     /** The offset message id from a precomputed {@link #hostBytes} and a position. */
-    static String offsetMsgId(byte[] hostBytes, long position) {
+    public static String offsetMsgId(byte[] hostBytes, long position) {
         char[] out = new char[(hostBytes.length + Long.BYTES) * 2];
         int at = 0;
         for (byte b : hostBytes) {
@@ -103,7 +103,7 @@ public final class MessageIds {
     }
 
     /** Comma-joined offset message ids of {@code positions}, in order. */
-    static String joinOffsetMsgIds(byte[] hostBytes, long[] positions) {
+    public static String joinOffsetMsgIds(byte[] hostBytes, long[] positions) {
         StringBuilder sb = new StringBuilder(positions.length * ((hostBytes.length + Long.BYTES) * 2 + 1));
         for (int i = 0; i < positions.length; i++) {
             if (i > 0) {
