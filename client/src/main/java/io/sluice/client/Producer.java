@@ -3,7 +3,7 @@ package io.sluice.client;
 import io.netty.buffer.ByteBufAllocator;
 import io.sluice.client.internal.Accumulator;
 import io.sluice.client.internal.BatchBody;
-import io.sluice.client.internal.BatchEntryDescriptor;
+import io.sluice.client.internal.BatchEntryWriter;
 import io.sluice.client.internal.BatchMemory;
 import io.sluice.client.internal.BatchOutcome;
 import io.sluice.client.internal.CallbackTeller;
@@ -166,7 +166,7 @@ public final class Producer implements AutoCloseable {
     public void sendOneway(Message message) {
         ensureOpen();
         validate(message);
-        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        EncodedMessage encoded = BatchEntryWriter.encode(message, runtime.uniqKeys());
         SendJob job = SendJob.single(encoded, null, new BatchOutcome() {
             @Override
             public void succeeded(List<SendResult> results) {
@@ -213,8 +213,8 @@ public final class Producer implements AutoCloseable {
             if (!Objects.equals(tags, message.tags())) {
                 tags = null;
             }
-            propertiesBytes[i] = BatchEntryDescriptor.propertiesBytes(message, keyChars);
-            bytes += BatchEntryDescriptor.entryBytes(message, propertiesBytes[i]);
+            propertiesBytes[i] = BatchEntryWriter.propertiesBytes(message, keyChars);
+            bytes += BatchEntryWriter.entryBytes(message, propertiesBytes[i]);
         }
         if (bytes > settings.maxMessageBytes()) {
             throw new IllegalArgumentException("batch of " + batch.size() + " messages encodes to " + bytes
@@ -246,7 +246,7 @@ public final class Producer implements AutoCloseable {
     CompletableFuture<SendResult> sendPrepared(Message message) {
         ensureOpen();
         validate(message);
-        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        EncodedMessage encoded = BatchEntryWriter.encode(message, runtime.uniqKeys());
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();
         sender.send(SendJob.single(encoded, null, outcome(result)).asPreparedTransaction(settings.producerGroup()));
@@ -321,14 +321,14 @@ public final class Producer implements AutoCloseable {
         if (accumulator == null) {
             return NOT_BATCHED;
         }
-        int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, runtime.uniqKeys().keyChars());
-        return BatchEntryDescriptor.entryBytes(message, propertiesBytes) <= settings.maxMessageBytes()
+        int propertiesBytes = BatchEntryWriter.propertiesBytes(message, runtime.uniqKeys().keyChars());
+        return BatchEntryWriter.entryBytes(message, propertiesBytes) <= settings.maxMessageBytes()
                 ? propertiesBytes : NOT_BATCHED;
     }
 
     /** Sends {@code message} on its own, not auto-batched. */
     private CompletableFuture<SendResult> direct(Message message, MessageQueue queue) {
-        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        EncodedMessage encoded = BatchEntryWriter.encode(message, runtime.uniqKeys());
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();
         sender.send(SendJob.single(encoded, queue, outcome(result)));

@@ -1,10 +1,9 @@
 package io.sluice.format;
 
-import io.sluice.format.MessageProperties;
-import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -200,19 +199,60 @@ public final class BatchBodyDescriptor {
             }
             total = Math.addExact(total, ENTRY_OVERHEAD_BYTES + m.body().length + props[i].length);
         }
-        ByteBuffer out = ByteBuffer.allocate(total);
+        byte[] out = new byte[total];
+        int at = 0;
         for (int i = 0; i < props.length; i++) {
-            Message m = messages.get(i);
-            out.putInt(ENTRY_OVERHEAD_BYTES + m.body().length + props[i].length)
-                    .putInt(0)
-                    .putInt(0)
-                    .putInt(m.flag())
-                    .putInt(m.body().length)
-                    .put(m.body())
-                    .putShort((short) props[i].length)
-                    .put(props[i]);
+            byte[] body = messages.get(i).body();
+            writeEntryHeader(out, at, messages.get(i).flag(), body.length, props[i].length);
+            System.arraycopy(body, 0, out, at + BODY_OFFSET, body.length);
+            at = writePropertiesLength(out, at + BODY_OFFSET + body.length, props[i].length);
+            System.arraycopy(props[i], 0, out, at, props[i].length);
+            at += props[i].length;
         }
-        return out.array();
+        return out;
+    }
+
+    /**
+     * Writes the fields before an entry's body ({@link #BODY_OFFSET} bytes) into {@code out} from {@code at}.
+     *
+     * @param propertiesLength the bytes of the properties string that will follow the body
+     */
+    public static void writeEntryHeader(byte[] out, int at, int flag, int bodyLength, int propertiesLength) {
+        putInt(out, at + TOTAL_SIZE_OFFSET, ENTRY_OVERHEAD_BYTES + bodyLength + propertiesLength);
+        putInt(out, at + MAGIC_OFFSET, 0);
+        putInt(out, at + BODY_CRC_OFFSET, 0);
+        putInt(out, at + FLAG_OFFSET, flag);
+        putInt(out, at + BODY_LENGTH_OFFSET, bodyLength);
+    }
+
+    /** Writes PROPLENGTH into {@code out} at {@code at}; returns the index of the first properties byte. */
+    public static int writePropertiesLength(byte[] out, int at, int propertiesLength) {
+        out[at] = (byte) (propertiesLength >>> 8);
+        out[at + 1] = (byte) propertiesLength;
+        return at + Short.BYTES;
+    }
+
+    /**
+     * Decodes every entry between {@code body.position()} and its limit into messages that own copies of their
+     * bytes; the buffer is not moved.
+     *
+     * @throws MalformedBatchException naming the entry and the bad value when the body is malformed
+     */
+    public static List<Message> decode(ByteBuffer body) {
+        List<Message> messages = new ArrayList<>();
+        Iterator<Entry> entries = entries(body);
+        while (entries.hasNext()) {
+            Entry entry = entries.next();
+            messages.add(new Message(entry.flag(), entry.body(body), entry.properties(body)));
+        }
+        return messages;
+    }
+
+    private static void putInt(byte[] out, int at, int value) {
+        out[at] = (byte) (value >>> 24);
+        out[at + 1] = (byte) (value >>> 16);
+        out[at + 2] = (byte) (value >>> 8);
+        out[at + 3] = (byte) value;
     }
 
     private static final class EntryIterator implements Iterator<Entry> {

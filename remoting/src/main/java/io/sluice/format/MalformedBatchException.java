@@ -1,6 +1,5 @@
 package io.sluice.format;
 
-import io.sluice.format.BatchBodyDescriptor;
 /**
  * A SEND_BATCH_MESSAGE body that does not follow {@link BatchBodyDescriptor}. The message names the entry, its
  * byte index and the bad value.

@@ -4,6 +4,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.agrona.DirectBuffer;
 
 /**
@@ -71,6 +72,12 @@ public final class MessageProperties {
     /** Timer message: the delay in milliseconds from the send. */
     public static final String TIMER_DELAY_MS = "TIMER_DELAY_MS";
 
+    /** Names a user may not set: the client or the broker owns them. */
+    public static final Set<String> RESERVED = Set.of(UNIQ_KEY, TAGS, KEYS, WAIT, DELAY, INNER_NUM, INNER_BASE,
+            RETRY_TOPIC, ORIGIN_MESSAGE_ID, MIN_OFFSET, MAX_OFFSET, PGROUP, RECONSUME_TIME, MAX_RECONSUME_TIMES,
+            TRAN_MSG, CLUSTER, REAL_TOPIC, REAL_QID, MSG_REGION, TRACE_ON, CONSUME_START_TIME, TIMER_DELIVER_MS,
+            TIMER_DELAY_SEC, TIMER_DELAY_MS);
+
     private static final long LOW_BIT_OF_EVERY_BYTE = 0x0101010101010101L;
     private static final long HIGH_BIT_OF_EVERY_BYTE = 0x8080808080808080L;
     private static final long SEPARATOR_IN_EVERY_BYTE = LOW_BIT_OF_EVERY_BYTE * PROPERTY_SEPARATOR;
@@ -130,7 +137,7 @@ public final class MessageProperties {
             if (value.indexOf(PROPERTY_SEPARATOR) >= 0) {
                 throw new IllegalArgumentException("value of property '" + name + "' contains 0x02");
             }
-            sb.append(name).append(NAME_VALUE_SEPARATOR).append(value).append(PROPERTY_SEPARATOR);
+            appendPair(sb, name, value);
         }
         return sb.toString();
     }
@@ -189,7 +196,41 @@ public final class MessageProperties {
     public static String append(String text, String name, String value) {
         StringBuilder sb = new StringBuilder((text == null ? 0 : text.length()) + name.length() + value.length() + 2);
         appendTerminated(sb, text);
-        return sb.append(name).append(NAME_VALUE_SEPARATOR).append(value).append(PROPERTY_SEPARATOR).toString();
+        return appendPair(sb, name, value).toString();
+    }
+
+    /** Appends one terminated pair to {@code text}. */
+    public static StringBuilder appendPair(StringBuilder text, String name, String value) {
+        return text.append(name).append(NAME_VALUE_SEPARATOR).append(value).append(PROPERTY_SEPARATOR);
+    }
+
+    /**
+     * Checks a pair a user sets on a message.
+     *
+     * @throws IllegalArgumentException naming the pair when the name is empty, reserved or contains a separator,
+     *                                  or the value is empty or contains a separator
+     */
+    public static void validateUserProperty(String name, String value) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("property name must not be empty, was '" + name + "'");
+        }
+        if (RESERVED.contains(name)) {
+            throw new IllegalArgumentException("property name '" + name + "' is reserved for the client or broker");
+        }
+        if (containsSeparator(name)) {
+            throw new IllegalArgumentException("property name '" + name + "' contains 0x01 or 0x02");
+        }
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException("value of property '" + name + "' must not be empty");
+        }
+        if (containsSeparator(value)) {
+            throw new IllegalArgumentException("value of property '" + name + "' contains 0x01 or 0x02");
+        }
+    }
+
+    /** True when {@code text} contains 0x01 or 0x02. */
+    public static boolean containsSeparator(String text) {
+        return text.indexOf(NAME_VALUE_SEPARATOR) >= 0 || text.indexOf(PROPERTY_SEPARATOR) >= 0;
     }
 
     /** Appends {@code text} to {@code sb}, adding the final 0x02 when {@code text} is non-empty and lacks it. */

@@ -86,6 +86,8 @@ public final class RecordDescriptor {
     public static final int SYS_FLAG_OFFSET = 36;
     public static final int BORN_TIMESTAMP_OFFSET = 40;
     public static final int BORN_HOST_OFFSET = 48;
+    /** Smallest possible record: IPv4 hosts, empty body, 1-byte topic length, empty topic and properties. */
+    public static final int MIN_RECORD_BYTES = (int) recordBytes(0, MAGIC_V1, 0, 0, 0);
 
     /** Bytes of an IPv4 host field: 4-byte address + int port. */
     public static final int IPV4_HOST_BYTES = 8;
@@ -114,6 +116,8 @@ public final class RecordDescriptor {
     /** Bits 8-10: compression type (1 LZ4, 2 ZSTD, 3 ZLIB). */
     public static final int COMPRESSION_TYPE_MASK = 0x700;
     public static final int COMPRESSION_TYPE_SHIFT = 8;
+    /** Compression type ZLIB; a compressed body with type 0 is ZLIB too (older clients). */
+    public static final int COMPRESSION_ZLIB = 3;
 
     private static final ThreadLocal<CRC32> CRC = ThreadLocal.withInitial(CRC32::new);
 
@@ -168,6 +172,11 @@ public final class RecordDescriptor {
     /** The magic a topic of {@code topicBytes} bytes is stored with: v1 unless it is longer than 127. */
     public static int magicForTopic(int topicBytes) {
         return topicBytes > MAX_V1_TOPIC_BYTES ? MAGIC_V2 : MAGIC_V1;
+    }
+
+    /** True when a record is a BatchCQ inner batch that consumers unwrap into its messages. */
+    public static boolean isInnerBatch(int sysFlag) {
+        return (sysFlag & (NEED_UNWRAP_FLAG | INNER_BATCH_FLAG)) == (NEED_UNWRAP_FLAG | INNER_BATCH_FLAG);
     }
 
     /** The transaction type bits of {@code sysFlag}. */

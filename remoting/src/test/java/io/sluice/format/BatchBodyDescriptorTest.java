@@ -1,6 +1,5 @@
 package io.sluice.format;
 
-import io.sluice.format.MessageProperties;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

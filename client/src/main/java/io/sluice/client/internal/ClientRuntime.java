@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.UniqKeyGenerator;
 import io.sluice.client.ConnectionSettings;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;

@@ -1,5 +1,7 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.UniqKeyGenerator;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,7 +42,7 @@ class CodecCompatibilityTest {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         List<EncodedMessage> encoded = new ArrayList<>();
         for (Message message : messages) {
-            EncodedMessage entry = BatchEntryDescriptor.encode(message, KEYS);
+            EncodedMessage entry = BatchEntryWriter.encode(message, KEYS);
             encoded.add(entry);
             body.write(entry.entry());
         }
@@ -104,7 +106,7 @@ class CodecCompatibilityTest {
                 Message.builder("T", "bb".getBytes()).flag(7).build(), Message.of("T", "ccc".getBytes()));
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (Message message : messages) {
-            body.write(BatchEntryDescriptor.encode(message, KEYS).entry());
+            body.write(BatchEntryWriter.encode(message, KEYS).entry());
         }
         MessageExt wrapper = apacheRecord(Message.of("T", body.toByteArray()), 0, 4096);
         wrapper.setQueueOffset(40);
@@ -148,10 +150,10 @@ class CodecCompatibilityTest {
     @Test
     void shouldBuildOffsetMessageIdsAsApacheDoes() {
         InetSocketAddress host = new InetSocketAddress("127.0.0.1", 10911);
-        String id = MessageIdDescriptor.offsetMessageId(host.getAddress().getAddress(), 10911, 2511);
+        String id = MessageIdDescriptor.offsetMsgId(host.getAddress().getAddress(), 10911, 2511);
         assertEquals(MessageDecoder.createMessageId(host, 2511), id);
         assertEquals("7F00000100002A9F00000000000009CF", id);
-        assertEquals(2511, MessageIdDescriptor.commitLogOffsetOf(id));
+        assertEquals(2511, MessageIdDescriptor.decode(id).position());
     }
 
     private static MessageExt apacheRecord(Message message, int i, long position) {

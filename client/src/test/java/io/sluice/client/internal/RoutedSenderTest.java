@@ -1,5 +1,7 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.MessageProperties;
+import io.sluice.format.UniqKeyGenerator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -98,7 +100,7 @@ class RoutedSenderTest {
         RemotingCommand request = requests.get(0);
         assertEquals(RequestCode.SEND_BATCH_MESSAGE, request.code());
         assertEquals("true", request.extField("m"));
-        assertNull(PropertyCodec.parse(request.extField("i")).get("UNIQ_KEY"),
+        assertNull(MessageProperties.parse(request.extField("i")).get("UNIQ_KEY"),
                 "no batch UNIQ_KEY to a SimpleCQ topic, where old brokers would copy it into every message");
         assertReleased(batch);
     }
@@ -113,8 +115,8 @@ class RoutedSenderTest {
         assertEquals(41, results.get(1).queueOffset());
         assertEquals("R", results.get(1).offsetMsgId());
         assertEquals("BATCH-ID", results.get(1).batchUniqId());
-        assertEquals("tag", PropertyCodec.parse(requests.get(0).extField("i")).get("TAGS"));
-        assertEquals("BATCH-ID", PropertyCodec.parse(requests.get(0).extField("i")).get("UNIQ_KEY"));
+        assertEquals("tag", MessageProperties.parse(requests.get(0).extField("i")).get("TAGS"));
+        assertEquals("BATCH-ID", MessageProperties.parse(requests.get(0).extField("i")).get("UNIQ_KEY"));
     }
 
     @Test
@@ -183,14 +185,14 @@ class RoutedSenderTest {
     }
 
     private static EncodedMessage encoded(String body) {
-        return BatchEntryDescriptor.encode(Message.of("T", body.getBytes()), KEYS);
+        return BatchEntryWriter.encode(Message.of("T", body.getBytes()), KEYS);
     }
 
     private static BatchBody body(String... bodies) {
         BatchBody batch = BatchBody.allocate(ByteBufAllocator.DEFAULT, 64, 1, 1 << 20);
         for (String body : bodies) {
             Message message = Message.of("T", body.getBytes());
-            batch.append(message, BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars()), KEYS);
+            batch.append(message, BatchEntryWriter.propertiesBytes(message, KEYS.keyChars()), KEYS);
         }
         return batch;
     }

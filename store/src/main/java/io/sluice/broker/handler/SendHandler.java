@@ -13,6 +13,7 @@ import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.format.MessageProperties;
+import io.sluice.format.UniqKeyGenerator;
 import io.sluice.format.RecordDescriptor;
 import io.sluice.store.meta.SubscriptionGroupConfig;
 import io.sluice.store.meta.TopicConfig;
@@ -77,7 +78,9 @@ public final class SendHandler {
         this.topics = topics;
         this.groups = groups;
         this.settings = settings;
-        this.uniqKeys = new UniqKeyGenerator(settings.storeHost().getAddress(), clock, ZoneId.systemDefault());
+        // Keys for messages that arrive without one, in the client's format, with the broker's address.
+        this.uniqKeys = new UniqKeyGenerator(settings.storeHost().getAddress().getAddress(),
+                ProcessHandle.current().pid(), System.identityHashCode(this), clock::time, ZoneId.systemDefault());
     }
 
     /** Requests answered with an error code so far. */

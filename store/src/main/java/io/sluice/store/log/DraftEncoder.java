@@ -1,6 +1,6 @@
 package io.sluice.store.log;
 
-import io.sluice.format.MessageIds;
+import io.sluice.format.MessageIdDescriptor;
 import io.sluice.format.MalformedBatchException;
 import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.format.MessageProperties;
@@ -120,7 +120,7 @@ final class DraftEncoder {
         if (!isResolved(host)) {
             return NO_BYTES;
         }
-        byte[] bytes = MessageIds.hostBytes(host);
+        byte[] bytes = MessageIdDescriptor.hostBytes(host);
         lastBornHost = new HostBytes(host, bytes);
         return bytes;
     }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.broker.testing.OpenStores;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.format.MessageIds;
+import io.sluice.format.MessageIdDescriptor;
 import io.sluice.format.MessageProperties;
 import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
@@ -88,7 +88,7 @@ class StoredMessageTest {
         assertArrayEquals(body, bytes(m.body()));
         assertEquals(text, m.propertiesText());
         assertEquals(result.msgIds(), m.offsetMsgId());
-        assertEquals(result.position(), MessageIds.decode(m.offsetMsgId()).position());
+        assertEquals(result.position(), MessageIdDescriptor.decode(m.offsetMsgId()).position());
     }
 
     @Example

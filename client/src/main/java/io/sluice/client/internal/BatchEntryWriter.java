@@ -1,65 +1,33 @@
 package io.sluice.client.internal;
 
+import static io.sluice.format.BatchBodyDescriptor.BODY_OFFSET;
+
 import io.netty.buffer.ByteBuf;
 import io.sluice.client.Message;
-import java.nio.ByteBuffer;
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
+import io.sluice.format.UniqKeyGenerator;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
- * Layout of one message inside a SEND_BATCH_MESSAGE body (wire-protocol §5.6). A batch body is the concatenation
- * of entries in batch order; a BatchCQ inner-batch record stores the same bytes as its body. Big-endian.
+ * Writes a client {@link Message} as one entry of a SEND_BATCH_MESSAGE body, in the layout of
+ * {@link BatchBodyDescriptor}, with a fresh UNIQ_KEY and without building its properties string first.
  *
- * <pre>
- *  offset    field        width
- *  -------   ----------   -------------------------------------
- *    0       TOTALSIZE    int    this entry, these 4 bytes included
- *    4       MAGICCODE    int    written as 0
- *    8       BODYCRC      int    written as 0
- *   12       FLAG         int    the message's user flag
- *   16       BODYLENGTH   int    n
- *   20       BODY         n bytes
- *   20+n     PROPLENGTH   short  p (0..32767)
- *   22+n     PROPERTIES   p bytes: (name 0x01 value 0x02)*
- *  TOTALSIZE == 22 + n + p
- * </pre>
- *
- * <p>The client writes each message's properties in this order: {@code UNIQ_KEY}, {@code TAGS}, {@code KEYS},
+ * <p>Each message's properties are written in this order: {@code UNIQ_KEY}, {@code TAGS}, {@code KEYS},
  * {@code WAIT} (only when false), then the user properties.
  *
  * <p>Stateless; thread-safe.
  */
-public final class BatchEntryDescriptor {
-    public static final int TOTAL_SIZE_OFFSET = 0;
-    public static final int MAGIC_CODE_OFFSET = 4;
-    public static final int BODY_CRC_OFFSET = 8;
-    public static final int FLAG_OFFSET = 12;
-    public static final int BODY_LENGTH_OFFSET = 16;
-    public static final int BODY_OFFSET = 20;
-    /** Bytes of an entry besides its body and properties. */
-    public static final int OVERHEAD_BYTES = 22;
-    /** Longest properties string (its length is a signed short). */
-    public static final int MAX_PROPERTIES_BYTES = Short.MAX_VALUE;
+public final class BatchEntryWriter {
+    private static final byte[] UNIQ_KEY_NAME = ascii(MessageProperties.UNIQ_KEY);
+    private static final byte[] TAGS_NAME = ascii(MessageProperties.TAGS);
+    private static final byte[] KEYS_NAME = ascii(MessageProperties.KEYS);
+    private static final byte[] WAIT_FALSE = ascii(MessageProperties.WAIT + MessageProperties.NAME_VALUE_SEPARATOR
+            + "false" + MessageProperties.PROPERTY_SEPARATOR);
 
-    private static final byte[] UNIQ_KEY_NAME = ascii(PropertyKeys.UNIQ_KEY);
-    private static final byte[] TAGS_NAME = ascii(PropertyKeys.TAGS);
-    private static final byte[] KEYS_NAME = ascii(PropertyKeys.KEYS);
-    private static final byte[] WAIT_FALSE = ascii(PropertyKeys.WAIT + PropertyCodec.NAME_VALUE_SEPARATOR + "false"
-            + PropertyCodec.PAIR_SEPARATOR);
-
-    private BatchEntryDescriptor() {
-    }
-
-    /**
-     * One entry decoded from a body.
-     *
-     * @param flag the user flag
-     * @param body the body bytes (a copy)
-     * @param properties the properties string
-     */
-    public record Entry(int flag, byte[] body, String properties) {
+    private BatchEntryWriter() {
     }
 
     /**
@@ -100,16 +68,16 @@ public final class BatchEntryDescriptor {
                 propertiesBytes += Utf8.length(pair.getKey()) + Utf8.length(pair.getValue()) + 2;
             }
         }
-        if (propertiesBytes > MAX_PROPERTIES_BYTES) {
+        if (propertiesBytes > RecordDescriptor.MAX_PROPERTIES_BYTES) {
             throw new IllegalArgumentException("message properties of " + propertiesBytes + " bytes exceed "
-                    + MAX_PROPERTIES_BYTES);
+                    + RecordDescriptor.MAX_PROPERTIES_BYTES);
         }
         return propertiesBytes;
     }
 
     /** Bytes of the entry of {@code message} with {@code propertiesBytes} of properties. */
     public static int entryBytes(Message message, int propertiesBytes) {
-        return OVERHEAD_BYTES + message.body().length + propertiesBytes;
+        return BatchBodyDescriptor.ENTRY_OVERHEAD_BYTES + message.body().length + propertiesBytes;
     }
 
     /**
@@ -129,7 +97,7 @@ public final class BatchEntryDescriptor {
     /**
      * Writes {@code message} as one entry at the writer index of {@code out}, like {@link #write(Message, int,
      * UniqKeyGenerator, byte[], int)}. The fields around the body are composed in {@code scratch} first, which must
-     * hold at least {@code OVERHEAD_BYTES + propertiesBytes} bytes, so the entry goes out in three bulk writes. The
+     * hold at least {@code ENTRY_OVERHEAD_BYTES + propertiesBytes} bytes, so the entry goes out in three bulk writes.
      * caller makes sure {@code out} has room for the entry.
      *
      * @return the message's UNIQ_KEY
@@ -144,14 +112,8 @@ public final class BatchEntryDescriptor {
         return uniqKey;
     }
 
-    /** Writes the fields before an entry's body ({@link #BODY_OFFSET} bytes) into {@code out} from {@code at}. */
     private static void writeHeader(Message message, int propertiesBytes, byte[] out, int at) {
-        int bodyLength = message.body().length;
-        putInt(out, at + TOTAL_SIZE_OFFSET, OVERHEAD_BYTES + bodyLength + propertiesBytes);
-        putInt(out, at + MAGIC_CODE_OFFSET, 0);
-        putInt(out, at + BODY_CRC_OFFSET, 0);
-        putInt(out, at + FLAG_OFFSET, message.flag());
-        putInt(out, at + BODY_LENGTH_OFFSET, bodyLength);
+        BatchBodyDescriptor.writeEntryHeader(out, at, message.flag(), message.body().length, propertiesBytes);
     }
 
     /**
@@ -163,25 +125,24 @@ public final class BatchEntryDescriptor {
     private static String writeProperties(Message message, int propertiesBytes, UniqKeyGenerator keys, byte[] out,
                                           int at) {
         int end = at + Short.BYTES + propertiesBytes;
-        out[at++] = (byte) (propertiesBytes >>> 8);
-        out[at++] = (byte) propertiesBytes;
+        at = BatchBodyDescriptor.writePropertiesLength(out, at, propertiesBytes);
         at = name(UNIQ_KEY_NAME, out, at);
         int keyStart = at;
         at = keys.write(out, at);
         // Made here, while the bytes are in cache; the I/O thread that completes the send only hands it over.
         String uniqKey = new String(out, keyStart, at - keyStart, StandardCharsets.ISO_8859_1);
-        out[at++] = PropertyCodec.PAIR_SEPARATOR;
+        out[at++] = MessageProperties.PROPERTY_SEPARATOR;
         String tags = message.tags();
         if (tags != null) {
             at = name(TAGS_NAME, out, at);
             at = Utf8.write(tags, out, at);
-            out[at++] = PropertyCodec.PAIR_SEPARATOR;
+            out[at++] = MessageProperties.PROPERTY_SEPARATOR;
         }
         String userKeys = message.keys();
         if (userKeys != null) {
             at = name(KEYS_NAME, out, at);
             at = Utf8.write(userKeys, out, at);
-            out[at++] = PropertyCodec.PAIR_SEPARATOR;
+            out[at++] = MessageProperties.PROPERTY_SEPARATOR;
         }
         if (!message.waitStoreMsgOk()) {
             System.arraycopy(WAIT_FALSE, 0, out, at, WAIT_FALSE.length);
@@ -189,9 +150,9 @@ public final class BatchEntryDescriptor {
         }
         for (Map.Entry<String, String> pair : message.properties().entrySet()) {
             at = Utf8.write(pair.getKey(), out, at);
-            out[at++] = PropertyCodec.NAME_VALUE_SEPARATOR;
+            out[at++] = MessageProperties.NAME_VALUE_SEPARATOR;
             at = Utf8.write(pair.getValue(), out, at);
-            out[at++] = PropertyCodec.PAIR_SEPARATOR;
+            out[at++] = MessageProperties.PROPERTY_SEPARATOR;
         }
         if (at != end) {
             throw new IllegalStateException("properties of " + (propertiesBytes - (end - at)) + " bytes written: "
@@ -200,61 +161,11 @@ public final class BatchEntryDescriptor {
         return uniqKey;
     }
 
-    /**
-     * Decodes every entry between {@code body.position()} and its limit; the buffer is not moved.
-     *
-     * @throws IllegalArgumentException naming the entry and the bad length when the body is malformed
-     */
-    public static List<Entry> decode(ByteBuffer body) {
-        List<Entry> entries = new ArrayList<>();
-        int index = body.position();
-        int limit = body.limit();
-        while (index < limit) {
-            int remaining = limit - index;
-            if (remaining < OVERHEAD_BYTES) {
-                throw malformed(entries.size(), index, "only " + remaining + " bytes left");
-            }
-            int totalSize = body.getInt(index + TOTAL_SIZE_OFFSET);
-            if (totalSize < OVERHEAD_BYTES || totalSize > remaining) {
-                throw malformed(entries.size(), index, "TOTALSIZE " + totalSize + " outside [" + OVERHEAD_BYTES
-                        + ", " + remaining + "]");
-            }
-            int bodyLength = body.getInt(index + BODY_LENGTH_OFFSET);
-            if (bodyLength < 0 || bodyLength > totalSize - OVERHEAD_BYTES) {
-                throw malformed(entries.size(), index, "BODYLENGTH " + bodyLength + " does not fit " + totalSize);
-            }
-            int propertiesLength = body.getShort(index + BODY_OFFSET + bodyLength);
-            if (propertiesLength < 0 || OVERHEAD_BYTES + bodyLength + propertiesLength != totalSize) {
-                throw malformed(entries.size(), index, "PROPLENGTH " + propertiesLength + " does not add up to "
-                        + totalSize);
-            }
-            byte[] bytes = new byte[bodyLength];
-            body.get(index + BODY_OFFSET, bytes);
-            byte[] properties = new byte[propertiesLength];
-            body.get(index + BODY_OFFSET + bodyLength + Short.BYTES, properties);
-            entries.add(new Entry(body.getInt(index + FLAG_OFFSET), bytes,
-                    new String(properties, StandardCharsets.UTF_8)));
-            index += totalSize;
-        }
-        return entries;
-    }
-
-    private static IllegalArgumentException malformed(int ordinal, int index, String what) {
-        return new IllegalArgumentException("batch entry #" + ordinal + " at byte " + index + ": " + what);
-    }
-
     private static int name(byte[] name, byte[] out, int at) {
         System.arraycopy(name, 0, out, at, name.length);
         at += name.length;
-        out[at] = PropertyCodec.NAME_VALUE_SEPARATOR;
+        out[at] = MessageProperties.NAME_VALUE_SEPARATOR;
         return at + 1;
-    }
-
-    private static void putInt(byte[] out, int at, int value) {
-        out[at] = (byte) (value >>> 24);
-        out[at + 1] = (byte) (value >>> 16);
-        out[at + 2] = (byte) (value >>> 8);
-        out[at + 3] = (byte) value;
     }
 
     private static byte[] ascii(String text) {

@@ -1,4 +1,4 @@
-package io.sluice.client.internal;
+package io.sluice.format;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -9,13 +9,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Generates UNIQ_KEYs ({@link MessageIdDescriptor}): a fixed hex prefix (client IP, pid, class-loader hash)
- * computed once, then the milliseconds since the start of the current month and a 16-bit counter.
+ * Generates UNIQ_KEYs ({@link MessageIdDescriptor}) for the client, and for the broker when a message arrives
+ * without one: a fixed hex prefix (host IP, pid, a per-process hash) computed once, then the milliseconds since
+ * the start of the current month and a 16-bit counter.
  *
  * <p>The clock is read for every {@link #KEYS_PER_CLOCK_READ}-th key and on {@link #readClock()}; the keys in
- * between carry the latest reading (a clock read was a sixth of an auto-batched send's cost on the sending
- * thread). Callers that write keys in bulk read the clock when a burst starts ({@link Accumulator} when it opens
- * a batch); {@link #next()} and single-message encoding read it for each key. Two keys repeat only when the
+ * between carry the latest reading, because a clock read per key is a large share of an auto-batched send's cost.
+ * Callers that write keys in bulk read the clock when a burst starts (the client's accumulator when it opens a
+ * batch); {@link #next()} and single-message encoding read it for each key. Two keys repeat only when the
  * 16-bit counter wraps while the latest reading stays on one millisecond, which takes 65,536 keys within one
  * millisecond, as with a clock read per key.
  *

@@ -16,13 +16,13 @@ import org.apache.rocketmq.common.message.MessageDecoder;
 import org.apache.rocketmq.common.message.MessageId;
 import org.junit.jupiter.api.Test;
 
-class MessageIdsTest {
+class MessageIdDescriptorTest {
 
     @Test
     void shouldMatchTheWireSpecExample() {
         InetSocketAddress host = new InetSocketAddress(InetAddress.getLoopbackAddress(), 10911);
-        assertEquals("7F00000100002A9F00000000000009CF", MessageIds.offsetMsgId(host, 2511));
-        MessageIds.OffsetMsgId decoded = MessageIds.decode("7F00000100002A9F00000000000009CF");
+        assertEquals("7F00000100002A9F00000000000009CF", MessageIdDescriptor.offsetMsgId(host, 2511));
+        MessageIdDescriptor.OffsetMsgId decoded = MessageIdDescriptor.decode("7F00000100002A9F00000000000009CF");
         assertEquals(host, decoded.storeHost());
         assertEquals(2511, decoded.position());
     }
@@ -32,10 +32,10 @@ class MessageIdsTest {
                                     @ForAll boolean useV6, @ForAll @IntRange(min = 0, max = 65535) int port,
                                     @ForAll @LongRange(min = 0) long position) throws UnknownHostException {
         InetSocketAddress host = new InetSocketAddress(InetAddress.getByAddress(useV6 ? v6 : v4), port);
-        String id = MessageIds.offsetMsgId(host, position);
+        String id = MessageIdDescriptor.offsetMsgId(host, position);
         assertEquals(host.getAddress().getAddress().length == 16 ? 56 : 32, id.length());
         assertEquals(MessageDecoder.createMessageId(host, position), id);
-        MessageIds.OffsetMsgId decoded = MessageIds.decode(id);
+        MessageIdDescriptor.OffsetMsgId decoded = MessageIdDescriptor.decode(id);
         assertEquals(host, decoded.storeHost());
         assertEquals(position, decoded.position());
         MessageId apache = MessageDecoder.decodeMessageId(id);
@@ -44,10 +44,11 @@ class MessageIdsTest {
 
     @Test
     void shouldNameABadId() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MessageIds.decode("ABC"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MessageIdDescriptor.decode("ABC"));
         assertTrue(e.getMessage().contains("'ABC'"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
-                () -> MessageIds.decode("7F00000100002A9F00000000000009CZ"));
+                () -> MessageIdDescriptor.decode("7F00000100002A9F00000000000009CZ"));
         assertTrue(e.getMessage().contains("character 31"), e.getMessage());
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.client.internal;
+package io.sluice.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +24,16 @@ class UniqKeyGeneratorTest {
         assertEquals(32, key.length());
         assertEquals("7F000001" + "2345" + "CAFEBABE" + "00000102", key.substring(0, 28));
         assertTrue(key.matches("[0-9A-F]{32}"), key);
+    }
+
+    @Test
+    void shouldWriteSixteenAddressBytesForAnIpv6Host() {
+        byte[] loopback6 = new byte[16];
+        loopback6[15] = 1;
+        UniqKeyGenerator keys = new UniqKeyGenerator(loopback6, 1, 1, () -> 1_750_000_000_000L, ZoneId.of("UTC"));
+        String key = keys.next();
+        assertEquals(56, key.length());
+        assertEquals("00000000000000000000000000000001", key.substring(0, 32));
     }
 
     @Test
