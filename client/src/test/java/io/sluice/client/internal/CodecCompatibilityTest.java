@@ -19,9 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.Deflater;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -184,23 +182,6 @@ class CodecCompatibilityTest {
 
     @Provide
     Arbitrary<List<Message>> messages() {
-        Arbitrary<byte[]> bodies = Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(300);
-        Arbitrary<String> tags = Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(6).injectNull(0.4);
-        Arbitrary<String> keys = Arbitraries.strings().withChars('k', '1', '中').ofMinLength(1).ofMaxLength(5)
-                .injectNull(0.5);
-        Arbitrary<Integer> flags = Arbitraries.integers().between(-5, 1000);
-        Arbitrary<Boolean> waits = Arbitraries.of(true, false);
-        Arbitrary<Map<String, String>> properties = Arbitraries.maps(
-                Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(5),
-                Arbitraries.strings().withCharRange('0', 'z').withChars('é').ofMinLength(1).ofMaxLength(8))
-                .ofMaxSize(3);
-        Arbitrary<Message> message = Combinators.combine(bodies, tags, keys, flags, waits, properties)
-                .as((body, tag, key, flag, wait, props) -> {
-                    Message.Builder builder = Message.builder("Topic_1", body).tags(tag).keys(key).flag(flag)
-                            .waitStoreMsgOk(wait);
-                    props.forEach(builder::property);
-                    return builder.build();
-                });
-        return message.list().ofMinSize(1).ofMaxSize(8);
+        return MessageArbitraries.messages("Topic_1");
     }
 }
