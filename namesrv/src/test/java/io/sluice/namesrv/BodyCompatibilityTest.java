@@ -29,7 +29,7 @@ import io.sluice.remoting.protocol.body.RegisterBrokerBody;
 import io.sluice.remoting.protocol.body.SubscriptionData;
 import io.sluice.remoting.protocol.body.TopicConfigSerializeWrapper;
 import io.sluice.remoting.protocol.body.TopicConfigWire;
-import io.sluice.remoting.protocol.body.TopicFilterType;
+import io.sluice.format.TopicFilterType;
 import io.sluice.remoting.protocol.body.TopicList;
 import io.sluice.remoting.protocol.body.TopicOffset;
 import io.sluice.remoting.protocol.body.TopicRouteData;

@@ -66,7 +66,6 @@ import io.sluice.store.MessageStore;
 import io.sluice.store.QueueType;
 import io.sluice.store.StoreEnvironment;
 import io.sluice.store.StoreSettings;
-import io.sluice.store.dispatch.DispatchMode;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.index.IndexSettings;
@@ -802,8 +801,7 @@ public final class Broker implements AutoCloseable {
                 .withCleanFileForcibly(settings.cleanFileForciblyEnable())
                 .withCheckIntervalMs(settings.cleanResourceIntervalMs());
         DispatchSettings dispatch = DispatchSettings.defaults().withMode(
-                settings.dispatchMode() == io.sluice.broker.config.DispatchMode.SERIAL
-                        ? DispatchMode.SERIAL : DispatchMode.PIPELINED).withPipeline(settings.dispatchPipeline());
+                settings.dispatchMode()).withPipeline(settings.dispatchPipeline());
         return StoreSettings.builder(settings.storePathRootDir(), storeHost)
                 .index(index)
                 .dispatch(dispatch)

@@ -17,7 +17,7 @@ import io.sluice.format.UniqKeyGenerator;
 import io.sluice.format.RecordDescriptor;
 import io.sluice.store.meta.SubscriptionGroupConfig;
 import io.sluice.store.meta.TopicConfig;
-import io.sluice.store.meta.TopicFilterType;
+import io.sluice.format.TopicFilterType;
 import io.sluice.store.meta.TopicNames;
 import io.sluice.store.meta.TopicPerm;
 import java.net.InetSocketAddress;

@@ -8,7 +8,6 @@ import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.RegisterBrokerBody;
 import io.sluice.remoting.protocol.body.TopicConfigSerializeWrapper;
 import io.sluice.remoting.protocol.body.TopicConfigWire;
-import io.sluice.remoting.protocol.body.TopicFilterType;
 import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.TopicConfig;
@@ -230,7 +229,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
     /** A topic config in its wire form (attribute keys without the {@code +}). */
     public static TopicConfigWire toWire(TopicConfig topic) {
         return new TopicConfigWire(topic.topicName(), topic.readQueueNums(), topic.writeQueueNums(), topic.perm(),
-                TopicFilterType.valueOf(topic.topicFilterType().name()), topic.topicSysFlag(), topic.order(),
+                topic.topicFilterType(), topic.topicSysFlag(), topic.order(),
                 topic.attributes());
     }
 }

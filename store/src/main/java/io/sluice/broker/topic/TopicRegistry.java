@@ -5,7 +5,7 @@ import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.TopicAttributes;
 import io.sluice.store.meta.TopicConfig;
-import io.sluice.store.meta.TopicFilterType;
+import io.sluice.format.TopicFilterType;
 import io.sluice.store.meta.TopicNames;
 import io.sluice.store.meta.TopicPerm;
 import io.sluice.store.meta.TopicTable;

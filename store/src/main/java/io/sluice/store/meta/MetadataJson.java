@@ -1,5 +1,6 @@
 package io.sluice.store.meta;
 
+import io.sluice.format.TopicFilterType;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;

@@ -1,5 +1,6 @@
 package io.sluice.store.meta;
 
+import io.sluice.format.TopicFilterType;
 import io.sluice.store.QueueType;
 import java.util.Collections;
 import java.util.Map;

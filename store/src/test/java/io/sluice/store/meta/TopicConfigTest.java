@@ -1,5 +1,6 @@
 package io.sluice.store.meta;
 
+import io.sluice.format.TopicFilterType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,8 +1,8 @@
-package io.sluice.store.meta;
+package io.sluice.format;
 
 /**
  * How a topic's messages are tagged: one tag per message, or several ({@code MULTI_TAG} makes the broker set the
- * MULTI_TAGS sysflag bit on stored messages). The names are the wire spellings.
+ * MULTI_TAGS sysflag bit on stored messages). The names are the wire spellings, in TopicConfig.topicFilterType.
  *
  * <p>Immutable; thread-safe.
  */
