@@ -63,7 +63,7 @@ import io.sluice.remoting.transport.ServerTls;
 import io.sluice.remoting.transport.TlsClientAuth;
 import io.sluice.remoting.transport.TlsMode;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreEnvironment;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchSettings;
@@ -267,7 +267,7 @@ public final class Broker implements AutoCloseable {
                 settings.defaultTopicQueueNums()), registrar);
         topics.installSystemTopics(settings.brokerClusterName(), settings.brokerName());
 
-        Function<String, QueueType> queueTypeOf = topics::queueTypeOf;
+        Function<String, ConsumeQueueType> queueTypeOf = topics::queueTypeOf;
         if (settings.brokerRole() == BrokerRole.SLAVE) {
             metadataSync = new MasterMetadataSync(metadata, client, this::masterBrokerAddress,
                     METADATA_SYNC_TIMEOUT_MS);

@@ -1,5 +1,6 @@
 package io.sluice.store;
 
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.SlotReadStatus;
@@ -112,7 +113,7 @@ final class MessageReader {
     private GetResult collect(ConsumeQueue queue, long offset, int maxCount, int maxBytes, LongPredicate filter,
                               long min, long max) {
         SlotBatch slots = SLOTS.get();
-        boolean batchQueue = queue.type() == QueueType.BATCH;
+        boolean batchQueue = queue.type() == ConsumeQueueType.BATCH;
         List<ByteBuffer> records = new ArrayList<>(Math.min(maxCount, SLOTS_PER_READ));
         long scanLimit = Math.max(MAX_FILTER_SCAN_SLOTS, maxCount);
         long scanned = 0;

@@ -1,5 +1,6 @@
 package io.sluice.store;
 
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.store.flush.FlushMode;
@@ -36,9 +37,9 @@ final class StoreFixture {
     static final String SIMPLE_TOPIC = "orders";
     static final String BATCH_TOPIC = "metrics";
     /** SIMPLE_TOPIC and friends are SimpleCQ, BATCH_TOPIC BatchCQ; every other topic is unknown. */
-    static final Function<String, QueueType> TYPES = topic -> switch (topic) {
-        case SIMPLE_TOPIC, "other", "ghost" -> QueueType.SIMPLE;
-        case BATCH_TOPIC -> QueueType.BATCH;
+    static final Function<String, ConsumeQueueType> TYPES = topic -> switch (topic) {
+        case SIMPLE_TOPIC, "other", "ghost" -> ConsumeQueueType.SIMPLE;
+        case BATCH_TOPIC -> ConsumeQueueType.BATCH;
         default -> null;
     };
 

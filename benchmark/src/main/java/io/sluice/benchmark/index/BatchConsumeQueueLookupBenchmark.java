@@ -1,7 +1,7 @@
 package io.sluice.benchmark.index;
 
 import io.sluice.benchmark.BenchFiles;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.SlotAppendStatus;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
@@ -76,7 +76,7 @@ public class BatchConsumeQueueLookupBenchmark {
     public void build() throws IOException {
         root = BenchFiles.newRoot("sluice-bcq-lookup");
         table = ConsumeQueueTable.open(IndexSettings.defaults(root),
-                topic -> topic.startsWith("Batch") ? QueueType.BATCH : QueueType.SIMPLE, StoreTimeLookup.NONE);
+                topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE, StoreTimeLookup.NONE);
         batch = table.getOrCreate("Batch", 0);
         simple = table.getOrCreate("Simple", 0);
         SplittableRandom random = new SplittableRandom(42);

@@ -2,7 +2,7 @@ package io.sluice.benchmark.index;
 
 import io.sluice.benchmark.BenchFiles;
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.SlotAppendStatus;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
@@ -58,7 +58,7 @@ public class ConsumeQueueAppendBenchmark {
     public void open() throws IOException {
         root = BenchFiles.newRoot("sluice-cq-append");
         table = ConsumeQueueTable.open(IndexSettings.defaults(root),
-                topic -> topic.startsWith("Batch") ? QueueType.BATCH : QueueType.SIMPLE, StoreTimeLookup.NONE);
+                topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE, StoreTimeLookup.NONE);
         simple = table.getOrCreate("Simple", 0);
         batch = table.getOrCreate("Batch", 0);
         simpleOffset = 0;

@@ -4,7 +4,7 @@ import io.sluice.benchmark.BenchFiles;
 import io.sluice.broker.timer.TimerService;
 import io.sluice.broker.timer.TimerSettings;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.log.AppendResult;
@@ -63,7 +63,7 @@ final class TimerBroker implements AutoCloseable {
                     .flushMode(FlushMode.valueOf(System.getProperty("sluice.bench.flush", "ASYNC")));
             MessageStore store = MessageStore.open(settings.build(),
                     topic -> metadata.getTopic(topic).map(TopicConfig::queueType).orElse(null));
-            metadata.putTopic(TopicConfig.of(TOPIC, QUEUES, QueueType.SIMPLE));
+            metadata.putTopic(TopicConfig.of(TOPIC, QUEUES, ConsumeQueueType.SIMPLE));
             TimerService timers = new TimerService(store, metadata, new TimerSettings(true, precisionMs,
                     TimerSettings.DEFAULTS.maxDelayMs()), clock, dir.resolve("timer"));
             return new TimerBroker(dir, metadata, store, timers, bodyBytes);

@@ -8,7 +8,7 @@ import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
@@ -184,7 +184,7 @@ public final class SendHandler {
                 properties = MessageProperties.append(properties, MessageProperties.UNIQ_KEY, uniqKey);
             }
             properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName());
-        } else if (config.queueType() == QueueType.BATCH && uniqKey != null) {
+        } else if (config.queueType() == ConsumeQueueType.BATCH && uniqKey != null) {
             kind = AppendKind.INNER_BATCH;
             properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName());
         } else {

@@ -2,7 +2,7 @@ package io.sluice.broker.schedule;
 
 import io.sluice.store.GetResult;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.format.MessageProperties;
@@ -173,7 +173,7 @@ public final class DelayScheduler implements AutoCloseable {
         Optional<TopicConfig> existing = metadata.getTopic(SCHEDULE_TOPIC);
         if (existing.isEmpty() || existing.get().readQueueNums() < levels
                 || existing.get().writeQueueNums() < levels) {
-            metadata.putTopic(TopicConfig.of(SCHEDULE_TOPIC, levels, QueueType.SIMPLE));
+            metadata.putTopic(TopicConfig.of(SCHEDULE_TOPIC, levels, ConsumeQueueType.SIMPLE));
             LOG.info("schedule topic {} installed with {} queues", SCHEDULE_TOPIC, levels);
         }
         scheduleTopicReady = true;

@@ -5,7 +5,7 @@ import io.sluice.broker.schedule.TopicPassThread;
 import io.sluice.broker.schedule.StoredMessage;
 import io.sluice.store.GetResult;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.format.MessageProperties;
@@ -235,7 +235,7 @@ public final class TimerService implements AutoCloseable {
             return;
         }
         if (metadata.getTopic(TIMER_TOPIC).isEmpty()) {
-            metadata.putTopic(TopicConfig.of(TIMER_TOPIC, 1, QueueType.SIMPLE));
+            metadata.putTopic(TopicConfig.of(TIMER_TOPIC, 1, ConsumeQueueType.SIMPLE));
             LOG.info("timer topic {} installed", TIMER_TOPIC);
         }
         timerTopicReady = true;

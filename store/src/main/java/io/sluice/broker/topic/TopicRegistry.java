@@ -1,6 +1,6 @@
 package io.sluice.broker.topic;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.MetadataStore;
 import io.sluice.store.meta.TopicAttributes;
@@ -79,7 +79,7 @@ public final class TopicRegistry {
         if (settings.autoCreateTopicEnable()) {
             int queues = settings.defaultTopicQueueNums();
             system.add(new TopicConfig(TopicNames.AUTO_CREATE_TOPIC_KEY_TOPIC, queues, queues,
-                    TopicPerm.READ_WRITE | TopicPerm.INHERIT, TopicFilterType.SINGLE_TAG, 0, false, QueueType.SIMPLE,
+                    TopicPerm.READ_WRITE | TopicPerm.INHERIT, TopicFilterType.SINGLE_TAG, 0, false, ConsumeQueueType.SIMPLE,
                     Map.of()));
         }
         List<TopicConfig> missing = new ArrayList<>();
@@ -94,7 +94,7 @@ public final class TopicRegistry {
     }
 
     private static TopicConfig oneQueueTopic(String name, int perm) {
-        return new TopicConfig(name, 1, 1, perm, TopicFilterType.SINGLE_TAG, 0, false, QueueType.SIMPLE, Map.of());
+        return new TopicConfig(name, 1, 1, perm, TopicFilterType.SINGLE_TAG, 0, false, ConsumeQueueType.SIMPLE, Map.of());
     }
 
     /** The topic's config, or empty. */
@@ -106,7 +106,7 @@ public final class TopicRegistry {
      * The topic's queue type, or {@code null} for an unknown topic: the store's lookup when it indexes a record
      * (records of a deleted topic are then skipped instead of recreating its queues).
      */
-    public QueueType queueTypeOf(String topic) {
+    public ConsumeQueueType queueTypeOf(String topic) {
         return metadata.getTopic(topic).map(TopicConfig::queueType).orElse(null);
     }
 
@@ -237,7 +237,7 @@ public final class TopicRegistry {
                 return existing;
             }
             if (TopicNames.isRetryTopic(topic)) {
-                created = TopicConfig.of(topic, 1, QueueType.SIMPLE);
+                created = TopicConfig.of(topic, 1, ConsumeQueueType.SIMPLE);
             } else {
                 Optional<TopicConfig> template = defaultTopic == null || !settings.autoCreateTopicEnable()
                         ? Optional.empty() : metadata.getTopic(defaultTopic);
@@ -248,7 +248,7 @@ public final class TopicRegistry {
                 TopicConfig t = template.get();
                 int queues = Math.max(1, Math.min(requestedQueueNums, t.writeQueueNums()));
                 created = new TopicConfig(topic, queues, queues, t.perm() & ~TopicPerm.INHERIT, t.topicFilterType(),
-                        0, false, QueueType.SIMPLE, Map.of());
+                        0, false, ConsumeQueueType.SIMPLE, Map.of());
             }
             version = metadata.putTopic(created);
         }
@@ -269,7 +269,7 @@ public final class TopicRegistry {
             if (existing.isPresent()) {
                 return CompletableFuture.completedFuture(existing.get());
             }
-            created = TopicConfig.of(topic, queueNums, QueueType.SIMPLE);
+            created = TopicConfig.of(topic, queueNums, ConsumeQueueType.SIMPLE);
             version = metadata.putTopic(created);
         }
         LOG.info("topic created for a consumer group: {}", created);

@@ -10,7 +10,7 @@ import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.GetResult;
 import io.sluice.store.GetStatus;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.format.MessageProperties;
@@ -179,7 +179,7 @@ public final class TransactionService implements AutoCloseable {
             for (String topic : List.of(HalfMessages.HALF_TOPIC, OpRecordDescriptor.OP_TOPIC,
                     HalfMessages.CHECK_MAX_TOPIC)) {
                 if (metadata.getTopic(topic).isEmpty()) {
-                    metadata.putTopic(TopicConfig.of(topic, 1, QueueType.SIMPLE));
+                    metadata.putTopic(TopicConfig.of(topic, 1, ConsumeQueueType.SIMPLE));
                     LOG.info("transaction topic {} installed", topic);
                 }
             }

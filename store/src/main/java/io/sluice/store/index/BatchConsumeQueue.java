@@ -7,7 +7,7 @@ import static io.sluice.store.index.BatchConsumeQueueDescriptor.SLOT_BYTES;
 import static io.sluice.store.index.BatchConsumeQueueDescriptor.STORE_TIME_OFFSET;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -153,8 +153,8 @@ final class BatchConsumeQueue implements ConsumeQueue {
     }
 
     @Override
-    public QueueType type() {
-        return QueueType.BATCH;
+    public ConsumeQueueType type() {
+        return ConsumeQueueType.BATCH;
     }
 
     // ---------------------------------------------------------------------------------------------------------

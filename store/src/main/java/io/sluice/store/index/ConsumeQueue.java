@@ -1,7 +1,7 @@
 package io.sluice.store.index;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 
 /**
  * The index of one queue (topic, queueId): queue offset → CommitLog record. Two layouts implement it:
@@ -32,7 +32,7 @@ public interface ConsumeQueue {
 
     int queueId();
 
-    QueueType type();
+    ConsumeQueueType type();
 
     /**
      * Indexes one dispatched record. Allocation-free. The caller indexes only records consumers may see

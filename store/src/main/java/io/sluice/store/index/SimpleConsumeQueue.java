@@ -5,7 +5,7 @@ import static io.sluice.store.index.ConsumeQueueDescriptor.POSITION_OFFSET;
 import static io.sluice.store.index.ConsumeQueueDescriptor.SLOT_BYTES;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantLock;
@@ -114,8 +114,8 @@ final class SimpleConsumeQueue implements ConsumeQueue {
     }
 
     @Override
-    public QueueType type() {
-        return QueueType.SIMPLE;
+    public ConsumeQueueType type() {
+        return ConsumeQueueType.SIMPLE;
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 package io.sluice.store.meta;
 
 import io.sluice.format.TopicFilterType;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * The configuration of one topic on this broker, with Apache RocketMQ's fields and meanings.
  *
  * <p>The queue type lives in two places that are kept equal by the constructor: the typed {@code queueType}
- * component and the {@value QueueType#ATTRIBUTE_KEY} attribute (the form the wire and the stored JSON carry).
+ * component and the {@value ConsumeQueueType#ATTRIBUTE_KEY} attribute (the form the wire and the stored JSON carry).
  * A {@code null} {@code queueType} means "take it from the attribute, default SimpleCQ"; a {@code BATCH}
  * queue type without the attribute adds {@code queue.type=BatchCQ}; a SimpleCQ topic created without the
  * attribute keeps an attribute map without it, as Apache does. The attribute value is normalised to its
@@ -34,7 +34,7 @@ import java.util.TreeMap;
  * @param attributes      topic attributes without the {@code +} prefix, sorted, unmodifiable
  */
 public record TopicConfig(String topicName, int readQueueNums, int writeQueueNums, int perm,
-                          TopicFilterType topicFilterType, int topicSysFlag, boolean order, QueueType queueType,
+                          TopicFilterType topicFilterType, int topicSysFlag, boolean order, ConsumeQueueType queueType,
                           Map<String, String> attributes) {
 
     /**
@@ -64,19 +64,19 @@ public record TopicConfig(String topicName, int readQueueNums, int writeQueueNum
             }
             copy.put(e.getKey(), e.getValue());
         }
-        String declared = copy.get(QueueType.ATTRIBUTE_KEY);
+        String declared = copy.get(ConsumeQueueType.ATTRIBUTE_KEY);
         if (declared != null) {
-            QueueType fromAttribute = QueueType.fromAttribute(declared);
+            ConsumeQueueType fromAttribute = ConsumeQueueType.fromAttribute(declared);
             if (queueType != null && queueType != fromAttribute) {
                 throw new IllegalArgumentException("topic " + topicName + ": queueType " + queueType
                         + " contradicts attribute queue.type=" + declared);
             }
             queueType = fromAttribute;
-            copy.put(QueueType.ATTRIBUTE_KEY, fromAttribute.attributeValue());
-        } else if (queueType == QueueType.BATCH) {
-            copy.put(QueueType.ATTRIBUTE_KEY, QueueType.BATCH.attributeValue());
+            copy.put(ConsumeQueueType.ATTRIBUTE_KEY, fromAttribute.attributeValue());
+        } else if (queueType == ConsumeQueueType.BATCH) {
+            copy.put(ConsumeQueueType.ATTRIBUTE_KEY, ConsumeQueueType.BATCH.attributeValue());
         } else {
-            queueType = QueueType.SIMPLE;
+            queueType = ConsumeQueueType.SIMPLE;
         }
         attributes = Collections.unmodifiableMap(copy);
     }
@@ -84,7 +84,7 @@ public record TopicConfig(String topicName, int readQueueNums, int writeQueueNum
     /**
      * An ordinary read-write topic: {@code queueNums} read and write queues, perm 6, SINGLE_TAG, not ordered.
      */
-    public static TopicConfig of(String topicName, int queueNums, QueueType queueType) {
+    public static TopicConfig of(String topicName, int queueNums, ConsumeQueueType queueType) {
         return new TopicConfig(topicName, queueNums, queueNums, TopicPerm.READ_WRITE, TopicFilterType.SINGLE_TAG, 0,
                 false, queueType, Map.of());
     }

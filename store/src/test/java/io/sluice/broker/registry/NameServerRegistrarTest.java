@@ -15,7 +15,7 @@ import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.remoting.transport.ServerSettings;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.TopicConfig;
 import io.sluice.store.meta.TopicTable;
@@ -37,7 +37,7 @@ class NameServerRegistrarTest {
     private RemotingClient client;
     private ScheduledExecutorService scheduler;
     private volatile TopicTable table = new TopicTable(new TableVersion(0, 5, 3),
-            Map.of("bcq", TopicConfig.of("bcq", 4, QueueType.BATCH), "scq", TopicConfig.of("scq", 2, QueueType.SIMPLE)));
+            Map.of("bcq", TopicConfig.of("bcq", 4, ConsumeQueueType.BATCH), "scq", TopicConfig.of("scq", 2, ConsumeQueueType.SIMPLE)));
 
     @BeforeEach
     void start() {
@@ -104,7 +104,7 @@ class NameServerRegistrarTest {
     void shouldAnnounceOnlyNewTopics() {
         try (NameServerRegistrar registrar = registrar(List.of(address()), 60_000)) {
             registrar.start();
-            registrar.announce(List.of(TopicConfig.of("fresh", 8, QueueType.SIMPLE)), new TableVersion(0, 9, 4))
+            registrar.announce(List.of(TopicConfig.of("fresh", 8, ConsumeQueueType.SIMPLE)), new TableVersion(0, 9, 4))
                     .join();
             RegisterBrokerBody body = BodyCodec.decode(received.get(1).body(), RegisterBrokerBody.class);
             assertEquals(List.of("fresh"), List.copyOf(body.topicConfigSerializeWrapper().topicConfigTable()

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.meta.TableVersion;
 import io.sluice.store.meta.MetadataSettings;
 import io.sluice.store.meta.MetadataStore;
@@ -65,10 +65,10 @@ class TopicRegistryTest {
         announceGate.complete(null);
         TopicOutcome outcome = pending.join();
         assertEquals(TopicOutcome.Status.CREATED, outcome.status());
-        assertEquals(QueueType.BATCH, outcome.config().queueType());
+        assertEquals(ConsumeQueueType.BATCH, outcome.config().queueType());
         assertEquals(Map.of("queue.type", "BatchCQ"), outcome.config().attributes());
         assertEquals(16, outcome.config().readQueueNums());
-        assertEquals(QueueType.BATCH, registry.queueTypeOf("bcq"));
+        assertEquals(ConsumeQueueType.BATCH, registry.queueTypeOf("bcq"));
         assertEquals(null, registry.queueTypeOf("unknown"));
     }
 
@@ -91,7 +91,7 @@ class TopicRegistryTest {
         TopicOutcome refused = registry.createOrUpdate(update("t", 8, "+queue.type=BatchCQ")).join();
         assertEquals(TopicOutcome.Status.INVALID_ATTRIBUTES, refused.status());
         assertTrue(refused.detail().contains("queue.type"), refused.detail());
-        assertEquals(QueueType.SIMPLE, registry.queueTypeOf("t"));
+        assertEquals(ConsumeQueueType.SIMPLE, registry.queueTypeOf("t"));
     }
 
     @Test

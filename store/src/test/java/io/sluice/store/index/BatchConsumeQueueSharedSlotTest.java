@@ -3,7 +3,7 @@ package io.sluice.store.index;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +35,7 @@ class BatchConsumeQueueSharedSlotTest {
         }
         IndexSettings settings = IndexSettings.defaults(dir).withBatchCqSlotsPerFile(64)
                 .withBatchCqUnitMaxBytes(UNIT_BYTES);
-        table = ConsumeQueueTable.open(settings, topic -> QueueType.BATCH, (position, size) -> -1L, stop);
+        table = ConsumeQueueTable.open(settings, topic -> ConsumeQueueType.BATCH, (position, size) -> -1L, stop);
         queue = table.getOrCreate("T", 0);
     }
 

@@ -2,7 +2,7 @@ package io.sluice.store.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 class BatchConsumeQueueTest extends ConsumeQueueContractTest {
 
     @Override
-    QueueType type() {
-        return QueueType.BATCH;
+    ConsumeQueueType type() {
+        return ConsumeQueueType.BATCH;
     }
 
     @Test
@@ -26,7 +26,7 @@ class BatchConsumeQueueTest extends ConsumeQueueContractTest {
     void anOffsetInsideABatchReturnsTheWholeBatch() {
         Rec batch = fx.append(fx.next(32, 1_000));
         for (long offset = 0; offset < 32; offset++) {
-            assertEquals(batch.slot(QueueType.BATCH), fx.queue.lookup(offset));
+            assertEquals(batch.slot(ConsumeQueueType.BATCH), fx.queue.lookup(offset));
         }
         SlotBatch slots = new SlotBatch(8);
         assertEquals(SlotReadStatus.FOUND, fx.queue.read(17, slots));

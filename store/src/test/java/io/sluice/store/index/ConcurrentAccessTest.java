@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +33,11 @@ class ConcurrentAccessTest {
     Path root;
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void readersNeverSeeATornOrWrongSlotWhileFilesComeAndGo(QueueType type) throws Exception {
+    @EnumSource(ConsumeQueueType.class)
+    void readersNeverSeeATornOrWrongSlotWhileFilesComeAndGo(ConsumeQueueType type) throws Exception {
         IndexSettings settings = IndexSettings.defaults(root).withSimpleCqSlotsPerFile(512)
                 .withBatchCqSlotsPerFile(512);
-        int batch = type == QueueType.SIMPLE ? 1 : 3;
+        int batch = type == ConsumeQueueType.SIMPLE ? 1 : 3;
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         AtomicBoolean done = new AtomicBoolean();
         AtomicLong found = new AtomicLong();

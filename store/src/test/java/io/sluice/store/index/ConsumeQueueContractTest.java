@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ abstract class ConsumeQueueContractTest {
 
     QueueFixture fx;
 
-    abstract QueueType type();
+    abstract ConsumeQueueType type();
 
     @BeforeEach
     void openQueue() {
@@ -167,9 +167,9 @@ abstract class ConsumeQueueContractTest {
     void timeSearchFindsFirstAtOrAfterAndLastAtOrBefore() {
         long[] times = {100, 110, 110, 110, 120, 130, 130, 140};
         for (long time : times) {
-            fx.append(fx.next(type() == QueueType.SIMPLE ? 1 : 2, time));
+            fx.append(fx.next(type() == ConsumeQueueType.SIMPLE ? 1 : 2, time));
         }
-        long perRecord = type() == QueueType.SIMPLE ? 1 : 2;
+        long perRecord = type() == ConsumeQueueType.SIMPLE ? 1 : 2;
         assertEquals(0, queue().offsetByTimestamp(50, true));
         assertEquals(0, queue().offsetByTimestamp(100, true));
         assertEquals(perRecord, queue().offsetByTimestamp(101, true));

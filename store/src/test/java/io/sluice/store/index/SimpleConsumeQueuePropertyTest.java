@@ -2,7 +2,7 @@ package io.sluice.store.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +26,7 @@ class SimpleConsumeQueuePropertyTest {
             @ForAll @IntRange(min = 1, max = 9) int slotsPerFile,
             @ForAll @IntRange(min = 1, max = 10) int readCapacity) throws IOException {
         Path root = Files.createTempDirectory("cq-roundtrip");
-        try (QueueFixture fx = new QueueFixture(root, QueueType.SIMPLE, slotsPerFile)) {
+        try (QueueFixture fx = new QueueFixture(root, ConsumeQueueType.SIMPLE, slotsPerFile)) {
             long position = 0;
             for (int i = 0; i < gaps.size(); i++) {
                 position += gaps.get(i);
@@ -55,12 +55,12 @@ class SimpleConsumeQueuePropertyTest {
                 assertEquals(SlotReadStatus.BEYOND_MAX, fx.queue.lookup(offset).status());
             } else {
                 int index = (int) (offset - startOffset);
-                assertEquals(fx.records.get(index).slot(QueueType.SIMPLE), fx.queue.lookup(offset));
+                assertEquals(fx.records.get(index).slot(ConsumeQueueType.SIMPLE), fx.queue.lookup(offset));
                 assertEquals(SlotReadStatus.FOUND, fx.queue.read(offset, slots));
                 int expected = Math.min(readCapacity, fx.records.size() - index);
                 assertEquals(expected, slots.size());
                 for (int i = 0; i < expected; i++) {
-                    assertEquals(fx.records.get(index + i).slot(QueueType.SIMPLE), slots.slot(i));
+                    assertEquals(fx.records.get(index + i).slot(ConsumeQueueType.SIMPLE), slots.slot(i));
                 }
             }
         }

@@ -1,4 +1,4 @@
-package io.sluice.store;
+package io.sluice.format;
 
 import java.util.Locale;
 
@@ -7,7 +7,7 @@ import java.util.Locale;
  *
  * <p>Immutable; thread-safe.
  */
-public enum QueueType {
+public enum ConsumeQueueType {
     /** One 20-byte consume-queue slot per message ({@code SimpleCQ}). */
     SIMPLE("SimpleCQ"),
     /** One 46-byte slot per stored record; a record may carry an inner batch of N messages ({@code BatchCQ}). */
@@ -18,7 +18,7 @@ public enum QueueType {
 
     private final String attributeValue;
 
-    QueueType(String attributeValue) {
+    ConsumeQueueType(String attributeValue) {
         this.attributeValue = attributeValue;
     }
 
@@ -32,10 +32,10 @@ public enum QueueType {
      *
      * @throws IllegalArgumentException naming the value when it is neither {@code SimpleCQ} nor {@code BatchCQ}
      */
-    public static QueueType fromAttribute(String value) {
+    public static ConsumeQueueType fromAttribute(String value) {
         if (value != null) {
             String v = value.trim().toLowerCase(Locale.ROOT);
-            for (QueueType t : values()) {
+            for (ConsumeQueueType t : values()) {
                 if (t.attributeValue.toLowerCase(Locale.ROOT).equals(v)) {
                     return t;
                 }
