@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The admin client against the Sluice broker and the Apache 5.3.3 broker and name server. */
-class AdminIT {
+class AdminClientIT {
 
     @BeforeAll
     static void startClusters() {

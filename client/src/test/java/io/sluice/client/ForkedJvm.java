@@ -13,19 +13,19 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A Java process started by a test, with its output in a log file; destroyed by {@link #close()}. */
-final class ChildJvm implements AutoCloseable {
+final class ForkedJvm implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path log;
 
-    private ChildJvm(String name, Process process, Path log) {
+    private ForkedJvm(String name, Process process, Path log) {
         this.name = name;
         this.process = process;
         this.log = log;
     }
 
     /** Starts {@code java -cp classPath jvmArgs mainClass args}, output to {@code workDir/name.log}. */
-    static ChildJvm start(String name, String classPath, List<String> jvmArgs, String mainClass, List<String> args,
+    static ForkedJvm start(String name, String classPath, List<String> jvmArgs, String mainClass, List<String> args,
                           Path workDir) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -39,7 +39,7 @@ final class ChildJvm implements AutoCloseable {
             Files.createDirectories(workDir);
             Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
-            return new ChildJvm(name, process, log);
+            return new ForkedJvm(name, process, log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }
