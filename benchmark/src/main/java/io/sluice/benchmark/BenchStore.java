@@ -1,7 +1,7 @@
 package io.sluice.benchmark;
 
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.broker.meta.MetadataSettings;
@@ -45,7 +45,7 @@ public final class BenchStore implements AutoCloseable {
         settings.log().segmentBytes(256 * 1024 * 1024);
         MessageStore store = MessageStore.open(settings.build(),
                 name -> metadata.getTopic(name).map(TopicConfig::queueType).orElse(null));
-        metadata.putTopic(TopicConfig.of(topic, 1, QueueType.SIMPLE));
+        metadata.putTopic(TopicConfig.of(topic, 1, ConsumeQueueType.SIMPLE));
         return new BenchStore(dir, metadata, store);
     }
 

@@ -2,7 +2,7 @@ package io.sluice.client;
 
 import io.sluice.client.internal.ClientRuntime;
 import io.sluice.client.internal.Rpc;
-import io.sluice.client.internal.SendAgent;
+import io.sluice.client.internal.RoutedSender;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
@@ -264,7 +264,7 @@ public final class Admin implements AutoCloseable {
     private RemotingCommand topicRequest(TopicSpec spec, String attributes) {
         return RemotingCommand.request(RequestCode.UPDATE_AND_CREATE_TOPIC)
                 .putExtField("topic", spec.topic())
-                .putExtField("defaultTopic", SendAgent.DEFAULT_TOPIC)
+                .putExtField("defaultTopic", RoutedSender.DEFAULT_TOPIC)
                 .putExtField("readQueueNums", spec.readQueueNums())
                 .putExtField("writeQueueNums", spec.writeQueueNums())
                 .putExtField("perm", spec.perm())

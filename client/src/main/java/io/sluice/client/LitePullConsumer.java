@@ -2,7 +2,7 @@ package io.sluice.client;
 
 import io.sluice.client.internal.ClientRuntime;
 import io.sluice.client.internal.ConsumerRpc;
-import io.sluice.client.internal.LitePullAgent;
+import io.sluice.client.internal.LitePullEngine;
 import io.sluice.client.internal.RebalanceAgent;
 import io.sluice.client.internal.Rpc;
 import io.sluice.client.internal.TagExpression;
@@ -40,7 +40,7 @@ public final class LitePullConsumer implements AutoCloseable {
     private final LitePullSettings settings;
     private final ClientRuntime runtime;
     private final ConsumerRpc rpc;
-    private final LitePullAgent agent;
+    private final LitePullEngine agent;
     private final RebalanceAgent rebalance;
     private final Map<String, TagExpression> subscriptions = new ConcurrentHashMap<>();
     private volatile long lastAutoCommitMs = System.currentTimeMillis();
@@ -51,7 +51,7 @@ public final class LitePullConsumer implements AutoCloseable {
         this.settings = settings;
         this.runtime = new ClientRuntime(settings.connection(), "lite-consumer", "", false, 1);
         this.rpc = new ConsumerRpc(runtime, settings.consumerGroup());
-        this.agent = new LitePullAgent(runtime, rpc, settings.pullBatchSize(), settings.pullThresholdMessages(),
+        this.agent = new LitePullEngine(runtime, rpc, settings.pullBatchSize(), settings.pullThresholdMessages(),
                 settings.longPollingSuspendMs(), settings.consumeFrom(), settings.consumeTimestampMs());
         this.rebalance = new RebalanceAgent(runtime, rpc, () -> Set.copyOf(subscriptions.keySet()),
                 agent::assign, settings.rebalanceIntervalMs());

@@ -1,6 +1,6 @@
 package io.sluice.client;
 
-import io.sluice.client.internal.PropertyCodec;
+import io.sluice.format.MessageProperties;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -102,7 +102,8 @@ public final class Message {
 
         /** Sets the tag (no {@code ||}, no separator characters); null clears it. */
         public Builder tags(String value) {
-            if (value != null && (value.isEmpty() || value.contains("||") || PropertyCodec.containsSeparator(value))) {
+            if (value != null
+                    && (value.isEmpty() || value.contains("||") || MessageProperties.containsSeparator(value))) {
                 throw new IllegalArgumentException("tags must be a single non-empty tag, was '" + value + "'");
             }
             this.tags = value;
@@ -111,7 +112,7 @@ public final class Message {
 
         /** Sets the keys, separated by one space; null clears them. */
         public Builder keys(String value) {
-            if (value != null && (value.isBlank() || PropertyCodec.containsSeparator(value))) {
+            if (value != null && (value.isBlank() || MessageProperties.containsSeparator(value))) {
                 throw new IllegalArgumentException("keys must be non-blank without separators, was '" + value + "'");
             }
             this.keys = value;
@@ -137,7 +138,7 @@ public final class Message {
          *     either part is empty or contains a separator character
          */
         public Builder property(String name, String value) {
-            PropertyCodec.validateUserProperty(name, value);
+            MessageProperties.validateUserProperty(name, value);
             properties.put(name, value);
             return this;
         }

@@ -3,7 +3,7 @@ package io.sluice.client;
 import io.netty.buffer.ByteBufAllocator;
 import io.sluice.client.internal.Accumulator;
 import io.sluice.client.internal.BatchBody;
-import io.sluice.client.internal.BatchEntryDescriptor;
+import io.sluice.client.internal.BatchEntryWriter;
 import io.sluice.client.internal.BatchMemory;
 import io.sluice.client.internal.BatchOutcome;
 import io.sluice.client.internal.CallbackTeller;
@@ -11,7 +11,7 @@ import io.sluice.client.internal.ClientRuntime;
 import io.sluice.client.internal.EncodedMessage;
 import io.sluice.client.internal.FailedBrokers;
 import io.sluice.client.internal.Rpc;
-import io.sluice.client.internal.SendAgent;
+import io.sluice.client.internal.RoutedSender;
 import io.sluice.client.internal.SendJob;
 import io.sluice.client.internal.TopicRoute;
 import io.sluice.remoting.protocol.body.HeartbeatData;
@@ -52,7 +52,7 @@ public final class Producer implements AutoCloseable {
 
     private final ProducerSettings settings;
     private final ClientRuntime runtime;
-    private final SendAgent sender;
+    private final RoutedSender sender;
     private final Accumulator accumulator;
     private final CallbackTeller callbacks = new CallbackTeller();
     private final AtomicInteger directJobs = new AtomicInteger();
@@ -64,7 +64,7 @@ public final class Producer implements AutoCloseable {
         this.settings = settings;
         this.runtime = new ClientRuntime(settings.connection(), "producer", "", true,
                 settings.defaultTopicQueueNums());
-        this.sender = new SendAgent(runtime, runtime.routes(),
+        this.sender = new RoutedSender(runtime, runtime.routes(),
                 new FailedBrokers(settings.failedBrokerIsolationMs(), System::nanoTime), settings.producerGroup(),
                 settings.sendTimeoutMs(), settings.retryTimesWhenSendFailed(), settings.defaultTopicQueueNums());
         this.accumulator = settings.autoBatch()
@@ -166,7 +166,7 @@ public final class Producer implements AutoCloseable {
     public void sendOneway(Message message) {
         ensureOpen();
         validate(message);
-        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        EncodedMessage encoded = BatchEntryWriter.encode(message, runtime.uniqKeys());
         SendJob job = SendJob.single(encoded, null, new BatchOutcome() {
             @Override
             public void succeeded(List<SendResult> results) {
@@ -213,8 +213,8 @@ public final class Producer implements AutoCloseable {
             if (!Objects.equals(tags, message.tags())) {
                 tags = null;
             }
-            propertiesBytes[i] = BatchEntryDescriptor.propertiesBytes(message, keyChars);
-            bytes += BatchEntryDescriptor.entryBytes(message, propertiesBytes[i]);
+            propertiesBytes[i] = BatchEntryWriter.propertiesBytes(message, keyChars);
+            bytes += BatchEntryWriter.entryBytes(message, propertiesBytes[i]);
         }
         if (bytes > settings.maxMessageBytes()) {
             throw new IllegalArgumentException("batch of " + batch.size() + " messages encodes to " + bytes
@@ -246,7 +246,7 @@ public final class Producer implements AutoCloseable {
     CompletableFuture<SendResult> sendPrepared(Message message) {
         ensureOpen();
         validate(message);
-        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        EncodedMessage encoded = BatchEntryWriter.encode(message, runtime.uniqKeys());
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();
         sender.send(SendJob.single(encoded, null, outcome(result)).asPreparedTransaction(settings.producerGroup()));
@@ -321,14 +321,14 @@ public final class Producer implements AutoCloseable {
         if (accumulator == null) {
             return NOT_BATCHED;
         }
-        int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, runtime.uniqKeys().keyChars());
-        return BatchEntryDescriptor.entryBytes(message, propertiesBytes) <= settings.maxMessageBytes()
+        int propertiesBytes = BatchEntryWriter.propertiesBytes(message, runtime.uniqKeys().keyChars());
+        return BatchEntryWriter.entryBytes(message, propertiesBytes) <= settings.maxMessageBytes()
                 ? propertiesBytes : NOT_BATCHED;
     }
 
     /** Sends {@code message} on its own, not auto-batched. */
     private CompletableFuture<SendResult> direct(Message message, MessageQueue queue) {
-        EncodedMessage encoded = BatchEntryDescriptor.encode(message, runtime.uniqKeys());
+        EncodedMessage encoded = BatchEntryWriter.encode(message, runtime.uniqKeys());
         CompletableFuture<List<SendResult>> result = new CompletableFuture<>();
         directJobs.incrementAndGet();
         sender.send(SendJob.single(encoded, queue, outcome(result)));
@@ -365,8 +365,9 @@ public final class Producer implements AutoCloseable {
             Checks.topic(topic);
             lastValidTopic = topic;
         }
-        if (SendAgent.DEFAULT_TOPIC.equals(message.topic())) {
-            throw new IllegalArgumentException("topic " + SendAgent.DEFAULT_TOPIC + " is reserved for auto-creation");
+        if (RoutedSender.DEFAULT_TOPIC.equals(message.topic())) {
+            throw new IllegalArgumentException("topic " + RoutedSender.DEFAULT_TOPIC
+                    + " is reserved for auto-creation");
         }
         int bodyBytes = message.body().length;
         if (bodyBytes == 0) {

@@ -6,7 +6,7 @@ import io.sluice.client.internal.ConsumeDispatch;
 import io.sluice.client.internal.ConsumerRpc;
 import io.sluice.client.internal.OffsetStore;
 import io.sluice.client.internal.OrderlyDispatch;
-import io.sluice.client.internal.PushAgent;
+import io.sluice.client.internal.PushPuller;
 import io.sluice.client.internal.RebalanceAgent;
 import io.sluice.client.internal.Rpc;
 import io.sluice.client.internal.TagExpression;
@@ -50,7 +50,7 @@ public final class PushConsumer implements AutoCloseable {
     private volatile ConcurrentListener concurrentListener;
     private volatile OrderlyListener orderlyListener;
     private ClientRuntime runtime;
-    private PushAgent agent;
+    private PushPuller agent;
     private ConsumeDispatch dispatch;
     private OffsetStore offsets;
     private RebalanceAgent rebalance;
@@ -116,7 +116,7 @@ public final class PushConsumer implements AutoCloseable {
                         settings.consumeBatchMaxSize(), settings.maxReconsumeTimes(),
                         settings.suspendCurrentQueueTimeMs(), settings.lockRenewIntervalMs(),
                         settings.connection().rpcTimeoutMs());
-        agent = new PushAgent(runtime, rpc, offsets, dispatch, subscriptions, settings.pullBatchSize(),
+        agent = new PushPuller(runtime, rpc, offsets, dispatch, subscriptions, settings.pullBatchSize(),
                 settings.pullThresholdForQueue(), settings.pullThresholdSizeForQueueBytes(),
                 settings.longPollingSuspendMs(), settings.consumeFrom(), settings.consumeTimestampMs());
         rebalance = new RebalanceAgent(runtime, rpc, () -> Set.copyOf(subscriptions.keySet()), agent::onAssignment,

@@ -1,6 +1,6 @@
 package io.sluice.client;
 
-import io.sluice.client.internal.PropertyKeys;
+import io.sluice.format.MessageProperties;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -46,18 +46,18 @@ public record ReceivedMessage(
 
     /** The client message id (UNIQ_KEY), or the offset message id when the message has none. */
     public String msgId() {
-        String uniqKey = properties.get(PropertyKeys.UNIQ_KEY);
+        String uniqKey = properties.get(MessageProperties.UNIQ_KEY);
         return uniqKey == null ? offsetMsgId : uniqKey;
     }
 
     /** The tag, or null. */
     public String tags() {
-        return properties.get(PropertyKeys.TAGS);
+        return properties.get(MessageProperties.TAGS);
     }
 
     /** The keys, or null. */
     public String keys() {
-        return properties.get(PropertyKeys.KEYS);
+        return properties.get(MessageProperties.KEYS);
     }
 
     /** One property, or null. */

@@ -1,9 +1,9 @@
 package io.sluice.client;
 
-import io.sluice.client.internal.MessageIdDescriptor;
+import io.sluice.format.MessageIdDescriptor;
 import io.sluice.client.internal.RecordDecoder;
 import io.sluice.client.internal.Rpc;
-import io.sluice.client.internal.StoredRecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.client.internal.TopicRoute;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
@@ -116,7 +116,7 @@ public final class TransactionalProducer implements AutoCloseable {
                     half.msgId(), half.queue().brokerName());
             return;
         }
-        RemotingCommand end = end(half.queueOffset(), MessageIdDescriptor.commitLogOffsetOf(half.offsetMsgId()),
+        RemotingCommand end = end(half.queueOffset(), MessageIdDescriptor.decode(half.offsetMsgId()).position(),
                 state, false, half.msgId(), half.msgId());
         producer.runtime().invokeOneway(address, end).whenComplete((written, error) -> {
             if (error != null) {
@@ -146,12 +146,12 @@ public final class TransactionalProducer implements AutoCloseable {
         long commitLogOffset = request.requireLong("commitLogOffset");
         String transactionId = request.extField("transactionId");
         byte[] body = request.body();
-        if (body == null || body.length < StoredRecordDescriptor.MIN_RECORD_BYTES) {
+        if (body == null || body.length < RecordDescriptor.MIN_RECORD_BYTES) {
             checksDropped.incrementAndGet();
             return;
         }
         String topic = request.optionalString("topic", "");
-        int queueId = ByteBuffer.wrap(body).getInt(StoredRecordDescriptor.QUEUE_ID_OFFSET);
+        int queueId = ByteBuffer.wrap(body).getInt(RecordDescriptor.QUEUE_ID_OFFSET);
         List<ReceivedMessage> decoded = RecordDecoder.decode(body, new MessageQueue(
                 topic.isEmpty() ? "unknown" : topic, request.optionalString("brokerName", "unknown"), queueId));
         if (decoded.isEmpty()) {

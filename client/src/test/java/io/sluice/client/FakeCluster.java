@@ -1,8 +1,9 @@
 package io.sluice.client;
 
-import io.sluice.client.internal.BatchEntryDescriptor;
-import io.sluice.client.internal.MessageIdDescriptor;
-import io.sluice.client.internal.PropertyCodec;
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.client.internal.BatchEntryWriter;
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.MessageProperties;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
@@ -145,20 +146,21 @@ final class FakeCluster implements AutoCloseable {
             String topic = request.requireString("b");
             int queueId = request.requireInt("e");
             boolean batch = request.optionalBoolean("m", false);
-            Map<String, String> header = PropertyCodec.parse(request.extField("i"));
-            List<BatchEntryDescriptor.Entry> entries = batch
-                    ? BatchEntryDescriptor.decode(ByteBuffer.wrap(request.body()))
-                    : List.of(new BatchEntryDescriptor.Entry(request.requireInt("h"), request.body(),
+            Map<String, String> header = MessageProperties.parse(request.extField("i"));
+            List<BatchBodyDescriptor.Message> entries = batch
+                    ? BatchBodyDescriptor.decode(ByteBuffer.wrap(request.body()))
+                    : List.of(new BatchBodyDescriptor.Message(request.requireInt("h"), request.body(),
                             request.extField("i")));
             String key = topic + "/" + queueId;
             long base = offsets.getOrDefault(key, 0L);
             offsets.put(key, base + entries.size());
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < entries.size(); i++) {
-                BatchEntryDescriptor.Entry entry = entries.get(i);
-                stored.add(new Stored(topic, queueId, base + i, entry.body(), PropertyCodec.parse(entry.properties()),
+                BatchBodyDescriptor.Message entry = entries.get(i);
+                stored.add(new Stored(topic, queueId, base + i, entry.body(),
+                        MessageProperties.parse(entry.properties()),
                         entry.flag()));
-                ids.add(MessageIdDescriptor.offsetMessageId(new byte[] {127, 0, 0, 1}, server.port(), position));
+                ids.add(MessageIdDescriptor.offsetMsgId(new byte[] {127, 0, 0, 1}, server.port(), position));
                 position += 100;
             }
             boolean inner = batch && batchCqTopics.contains(topic);

@@ -152,7 +152,7 @@ class ProducerTest {
             assertEquals(results.get(0).queueOffset() + i, results.get(i).queueOffset());
             assertNotEquals(batchId, results.get(i).msgId());
         }
-        assertEquals("T", io.sluice.client.internal.PropertyCodec.parse(allSendRequests().get(0).extField("i"))
+        assertEquals("T", io.sluice.format.MessageProperties.parse(allSendRequests().get(0).extField("i"))
                 .get("TAGS"));
     }
 

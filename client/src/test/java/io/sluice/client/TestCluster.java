@@ -29,11 +29,11 @@ final class TestCluster {
     private final String brokerName;
     private final int namesrvPort;
     private final int brokerPort;
-    private final List<ChildJvm> processes;
+    private final List<ForkedJvm> processes;
     /** What every client of this cluster needs on top of the address (TLS, credentials); identity by default. */
     private final UnaryOperator<ConnectionSettings> access;
 
-    private TestCluster(String label, String brokerName, int namesrvPort, int brokerPort, List<ChildJvm> processes,
+    private TestCluster(String label, String brokerName, int namesrvPort, int brokerPort, List<ForkedJvm> processes,
                         UnaryOperator<ConnectionSettings> access) {
         this.label = label;
         this.brokerName = brokerName;
@@ -107,8 +107,8 @@ final class TestCluster {
     }
 
     private static TestCluster sluice(Path root, List<String> extraConf, UnaryOperator<ConnectionSettings> access) {
-        int namesrvPort = ChildJvm.freePort();
-        int brokerPort = ChildJvm.freePortWithNeighbours();
+        int namesrvPort = ForkedJvm.freePort();
+        int brokerPort = ForkedJvm.freePortWithNeighbours();
         Path conf = write(root.resolve("broker.conf"), String.join("\n",
                 "brokerClusterName=" + CLUSTER,
                 "brokerName=broker-sluice",
@@ -131,25 +131,25 @@ final class TestCluster {
         extraConf.stream().filter(line -> line.startsWith("tls.server.")).forEach(namesrvConf::add);
         namesrvConf.add("");
         Path namesrvFile = write(root.resolve("namesrv.conf"), String.join("\n", namesrvConf));
-        List<ChildJvm> processes = new ArrayList<>();
-        processes.add(ChildJvm.start("sluice-namesrv", System.getProperty("java.class.path"), List.of("-Xmx256m",
+        List<ForkedJvm> processes = new ArrayList<>();
+        processes.add(ForkedJvm.start("sluice-namesrv", System.getProperty("java.class.path"), List.of("-Xmx256m",
                 "-XX:+UseParallelGC"), "io.sluice.namesrv.NamesrvMain", List.of("-c", namesrvFile.toString()), root));
-        processes.add(ChildJvm.start("sluice-broker", sluiceClassPath(), List.of("-Xmx512m",
+        processes.add(ForkedJvm.start("sluice-broker", sluiceClassPath(), List.of("-Xmx512m",
                 "-XX:+UseParallelGC"), "io.sluice.broker.BrokerMain", List.of("broker", "-c", conf.toString()),
                 root));
         return new TestCluster("sluice", "broker-sluice", namesrvPort, brokerPort, processes, access);
     }
 
     private static TestCluster apache(Path root) {
-        int namesrvPort = ChildJvm.freePort();
-        int brokerPort = ChildJvm.freePortWithNeighbours();
-        int haPort = ChildJvm.freePort();
+        int namesrvPort = ForkedJvm.freePort();
+        int brokerPort = ForkedJvm.freePortWithNeighbours();
+        int haPort = ForkedJvm.freePort();
         String classPath = System.getProperty("java.class.path");
         List<String> jvm = List.of("-Xmx512m", "-XX:+UseParallelGC", "-Drocketmq.home.dir=" + root,
                 "-Duser.home=" + root, "-Drocketmq.log.root=" + root.resolve("logs"));
         Path namesrvConf = write(root.resolve("namesrv.conf"), "listenPort=" + namesrvPort + "\n");
-        List<ChildJvm> processes = new ArrayList<>();
-        processes.add(ChildJvm.start("apache-namesrv", classPath, jvm, "org.apache.rocketmq.namesrv.NamesrvStartup",
+        List<ForkedJvm> processes = new ArrayList<>();
+        processes.add(ForkedJvm.start("apache-namesrv", classPath, jvm, "org.apache.rocketmq.namesrv.NamesrvStartup",
                 List.of("-c", namesrvConf.toString()), root));
         Path store = root.resolve("store");
         Path brokerConf = write(root.resolve("broker.conf"), String.join("\n",
@@ -170,7 +170,7 @@ final class TestCluster {
                 "mappedFileSizeTimerLog=" + 4 * 1024 * 1024,
                 "diskMaxUsedSpaceRatio=98",
                 ""));
-        processes.add(ChildJvm.start("apache-broker", classPath, jvm, "org.apache.rocketmq.broker.BrokerStartup",
+        processes.add(ForkedJvm.start("apache-broker", classPath, jvm, "org.apache.rocketmq.broker.BrokerStartup",
                 List.of("-c", brokerConf.toString()), root));
         return new TestCluster("apache", "broker-apache", namesrvPort, brokerPort, processes,
                 UnaryOperator.identity());
@@ -182,8 +182,8 @@ final class TestCluster {
         try (Admin admin = Admin.start(access.apply(ConnectionSettings.of(namesrvAddress()).withClientIp("127.0.0.1")
                 .withRpcTimeoutMs(1000)))) {
             while (true) {
-                processes.forEach(ChildJvm::checkAlive);
-                if (ChildJvm.accepts(namesrvPort) && ChildJvm.accepts(brokerPort) && registered(admin)) {
+                processes.forEach(ForkedJvm::checkAlive);
+                if (ForkedJvm.accepts(namesrvPort) && ForkedJvm.accepts(brokerPort) && registered(admin)) {
                     return;
                 }
                 if (System.nanoTime() - deadline > 0) {

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.BrokerData;
 import io.sluice.remoting.protocol.body.ClusterInfo;
-import io.sluice.remoting.protocol.body.Connection;
+import io.sluice.remoting.protocol.body.ConnectionEntry;
 import io.sluice.remoting.protocol.body.ConsumeFromWhere;
 import io.sluice.remoting.protocol.body.ConsumeStats;
 import io.sluice.remoting.protocol.body.ConsumeType;
@@ -29,7 +29,7 @@ import io.sluice.remoting.protocol.body.RegisterBrokerBody;
 import io.sluice.remoting.protocol.body.SubscriptionData;
 import io.sluice.remoting.protocol.body.TopicConfigSerializeWrapper;
 import io.sluice.remoting.protocol.body.TopicConfigWire;
-import io.sluice.remoting.protocol.body.TopicFilterType;
+import io.sluice.format.TopicFilterType;
 import io.sluice.remoting.protocol.body.TopicList;
 import io.sluice.remoting.protocol.body.TopicOffset;
 import io.sluice.remoting.protocol.body.TopicRouteData;
@@ -203,7 +203,7 @@ class BodyCompatibilityTest {
     @Test
     void apacheClientReadsOurConsumerConnection() {
         ConsumerConnection connection = new ConsumerConnection(
-                Set.of(new Connection("cid", "1.2.3.4:5", "JAVA", 441)),
+                Set.of(new ConnectionEntry("cid", "1.2.3.4:5", "JAVA", 441)),
                 Map.of("T1", new SubscriptionData("T1", "TagA || TagB", Set.of("TagA", "TagB"),
                         Set.of("TagA".hashCode(), "TagB".hashCode()), 7, "TAG", false)),
                 ConsumeType.CONSUME_PASSIVELY, MessageModel.CLUSTERING, ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
@@ -416,7 +416,7 @@ class BodyCompatibilityTest {
         ConsumerConnection ours = BodyCodec.decode(consumers.encode(), ConsumerConnection.class);
 
         assertEquals(Map.of("brokerVersionDesc", "V5_1_4"), ourKv.table());
-        assertEquals(Set.of(new Connection("cid", "1.2.3.4:5", "JAVA", 479)), ours.connectionSet());
+        assertEquals(Set.of(new ConnectionEntry("cid", "1.2.3.4:5", "JAVA", 479)), ours.connectionSet());
         assertEquals("*", ours.subscriptionTable().get("T").subString());
         assertEquals(ConsumeType.CONSUME_ACTIVELY, ours.consumeType());
         assertEquals(MessageModel.BROADCASTING, ours.messageModel());

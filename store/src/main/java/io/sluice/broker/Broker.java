@@ -63,10 +63,9 @@ import io.sluice.remoting.transport.ServerTls;
 import io.sluice.remoting.transport.TlsClientAuth;
 import io.sluice.remoting.transport.TlsMode;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreEnvironment;
 import io.sluice.store.StoreSettings;
-import io.sluice.store.dispatch.DispatchMode;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.index.IndexSettings;
@@ -260,7 +259,7 @@ public final class Broker implements AutoCloseable {
                 settings.defaultTopicQueueNums()), registrar);
         topics.installSystemTopics(settings.brokerClusterName(), settings.brokerName());
 
-        Function<String, QueueType> queueTypeOf = topics::queueTypeOf;
+        Function<String, ConsumeQueueType> queueTypeOf = topics::queueTypeOf;
         if (settings.brokerRole() == BrokerRole.SLAVE) {
             metadataSync = new MasterMetadataSync(metadata, client, this::masterBrokerAddress,
                     METADATA_SYNC_TIMEOUT_MS);
@@ -787,8 +786,7 @@ public final class Broker implements AutoCloseable {
                 .withCleanFileForcibly(settings.cleanFileForciblyEnable())
                 .withCheckIntervalMs(settings.cleanResourceIntervalMs());
         DispatchSettings dispatch = DispatchSettings.defaults().withMode(
-                settings.dispatchMode() == io.sluice.broker.config.DispatchMode.SERIAL
-                        ? DispatchMode.SERIAL : DispatchMode.PIPELINED).withPipeline(settings.dispatchPipeline());
+                settings.dispatchMode()).withPipeline(settings.dispatchPipeline());
         return StoreSettings.builder(settings.storePathRootDir(), storeHost)
                 .index(index)
                 .dispatch(dispatch)

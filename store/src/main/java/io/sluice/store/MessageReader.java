@@ -1,12 +1,14 @@
 package io.sluice.store;
 
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
-import io.sluice.store.index.ReadStatus;
+import io.sluice.store.index.SlotReadStatus;
 import io.sluice.store.index.SlotBatch;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.store.TopicNames;
+import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,7 +113,7 @@ final class MessageReader {
     private GetResult collect(ConsumeQueue queue, long offset, int maxCount, int maxBytes, LongPredicate filter,
                               long min, long max) {
         SlotBatch slots = SLOTS.get();
-        boolean batchQueue = queue.type() == QueueType.BATCH;
+        boolean batchQueue = queue.type() == ConsumeQueueType.BATCH;
         List<ByteBuffer> records = new ArrayList<>(Math.min(maxCount, SLOTS_PER_READ));
         long scanLimit = Math.max(MAX_FILTER_SCAN_SLOTS, maxCount);
         long scanned = 0;
@@ -121,11 +123,11 @@ final class MessageReader {
         GetStatus status = GetStatus.NO_MATCHED_MESSAGE;
         scan:
         while (true) {
-            ReadStatus read = queue.read(next, slots);
-            if (read != ReadStatus.FOUND) {
+            SlotReadStatus read = queue.read(next, slots);
+            if (read != SlotReadStatus.FOUND) {
                 if (scanned == 0) {
                     // The queue changed between the bounds check and the read (trim, truncation, close).
-                    if (read == ReadStatus.BELOW_MIN) {
+                    if (read == SlotReadStatus.BELOW_MIN) {
                         long newMin = queue.minOffset();
                         return GetResult.empty(GetStatus.OFFSET_TOO_SMALL, newMin, min, max);
                     }

@@ -1,5 +1,6 @@
 package io.sluice.store;
 
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.dispatch.DispatchCounters;
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.dispatch.SerialDispatcher;
@@ -18,7 +19,7 @@ import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.RawAppendStatus;
 import io.sluice.store.log.ReadResult;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.log.ScanResult;
 import io.sluice.store.log.ScanStatus;
 import io.sluice.store.recovery.AbortMarker;
@@ -75,7 +76,7 @@ public final class MessageStore implements AutoCloseable {
 
     private final StoreSettings settings;
     private final StoreEnvironment env;
-    private final Function<String, QueueType> queueTypeOf;
+    private final Function<String, ConsumeQueueType> queueTypeOf;
     private final StoreLock lock;
     private final AbortMarker abortMarker;
     private final CommitLog log;
@@ -122,7 +123,7 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /** Opens with {@link StoreEnvironment#system()}. See {@link #open(StoreSettings, Function, StoreEnvironment)}. */
-    public static MessageStore open(StoreSettings settings, Function<String, QueueType> queueTypeOf)
+    public static MessageStore open(StoreSettings settings, Function<String, ConsumeQueueType> queueTypeOf)
             throws IOException {
         return open(settings, queueTypeOf, StoreEnvironment.system());
     }
@@ -136,7 +137,7 @@ public final class MessageStore implements AutoCloseable {
      * @throws IOException when another store holds the directory (the message names the lock file), or the files
      *                     cannot be read or repaired
      */
-    public static MessageStore open(StoreSettings settings, Function<String, QueueType> queueTypeOf,
+    public static MessageStore open(StoreSettings settings, Function<String, ConsumeQueueType> queueTypeOf,
                                     StoreEnvironment env) throws IOException {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(queueTypeOf, "queueTypeOf");
@@ -185,7 +186,7 @@ public final class MessageStore implements AutoCloseable {
     private static final class Components {
         final StoreSettings settings;
         final StoreEnvironment env;
-        final Function<String, QueueType> queueTypeOf;
+        final Function<String, ConsumeQueueType> queueTypeOf;
         final CopyOnWriteArrayList<ArrivalListener> listeners = new CopyOnWriteArrayList<>();
         StoreLock lock;
         AbortMarker abortMarker;
@@ -195,7 +196,7 @@ public final class MessageStore implements AutoCloseable {
         SerialDispatcher dispatcher;
         Dispatcher running;
 
-        Components(StoreSettings settings, StoreEnvironment env, Function<String, QueueType> queueTypeOf) {
+        Components(StoreSettings settings, StoreEnvironment env, Function<String, ConsumeQueueType> queueTypeOf) {
             this.settings = settings;
             this.env = env;
             this.queueTypeOf = queueTypeOf;
@@ -272,14 +273,14 @@ public final class MessageStore implements AutoCloseable {
                 || draft.queueId() >= settings.index().maxQueuesPerTopic()) {
             return AppendStatus.MESSAGE_ILLEGAL;
         }
-        if (draft.kind() == AppendKind.INNER_BATCH && queueTypeOf(draft.topic()) != QueueType.BATCH) {
+        if (draft.kind() == AppendKind.INNER_BATCH && queueTypeOf(draft.topic()) != ConsumeQueueType.BATCH) {
             return AppendStatus.MESSAGE_ILLEGAL;
         }
         return null;
     }
 
-    private QueueType queueTypeOf(String topic) {
-        Optional<QueueType> existing = queues.typeOfExisting(topic);
+    private ConsumeQueueType queueTypeOf(String topic) {
+        Optional<ConsumeQueueType> existing = queues.typeOfExisting(topic);
         if (existing.isPresent()) {
             return existing.get();
         }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.dispatch.SerialDispatcher;
-import io.sluice.store.index.AppendStatus;
+import io.sluice.store.index.SlotAppendStatus;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.index.StoreTimeLookup;
@@ -13,7 +13,7 @@ import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.Await;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogEnvironment;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -74,7 +74,7 @@ class MessageReaderTest {
     @Test
     void shouldSayOffsetFoundNullWhenASlotPointsWhereTheLogHasNothing() {
         AppendResult real = append("orders", 0, 10);
-        assertEquals(AppendStatus.APPENDED, queues.getOrCreate("ghost", 0).append(
+        assertEquals(SlotAppendStatus.APPENDED, queues.getOrCreate("ghost", 0).append(
                 new DispatchEntry("ghost", 0, 0, 1, real.nextPosition() + 4_096, 100, 0, 0, 0)));
 
         GetResult r = reader.get("ghost", 0, 0, 32, 1 << 20, null);

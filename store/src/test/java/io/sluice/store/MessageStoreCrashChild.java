@@ -1,12 +1,13 @@
 package io.sluice.store;
 
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
-import io.sluice.store.log.BatchBodyDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import io.sluice.store.retention.RetentionSettings;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -31,8 +32,8 @@ public final class MessageStoreCrashChild {
     static final String SIMPLE_TOPIC = "crash";
     static final String BATCH_TOPIC = "crashb";
     static final int SIMPLE_QUEUES = 3;
-    static final Function<String, QueueType> TYPES = topic -> BATCH_TOPIC.equals(topic) ? QueueType.BATCH
-            : QueueType.SIMPLE;
+    static final Function<String, ConsumeQueueType> TYPES = topic -> BATCH_TOPIC.equals(topic) ? ConsumeQueueType.BATCH
+            : ConsumeQueueType.SIMPLE;
 
     private MessageStoreCrashChild() {
     }

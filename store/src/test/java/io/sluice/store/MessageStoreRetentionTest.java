@@ -15,7 +15,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.Await;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.retention.RetentionAgent;
 import io.sluice.store.retention.RetentionGuard;
 import io.sluice.store.retention.RetentionOutcome;

@@ -20,7 +20,7 @@ import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.Await;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -16,7 +16,7 @@ import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.Await;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogEnvironment;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.sluice.store;
 
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.store.flush.FlushMode;
@@ -7,10 +8,10 @@ import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.Await;
-import io.sluice.store.log.BatchBodyDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.store.log.LogEnvironment;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import io.sluice.store.retention.DiskUsage;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -36,9 +37,9 @@ final class StoreFixture {
     static final String SIMPLE_TOPIC = "orders";
     static final String BATCH_TOPIC = "metrics";
     /** SIMPLE_TOPIC and friends are SimpleCQ, BATCH_TOPIC BatchCQ; every other topic is unknown. */
-    static final Function<String, QueueType> TYPES = topic -> switch (topic) {
-        case SIMPLE_TOPIC, "other", "ghost" -> QueueType.SIMPLE;
-        case BATCH_TOPIC -> QueueType.BATCH;
+    static final Function<String, ConsumeQueueType> TYPES = topic -> switch (topic) {
+        case SIMPLE_TOPIC, "other", "ghost" -> ConsumeQueueType.SIMPLE;
+        case BATCH_TOPIC -> ConsumeQueueType.BATCH;
         default -> null;
     };
 

@@ -22,7 +22,7 @@ import io.sluice.remoting.transport.GateVerdict;
 import io.sluice.store.MessageStore;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.EnumSet;

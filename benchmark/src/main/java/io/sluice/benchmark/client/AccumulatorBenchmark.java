@@ -4,11 +4,11 @@ import io.sluice.client.Message;
 import io.sluice.client.SendResult;
 import io.sluice.client.SendStatus;
 import io.sluice.client.internal.Accumulator;
-import io.sluice.client.internal.BatchEntryDescriptor;
+import io.sluice.client.internal.BatchEntryWriter;
 import io.sluice.client.internal.BatchMemory;
 import io.sluice.client.internal.CallbackTeller;
 import io.sluice.client.internal.SendJob;
-import io.sluice.client.internal.UniqKeyGenerator;
+import io.sluice.format.UniqKeyGenerator;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import java.util.Collections;
 import java.util.concurrent.CompletableFuture;
@@ -71,12 +71,12 @@ public class AccumulatorBenchmark {
     @Benchmark
     @Threads(1)
     public CompletableFuture<SendResult> addOneThread() {
-        return accumulator.add(message, BatchEntryDescriptor.propertiesBytes(message, keys.keyChars()), null);
+        return accumulator.add(message, BatchEntryWriter.propertiesBytes(message, keys.keyChars()), null);
     }
 
     @Benchmark
     @Threads(8)
     public CompletableFuture<SendResult> addEightThreads() {
-        return accumulator.add(message, BatchEntryDescriptor.propertiesBytes(message, keys.keyChars()), null);
+        return accumulator.add(message, BatchEntryWriter.propertiesBytes(message, keys.keyChars()), null);
     }
 }

@@ -1,9 +1,9 @@
 package io.sluice.benchmark.client;
 
 import io.sluice.client.Message;
-import io.sluice.client.internal.BatchEntryDescriptor;
+import io.sluice.client.internal.BatchEntryWriter;
 import io.sluice.client.internal.EncodedMessage;
-import io.sluice.client.internal.UniqKeyGenerator;
+import io.sluice.format.UniqKeyGenerator;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.common.message.MessageClientIDSetter;
 import org.apache.rocketmq.common.message.MessageDecoder;
@@ -46,7 +46,7 @@ public class EncodeBenchmark {
     @Benchmark
     public EncodedMessage sluiceEncode() {
         Message sluice = Message.builder("BenchTopic", body).tags("TagA").keys("order-1").build();
-        return BatchEntryDescriptor.encode(sluice, keys);
+        return BatchEntryWriter.encode(sluice, keys);
     }
 
     @Benchmark

@@ -1,7 +1,7 @@
 package io.sluice.benchmark.dispatch;
 
 import io.sluice.benchmark.BenchFiles;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.dispatch.SerialDispatcher;
@@ -13,7 +13,7 @@ import io.sluice.store.index.StoreTimeLookup;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
-import io.sluice.store.log.BatchBodyDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogSettings;
 import io.sluice.store.log.MessageDraft;
@@ -88,7 +88,7 @@ public class PipelinedDispatchBenchmark {
     int bodyBytes;
 
     @Param({"SIMPLE", "BATCH"})
-    QueueType queueType;
+    ConsumeQueueType queueType;
 
     @Param({"16", "10000"})
     int queues;
@@ -129,7 +129,7 @@ public class PipelinedDispatchBenchmark {
         for (int q = 0; q < queues; q++) {
             drafts.add(draft(q));
         }
-        int records = queueType == QueueType.BATCH ? MESSAGES / BATCH_SIZE : MESSAGES;
+        int records = queueType == ConsumeQueueType.BATCH ? MESSAGES / BATCH_SIZE : MESSAGES;
         for (int i = 0; i < records; i++) {
             AppendResult r = log.append(drafts.get(i % queues)).join();
             if (r.status() != AppendStatus.PUT_OK) {
@@ -145,7 +145,7 @@ public class PipelinedDispatchBenchmark {
 
     private MessageDraft draft(int queueId) {
         MessageDraft.Builder b = MessageDraft.builder(TOPIC, queueId).propertiesText(PROPERTIES).bornHost(HOST);
-        if (queueType == QueueType.SIMPLE) {
+        if (queueType == ConsumeQueueType.SIMPLE) {
             return b.body(new byte[bodyBytes]).build();
         }
         List<BatchBodyDescriptor.Message> messages = new ArrayList<>();

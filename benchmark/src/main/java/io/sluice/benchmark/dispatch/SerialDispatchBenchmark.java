@@ -1,7 +1,7 @@
 package io.sluice.benchmark.dispatch;
 
 import io.sluice.benchmark.BenchFiles;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.dispatch.SerialDispatcher;
 import io.sluice.store.index.ConsumeQueueTable;
@@ -111,7 +111,7 @@ public class SerialDispatchBenchmark {
         // One file per queue sized to its share, so that file creation costs what it costs in production per
         // slot (a 300,000-slot file per 300,000 messages of a queue), whatever the number of queues.
         IndexSettings index = IndexSettings.defaults(indexDir).withSimpleCqSlotsPerFile(MESSAGES / queues + 1);
-        table = ConsumeQueueTable.open(index, t -> QueueType.SIMPLE, StoreTimeLookup.NONE);
+        table = ConsumeQueueTable.open(index, t -> ConsumeQueueType.SIMPLE, StoreTimeLookup.NONE);
         dispatcher = new SerialDispatcher(log, table, DispatchSettings.defaults(), List.of(),
                 SystemEpochClock.INSTANCE);
     }

@@ -1,12 +1,12 @@
 package io.sluice.benchmark.index;
 
 import io.sluice.benchmark.BenchFiles;
-import io.sluice.store.QueueType;
-import io.sluice.store.index.AppendStatus;
+import io.sluice.format.ConsumeQueueType;
+import io.sluice.store.index.SlotAppendStatus;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
-import io.sluice.store.index.ReadStatus;
+import io.sluice.store.index.SlotReadStatus;
 import io.sluice.store.index.SlotBatch;
 import io.sluice.store.index.SlotLookup;
 import io.sluice.store.index.StoreTimeLookup;
@@ -76,7 +76,7 @@ public class BatchConsumeQueueLookupBenchmark {
     public void build() throws IOException {
         root = BenchFiles.newRoot("sluice-bcq-lookup");
         table = ConsumeQueueTable.open(IndexSettings.defaults(root),
-                topic -> topic.startsWith("Batch") ? QueueType.BATCH : QueueType.SIMPLE, StoreTimeLookup.NONE);
+                topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE, StoreTimeLookup.NONE);
         batch = table.getOrCreate("Batch", 0);
         simple = table.getOrCreate("Simple", 0);
         SplittableRandom random = new SplittableRandom(42);
@@ -99,8 +99,8 @@ public class BatchConsumeQueueLookupBenchmark {
         }
     }
 
-    private static void require(AppendStatus status) {
-        if (status != AppendStatus.APPENDED) {
+    private static void require(SlotAppendStatus status) {
+        if (status != SlotAppendStatus.APPENDED) {
             throw new IllegalStateException("benchmark set-up append returned " + status);
         }
     }
@@ -122,7 +122,7 @@ public class BatchConsumeQueueLookupBenchmark {
     }
 
     @Benchmark
-    public ReadStatus read32NearTail(Cursor cursor) {
+    public SlotReadStatus read32NearTail(Cursor cursor) {
         return batch.read(tailOffsets[cursor.advance()], cursor.slots);
     }
 

@@ -2,8 +2,8 @@ package io.sluice.benchmark.index;
 
 import io.sluice.benchmark.BenchFiles;
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
-import io.sluice.store.index.AppendStatus;
+import io.sluice.format.ConsumeQueueType;
+import io.sluice.store.index.SlotAppendStatus;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
@@ -58,7 +58,7 @@ public class ConsumeQueueAppendBenchmark {
     public void open() throws IOException {
         root = BenchFiles.newRoot("sluice-cq-append");
         table = ConsumeQueueTable.open(IndexSettings.defaults(root),
-                topic -> topic.startsWith("Batch") ? QueueType.BATCH : QueueType.SIMPLE, StoreTimeLookup.NONE);
+                topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE, StoreTimeLookup.NONE);
         simple = table.getOrCreate("Simple", 0);
         batch = table.getOrCreate("Batch", 0);
         simpleOffset = 0;
@@ -73,7 +73,7 @@ public class ConsumeQueueAppendBenchmark {
     }
 
     @Benchmark
-    public AppendStatus simpleCqEntry() {
+    public SlotAppendStatus simpleCqEntry() {
         DispatchEntry entry = new DispatchEntry("Simple", 0, simpleOffset++, 1, position, RECORD_BYTES,
                 0x5EED, 1_700_000_000_000L, 0);
         position += RECORD_BYTES;
@@ -81,15 +81,15 @@ public class ConsumeQueueAppendBenchmark {
     }
 
     @Benchmark
-    public AppendStatus simpleCqPrimitives() {
-        AppendStatus status = simple.append(simpleOffset++, 1, position, RECORD_BYTES, 0x5EED, 1_700_000_000_000L);
+    public SlotAppendStatus simpleCqPrimitives() {
+        SlotAppendStatus status = simple.append(simpleOffset++, 1, position, RECORD_BYTES, 0x5EED, 1_700_000_000_000L);
         position += RECORD_BYTES;
         return status;
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
-    public AppendStatus batchCq32() {
+    public SlotAppendStatus batchCq32() {
         DispatchEntry entry = new DispatchEntry("Batch", 0, batchOffset, BATCH, position, BATCH_RECORD_BYTES,
                 0x5EED, 1_700_000_000_000L, 0xC0);
         batchOffset += BATCH;

@@ -1,7 +1,7 @@
 package io.sluice.benchmark.index;
 
 import io.sluice.benchmark.BenchFiles;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.index.LastStop;
@@ -40,14 +40,14 @@ public final class ConsumeQueueReopen {
         Path root = BenchFiles.newRoot("sluice-bench-reopen");
         try {
             IndexSettings settings = IndexSettings.defaults(root);
-            try (ConsumeQueueTable table = ConsumeQueueTable.open(settings, topic -> QueueType.BATCH,
+            try (ConsumeQueueTable table = ConsumeQueueTable.open(settings, topic -> ConsumeQueueType.BATCH,
                     StoreTimeLookup.NONE)) {
                 for (int queueId = 0; queueId < queues; queueId++) {
                     table.getOrCreate("ReopenTopic", queueId).append(0, 4, 1_000L * queueId, 500, 0, 1L);
                 }
             }
             long startNs = System.nanoTime();
-            try (ConsumeQueueTable table = ConsumeQueueTable.open(settings, topic -> QueueType.BATCH,
+            try (ConsumeQueueTable table = ConsumeQueueTable.open(settings, topic -> ConsumeQueueType.BATCH,
                     StoreTimeLookup.NONE, lastStop)) {
                 long elapsedNs = System.nanoTime() - startNs;
                 long maxOffset = table.getOrCreate("ReopenTopic", queues - 1).maxOffset();

@@ -4,7 +4,7 @@ import io.sluice.benchmark.BenchFiles;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
-import io.sluice.store.log.BatchBodyDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogSettings;
 import io.sluice.store.log.MessageDraft;

@@ -4,15 +4,15 @@ import io.sluice.benchmark.BenchFiles;
 import io.sluice.broker.timer.TimerService;
 import io.sluice.broker.timer.TimerSettings;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
 import io.sluice.broker.meta.MetadataSettings;
 import io.sluice.broker.meta.MetadataStore;
 import io.sluice.broker.meta.TopicConfig;
+import io.sluice.format.MessageProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -64,7 +64,7 @@ final class TimerBroker implements AutoCloseable {
                     .flushMode(FlushMode.valueOf(System.getProperty("sluice.bench.flush", "ASYNC")));
             MessageStore store = MessageStore.open(settings.build(),
                     topic -> metadata.getTopic(topic).map(TopicConfig::queueType).orElse(null));
-            metadata.putTopic(TopicConfig.of(TOPIC, QUEUES, QueueType.SIMPLE));
+            metadata.putTopic(TopicConfig.of(TOPIC, QUEUES, ConsumeQueueType.SIMPLE));
             TimerService timers = new TimerService(store, metadata, new TimerSettings(true, precisionMs,
                     TimerSettings.DEFAULTS.maxDelayMs()), clock, dir.resolve("timer"));
             return new TimerBroker(dir, metadata, store, timers, bodyBytes);

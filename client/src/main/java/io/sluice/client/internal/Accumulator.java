@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.UniqKeyGenerator;
 import io.sluice.client.ClientClosedException;
 import io.sluice.client.ClientException;
 import io.sluice.client.Message;
@@ -112,7 +113,7 @@ public final class Accumulator implements AutoCloseable {
      * body here, on the calling thread.
      *
      * @param message the message
-     * @param propertiesBytes what {@link BatchEntryDescriptor#propertiesBytes} gave for the message and this
+     * @param propertiesBytes what {@link BatchEntryWriter#propertiesBytes} gave for the message and this
      *                        accumulator's UNIQ_KEY generator
      * @param queue the caller's chosen queue, or null
      * @return completes with the message's own result, or with its batch's error
@@ -140,7 +141,7 @@ public final class Accumulator implements AutoCloseable {
         if (closed) {
             throw new ClientClosedException("producer is closed");
         }
-        int bytes = BatchEntryDescriptor.entryBytes(message, propertiesBytes);
+        int bytes = BatchEntryWriter.entryBytes(message, propertiesBytes);
         if (bytes > maxBatchBodyBytes) {
             throw new IllegalArgumentException("an entry of " + bytes + " bytes exceeds the batch body limit of "
                     + maxBatchBodyBytes + " bytes");

@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.UniqKeyGenerator;
 import io.sluice.client.ClientException;
 import io.sluice.client.Message;
 import io.sluice.client.SendCallback;
@@ -49,7 +50,7 @@ final class AutoBatch implements BatchOutcome {
     /**
      * Writes {@code message} into the batch body; its caller learns the outcome through {@code waiter}.
      *
-     * @param propertiesBytes what {@link BatchEntryDescriptor#propertiesBytes} gave for the message and {@code keys}
+     * @param propertiesBytes what {@link BatchEntryWriter#propertiesBytes} gave for the message and {@code keys}
      * @param waiter a {@code CompletableFuture<SendResult>} or a {@link SendCallback}
      * @throws IllegalArgumentException when the entry does not fit the body; the batch is then unchanged
      */

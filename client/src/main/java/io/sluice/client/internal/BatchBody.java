@@ -1,5 +1,7 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.UniqKeyGenerator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.sluice.client.Message;
@@ -7,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The body of one batch as it is built: entries ({@link BatchEntryDescriptor}) written back to back into one
+ * The body of one batch as it is built: entries ({@link BatchEntryWriter}) written back to back into one
  * direct buffer, in batch order, with each message's UNIQ_KEY. The socket can send direct memory as it is, so the
  * I/O thread that frames the batch copies nothing: each message's bytes are copied once, here, by its sender.
  *
@@ -57,12 +59,12 @@ public final class BatchBody {
     /**
      * Appends {@code message} as one entry with a fresh UNIQ_KEY from {@code keys}.
      *
-     * @param propertiesBytes what {@link BatchEntryDescriptor#propertiesBytes} gave for this message and {@code keys}
+     * @param propertiesBytes what {@link BatchEntryWriter#propertiesBytes} gave for this message and {@code keys}
      * @throws IllegalArgumentException naming the sizes when the entry would take the body past its maximum
      */
     public void append(Message message, int propertiesBytes, UniqKeyGenerator keys) {
         int sizeBytes = bytes.writerIndex();
-        int entryBytes = BatchEntryDescriptor.entryBytes(message, propertiesBytes);
+        int entryBytes = BatchEntryWriter.entryBytes(message, propertiesBytes);
         int needed = sizeBytes + entryBytes;
         if (entryBytes < 0 || needed < 0 || needed > maxBytes) {
             throw new IllegalArgumentException("an entry of " + entryBytes + " bytes does not fit a batch body of "
@@ -72,12 +74,12 @@ public final class BatchBody {
         if (count == uniqKeys.length) {
             uniqKeys = Arrays.copyOf(uniqKeys, 2 * count);
         }
-        if (scratch.length < BatchEntryDescriptor.OVERHEAD_BYTES + propertiesBytes) {
-            scratch = new byte[BatchEntryDescriptor.OVERHEAD_BYTES + propertiesBytes];
+        if (scratch.length < BatchBodyDescriptor.ENTRY_OVERHEAD_BYTES + propertiesBytes) {
+            scratch = new byte[BatchBodyDescriptor.ENTRY_OVERHEAD_BYTES + propertiesBytes];
         }
         String uniqKey;
         try {
-            uniqKey = BatchEntryDescriptor.write(message, propertiesBytes, keys, bytes, scratch);
+            uniqKey = BatchEntryWriter.write(message, propertiesBytes, keys, bytes, scratch);
         } catch (ArrayIndexOutOfBoundsException e) { // the properties ran past the room propertiesBytes made
             throw new IllegalStateException("propertiesBytes " + propertiesBytes + " is not this message's", e);
         }

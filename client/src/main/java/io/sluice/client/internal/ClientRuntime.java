@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.UniqKeyGenerator;
 import io.sluice.client.ConnectionSettings;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
@@ -37,7 +38,7 @@ public final class ClientRuntime implements Invoker, AutoCloseable {
     private final String clientId;
     private final RemotingClient remoting;
     private final ScheduledExecutorService timer;
-    private final NamesrvAgent namesrv;
+    private final NameServerLink namesrv;
     private final RouteCache routes;
     private final UniqKeyGenerator uniqKeys;
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
@@ -62,7 +63,7 @@ public final class ClientRuntime implements Invoker, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.namesrv = new NamesrvAgent(this, settings.namesrvAddresses(), settings.rpcTimeoutMs());
+        this.namesrv = new NameServerLink(this, settings.namesrvAddresses(), settings.rpcTimeoutMs());
         this.routes = new RouteCache(namesrv, defaultTopicFallback, defaultTopicQueueNums);
         this.uniqKeys = UniqKeyGenerator.forProcess(LocalAddress.bytesOf(settings.clientIp()));
     }
@@ -98,7 +99,7 @@ public final class ClientRuntime implements Invoker, AutoCloseable {
         return timer;
     }
 
-    public NamesrvAgent namesrv() {
+    public NameServerLink namesrv() {
         return namesrv;
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.MessageProperties;
 import io.sluice.client.BrokerErrorException;
 import io.sluice.client.ClientException;
 import io.sluice.client.ConsumeFrom;
@@ -121,7 +122,7 @@ public final class ConsumerRpc {
         if (!message.topic().startsWith("%RETRY%")) {
             return message;
         }
-        String original = message.property(PropertyKeys.RETRY_TOPIC);
+        String original = message.property(MessageProperties.RETRY_TOPIC);
         if (original == null) {
             return message;
         }
@@ -219,7 +220,7 @@ public final class ConsumerRpc {
      */
     public CompletableFuture<Void> sendBack(MessageQueue pulledFrom, ReceivedMessage message, int delayLevel,
                                             int maxReconsumeTimes) {
-        String originMsgId = message.property(PropertyKeys.ORIGIN_MESSAGE_ID);
+        String originMsgId = message.property(MessageProperties.ORIGIN_MESSAGE_ID);
         RemotingCommand request = RemotingCommand.request(RequestCode.CONSUMER_SEND_MSG_BACK)
                 .putExtField("offset", message.commitLogOffset())
                 .putExtField("group", group)

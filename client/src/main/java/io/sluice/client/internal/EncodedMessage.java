@@ -3,7 +3,7 @@ package io.sluice.client.internal;
 import io.sluice.client.Message;
 
 /**
- * A message encoded as one batch entry ({@link BatchEntryDescriptor}) in an array of its own, with its UNIQ_KEY
+ * A message encoded as one batch entry ({@link BatchEntryWriter}) in an array of its own, with its UNIQ_KEY
  * written into it. Used for sends that are not auto-batched (auto-batches write their entries straight into the
  * batch's {@link BatchBody}). Immutable once built; the entry array is never changed after encoding; thread-safe.
  */

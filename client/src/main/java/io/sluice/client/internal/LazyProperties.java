@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.MessageProperties;
 import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.Map;
@@ -25,7 +26,7 @@ final class LazyProperties extends AbstractMap<String, String> {
     private Map<String, String> map() {
         Map<String, String> m = parsed;
         if (m == null) {
-            m = Collections.unmodifiableMap(PropertyCodec.parse(encoded));
+            m = Collections.unmodifiableMap(MessageProperties.parse(encoded));
             parsed = m;
         }
         return m;

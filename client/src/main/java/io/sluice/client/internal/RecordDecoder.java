@@ -1,12 +1,15 @@
 package io.sluice.client.internal;
 
-import static io.sluice.client.internal.StoredRecordDescriptor.BORN_HOST_OFFSET;
-import static io.sluice.client.internal.StoredRecordDescriptor.BORN_TIMESTAMP_OFFSET;
-import static io.sluice.client.internal.StoredRecordDescriptor.FLAG_OFFSET;
-import static io.sluice.client.internal.StoredRecordDescriptor.MAGIC_OFFSET;
-import static io.sluice.client.internal.StoredRecordDescriptor.PHYSICAL_OFFSET_OFFSET;
-import static io.sluice.client.internal.StoredRecordDescriptor.QUEUE_OFFSET_OFFSET;
-import static io.sluice.client.internal.StoredRecordDescriptor.SYS_FLAG_OFFSET;
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.RecordDescriptor;
+import static io.sluice.format.RecordDescriptor.BORN_HOST_OFFSET;
+import static io.sluice.format.RecordDescriptor.BORN_TIMESTAMP_OFFSET;
+import static io.sluice.format.RecordDescriptor.FLAG_OFFSET;
+import static io.sluice.format.RecordDescriptor.MAGIC_OFFSET;
+import static io.sluice.format.RecordDescriptor.PHYSICAL_OFFSET_OFFSET;
+import static io.sluice.format.RecordDescriptor.QUEUE_OFFSET_OFFSET;
+import static io.sluice.format.RecordDescriptor.SYS_FLAG_OFFSET;
 
 import io.sluice.client.ReceivedMessage;
 import io.sluice.remoting.protocol.body.MessageQueue;
@@ -23,7 +26,7 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /**
- * Decodes the records of a pull response body ({@link StoredRecordDescriptor}) into messages, unwrapping BatchCQ
+ * Decodes the records of a pull response body ({@link RecordDescriptor}) into messages, unwrapping BatchCQ
  * inner batches (docs/wire-protocol.md#inner-batches): inner message {@code i} gets the outer record's topic, hosts,
  * timestamps, sysFlag and CommitLog position, queue offset {@code base + i}, and its own flag, body and properties.
  *
@@ -49,11 +52,11 @@ public final class RecordDecoder {
         ByteBuffer buffer = ByteBuffer.wrap(body);
         List<ReceivedMessage> messages = new ArrayList<>();
         int index = 0;
-        while (body.length - index >= StoredRecordDescriptor.MIN_RECORD_BYTES) {
+        while (body.length - index >= RecordDescriptor.MIN_RECORD_BYTES) {
             int totalSize = buffer.getInt(index);
             int magic = buffer.getInt(index + MAGIC_OFFSET);
-            if (magic != StoredRecordDescriptor.MAGIC_V1 && magic != StoredRecordDescriptor.MAGIC_V2
-                    || totalSize < StoredRecordDescriptor.MIN_RECORD_BYTES || totalSize > body.length - index) {
+            if (magic != RecordDescriptor.MAGIC_V1 && magic != RecordDescriptor.MAGIC_V2
+                    || totalSize < RecordDescriptor.MIN_RECORD_BYTES || totalSize > body.length - index) {
                 break;
             }
             if (!decodeOne(buffer, index, totalSize, magic, queue, messages)) {
@@ -68,8 +71,8 @@ public final class RecordDecoder {
                                      List<ReceivedMessage> out) {
         int end = start + totalSize;
         int sysFlag = buffer.getInt(start + SYS_FLAG_OFFSET);
-        int bornHostBytes = StoredRecordDescriptor.bornHostBytes(sysFlag);
-        int storeHostBytes = StoredRecordDescriptor.storeHostBytes(sysFlag);
+        int bornHostBytes = RecordDescriptor.bornHostBytes(sysFlag);
+        int storeHostBytes = RecordDescriptor.storeHostBytes(sysFlag);
         int at = start + BORN_HOST_OFFSET;
         InetSocketAddress bornHost = host(buffer, at, bornHostBytes);
         at += bornHostBytes;
@@ -90,7 +93,7 @@ public final class RecordDecoder {
         int bodyIndex = at;
         at += bodyLength;
         int topicLength;
-        if (magic == StoredRecordDescriptor.MAGIC_V2) {
+        if (magic == RecordDescriptor.MAGIC_V2) {
             topicLength = buffer.getShort(at) & 0xFFFF;
             at += Short.BYTES;
         } else {
@@ -110,16 +113,16 @@ public final class RecordDecoder {
         long queueOffset = buffer.getLong(start + QUEUE_OFFSET_OFFSET);
         long commitLogOffset = buffer.getLong(start + PHYSICAL_OFFSET_OFFSET);
         long bornTimestamp = buffer.getLong(start + BORN_TIMESTAMP_OFFSET);
-        String offsetMsgId = MessageIdDescriptor.offsetMessageId(storeAddress, storePort, commitLogOffset);
-        if (StoredRecordDescriptor.isInnerBatch(sysFlag)) {
-            List<BatchEntryDescriptor.Entry> entries;
+        String offsetMsgId = MessageIdDescriptor.offsetMsgId(storeAddress, storePort, commitLogOffset);
+        if (RecordDescriptor.isInnerBatch(sysFlag)) {
+            List<BatchBodyDescriptor.Message> entries;
             try {
-                entries = BatchEntryDescriptor.decode(ByteBuffer.wrap(buffer.array(), bodyIndex, bodyLength).slice());
+                entries = BatchBodyDescriptor.decode(ByteBuffer.wrap(buffer.array(), bodyIndex, bodyLength).slice());
             } catch (IllegalArgumentException malformed) {
                 return false;
             }
             for (int i = 0; i < entries.size(); i++) {
-                BatchEntryDescriptor.Entry entry = entries.get(i);
+                BatchBodyDescriptor.Message entry = entries.get(i);
                 out.add(new ReceivedMessage(topic, queue.queueId(), queue.brokerName(), queueOffset + i, entry.body(),
                         entry.flag(), sysFlag, new LazyProperties(entry.properties()),
                         bornTimestamp, bornHost, storeTimestamp, storeHost, reconsumeTimes, commitLogOffset,
@@ -132,16 +135,16 @@ public final class RecordDecoder {
                 new String(buffer.array(), at, propertiesLength, StandardCharsets.UTF_8));
         byte[] messageBody = new byte[bodyLength];
         buffer.get(bodyIndex, messageBody);
-        if ((sysFlag & StoredRecordDescriptor.COMPRESSED_FLAG) != 0) {
-            int type = (sysFlag & StoredRecordDescriptor.COMPRESSION_TYPE_MASK)
-                    >>> StoredRecordDescriptor.COMPRESSION_TYPE_SHIFT;
-            if (type == 0 || type == StoredRecordDescriptor.COMPRESSION_ZLIB) {
+        if ((sysFlag & RecordDescriptor.COMPRESSED_FLAG) != 0) {
+            int type = (sysFlag & RecordDescriptor.COMPRESSION_TYPE_MASK)
+                    >>> RecordDescriptor.COMPRESSION_TYPE_SHIFT;
+            if (type == 0 || type == RecordDescriptor.COMPRESSION_ZLIB) {
                 byte[] inflated = inflate(messageBody);
                 if (inflated == null) {
                     return false;
                 }
                 messageBody = inflated;
-                sysFlag &= ~(StoredRecordDescriptor.COMPRESSED_FLAG | StoredRecordDescriptor.COMPRESSION_TYPE_MASK);
+                sysFlag &= ~(RecordDescriptor.COMPRESSED_FLAG | RecordDescriptor.COMPRESSION_TYPE_MASK);
             }
         }
         out.add(new ReceivedMessage(topic, queue.queueId(), queue.brokerName(), queueOffset, messageBody,

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class RouteCache implements RouteSource {
     private static final Logger LOG = LoggerFactory.getLogger(RouteCache.class);
 
-    private final NamesrvAgent namesrv;
+    private final NameServerLink namesrv;
     private final boolean defaultTopicFallback;
     private final int defaultTopicQueueNums;
     private final ConcurrentHashMap<String, CompletableFuture<TopicRoute>> routes = new ConcurrentHashMap<>();
@@ -34,7 +34,7 @@ public final class RouteCache implements RouteSource {
      * @param defaultTopicFallback build routes from {@code TBW102} for unknown topics (producers)
      * @param defaultTopicQueueNums queues per broker of such a route
      */
-    public RouteCache(NamesrvAgent namesrv, boolean defaultTopicFallback, int defaultTopicQueueNums) {
+    public RouteCache(NameServerLink namesrv, boolean defaultTopicFallback, int defaultTopicQueueNums) {
         this.namesrv = namesrv;
         this.defaultTopicFallback = defaultTopicFallback;
         this.defaultTopicQueueNums = defaultTopicQueueNums;
@@ -136,7 +136,7 @@ public final class RouteCache implements RouteSource {
         return own.exceptionallyCompose(error -> {
             Throwable cause = Rpc.unwrap(error);
             if (cause instanceof BrokerErrorException broker && broker.code() == ResponseCode.TOPIC_NOT_EXIST) {
-                return namesrv.topicRoute(SendAgent.DEFAULT_TOPIC)
+                return namesrv.topicRoute(RoutedSender.DEFAULT_TOPIC)
                         .thenApply(data -> TopicRoute.fromDefaultTopic(topic, data, defaultTopicQueueNums))
                         .exceptionally(fallbackError -> {
                             throw noRoute(topic, cause);

@@ -1,5 +1,7 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageProperties;
 import io.sluice.client.SendResult;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
@@ -54,10 +56,10 @@ public final class SendJob {
     /** A single-message send; its properties travel in the header, its body as the request body. */
     public static SendJob single(EncodedMessage message, MessageQueue fixedQueue, BatchOutcome outcome) {
         byte[] entry = message.entry();
-        int bodyLength = ByteBuffer.wrap(entry).getInt(BatchEntryDescriptor.BODY_LENGTH_OFFSET);
-        int propertiesIndex = BatchEntryDescriptor.BODY_OFFSET + bodyLength + Short.BYTES;
+        int bodyLength = ByteBuffer.wrap(entry).getInt(BatchBodyDescriptor.BODY_LENGTH_OFFSET);
+        int propertiesIndex = BatchBodyDescriptor.BODY_OFFSET + bodyLength + Short.BYTES;
         String properties = new String(entry, propertiesIndex, entry.length - propertiesIndex, StandardCharsets.UTF_8);
-        return new SendJob(message.message().topic(), fixedQueue, entry, null, BatchEntryDescriptor.BODY_OFFSET,
+        return new SendJob(message.message().topic(), fixedQueue, entry, null, BatchBodyDescriptor.BODY_OFFSET,
                 bodyLength, List.of(message.uniqKey()), properties, properties, message.message().flag(), outcome);
     }
 
@@ -71,8 +73,8 @@ public final class SendJob {
             throw new IllegalArgumentException("a batch cannot be a transaction (topic " + topic + ")");
         }
         StringBuilder text = new StringBuilder(properties);
-        PropertyCodec.append(text, PropertyKeys.TRAN_MSG, "true");
-        PropertyCodec.append(text, PropertyKeys.PGROUP, producerGroup);
+        MessageProperties.appendPair(text, MessageProperties.TRAN_MSG, "true");
+        MessageProperties.appendPair(text, MessageProperties.PGROUP, producerGroup);
         String prepared = text.toString();
         return new SendJob(topic, fixedQueue, body, null, bodyOffset, bodyLength, uniqKeys, prepared, prepared,
                 userFlag, outcome);
@@ -94,11 +96,11 @@ public final class SendJob {
             throw new IllegalArgumentException("a batch of topic " + topic + " without messages");
         }
         StringBuilder shared = new StringBuilder(64);
-        PropertyCodec.append(shared, PropertyKeys.WAIT, Boolean.toString(waitStoreMsgOk));
+        MessageProperties.appendPair(shared, MessageProperties.WAIT, Boolean.toString(waitStoreMsgOk));
         if (tags != null) {
-            PropertyCodec.append(shared, PropertyKeys.TAGS, tags);
+            MessageProperties.appendPair(shared, MessageProperties.TAGS, tags);
         }
-        StringBuilder withKey = PropertyCodec.append(new StringBuilder(96), PropertyKeys.UNIQ_KEY, uniqKey)
+        StringBuilder withKey = MessageProperties.appendPair(new StringBuilder(96), MessageProperties.UNIQ_KEY, uniqKey)
                 .append(shared);
         return new SendJob(topic, fixedQueue, null, body, 0, body.sizeBytes(), body.uniqKeys(),
                 withKey.toString(), shared.toString(), 0, outcome);

@@ -1,5 +1,9 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.UniqKeyGenerator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +34,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * Auto-batching end to end through the real {@link SendAgent} over a transport that fails at random: every
+ * Auto-batching end to end through the real {@link RoutedSender} over a transport that fails at random: every
  * message's future or callback is told once (its own result or its batch's error), also when other callbacks of
  * its batch throw, and every reserved byte is given back.
  */
@@ -58,7 +62,7 @@ class AccumulatorPropertyTest {
         RouteSource routes = topic -> random.nextInt(40) == 0
                 ? CompletableFuture.failedFuture(new ClientException("no route"))
                 : CompletableFuture.completedFuture(route);
-        SendAgent agent = new SendAgent(invoker, routes, new FailedBrokers(50, System::nanoTime), "g", 500,
+        RoutedSender agent = new RoutedSender(invoker, routes, new FailedBrokers(50, System::nanoTime), "g", 500,
                 random.nextInt(3), 4);
         BatchMemory memory = new BatchMemory(batchMaxBytes * 3L);
         UniqKeyGenerator keys = new UniqKeyGenerator(new byte[] {10, 0, 0, 9}, 1, 1, System::currentTimeMillis,
@@ -84,7 +88,7 @@ class AccumulatorPropertyTest {
                     ByteBuffer.wrap(body).putLong(id);
                     String tag = own.nextBoolean() ? "a" : null;
                     Message message = Message.builder("T", body).tags(tag).build();
-                    int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, keys.keyChars());
+                    int propertiesBytes = BatchEntryWriter.propertiesBytes(message, keys.keyChars());
                     int style = own.nextInt(3); // 0: a future; 1: a callback; 2: a callback that throws
                     try {
                         CompletableFuture<SendResult> future;
@@ -172,10 +176,10 @@ class AccumulatorPropertyTest {
                 throw new IllegalStateException("transport exploded");
             }
             // A transport releases the body it was handed once it has sent it.
-            List<BatchEntryDescriptor.Entry> entries = BatchEntryDescriptor.decode(ByteBuffer.wrap(request.body()));
+            List<BatchBodyDescriptor.Message> entries = BatchBodyDescriptor.decode(ByteBuffer.wrap(request.body()));
             request.releaseBody();
-            for (BatchEntryDescriptor.Entry entry : entries) {
-                String uniqKey = PropertyCodec.parse(entry.properties()).get(PropertyKeys.UNIQ_KEY);
+            for (BatchBodyDescriptor.Message entry : entries) {
+                String uniqKey = MessageProperties.parse(entry.properties()).get(MessageProperties.UNIQ_KEY);
                 String before = uniqKeys.putIfAbsent(ByteBuffer.wrap(entry.body()).getLong(), uniqKey);
                 if (before != null && !before.equals(uniqKey)) {
                     throw new AssertionError("a message was sent again with another UNIQ_KEY: " + before + ", "
@@ -211,7 +215,7 @@ class AccumulatorPropertyTest {
         private RemotingCommand stored(int ids, String batchUniqId) {
             List<String> msgIds = new ArrayList<>();
             for (int i = 0; i < ids; i++) {
-                msgIds.add(MessageIdDescriptor.offsetMessageId(new byte[] {10, 0, 0, 1}, 10911, i));
+                msgIds.add(MessageIdDescriptor.offsetMsgId(new byte[] {10, 0, 0, 1}, 10911, i));
             }
             int base = offsets.getAndAdd(Math.max(1, ids));
             RemotingCommand response = RemotingCommand.response(ResponseCode.SUCCESS, null)

@@ -1,5 +1,8 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.UniqKeyGenerator;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -41,23 +44,23 @@ class BatchBodyTest {
         BatchBody body = BatchBody.allocate(allocator, capacityBytes, capacityMessages, 1 << 20);
         int expectedBytes = 0;
         for (Message message : messages) {
-            int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars());
+            int propertiesBytes = BatchEntryWriter.propertiesBytes(message, KEYS.keyChars());
             body.append(message, propertiesBytes, KEYS);
-            expectedBytes += BatchEntryDescriptor.entryBytes(message, propertiesBytes);
+            expectedBytes += BatchEntryWriter.entryBytes(message, propertiesBytes);
         }
         assertEquals(expectedBytes, body.sizeBytes());
         assertEquals(messages.size(), body.count());
-        List<BatchEntryDescriptor.Entry> entries =
-                BatchEntryDescriptor.decode(ByteBuffer.wrap(bytesOf(body)));
+        List<BatchBodyDescriptor.Message> entries =
+                BatchBodyDescriptor.decode(ByteBuffer.wrap(bytesOf(body)));
         assertEquals(messages.size(), entries.size());
         for (int i = 0; i < messages.size(); i++) {
             Message message = messages.get(i);
-            BatchEntryDescriptor.Entry entry = entries.get(i);
+            BatchBodyDescriptor.Message entry = entries.get(i);
             assertArrayEquals(message.body(), entry.body());
             assertEquals(message.flag(), entry.flag());
-            Map<String, String> properties = PropertyCodec.parse(entry.properties());
-            assertEquals(body.uniqKeys().get(i), properties.get(PropertyKeys.UNIQ_KEY));
-            assertEquals(message.tags(), properties.get(PropertyKeys.TAGS));
+            Map<String, String> properties = MessageProperties.parse(entry.properties());
+            assertEquals(body.uniqKeys().get(i), properties.get(MessageProperties.UNIQ_KEY));
+            assertEquals(message.tags(), properties.get(MessageProperties.TAGS));
         }
         assertEquals(messages.size(), new HashSet<>(body.uniqKeys()).size(), "every message has its own key");
         body.release();
@@ -67,14 +70,14 @@ class BatchBodyTest {
     @Timeout(10)
     void shouldRefuseAnEntryPastTheLimitAndStayAsItWas() {
         Message small = Message.of("T", new byte[10]);
-        int smallProperties = BatchEntryDescriptor.propertiesBytes(small, KEYS.keyChars());
-        int smallBytes = BatchEntryDescriptor.entryBytes(small, smallProperties);
+        int smallProperties = BatchEntryWriter.propertiesBytes(small, KEYS.keyChars());
+        int smallBytes = BatchEntryWriter.entryBytes(small, smallProperties);
         BatchBody body = BatchBody.allocate(allocator, 8, 1, smallBytes + 100);
         body.append(small, smallProperties, KEYS);
         byte[] before = bytesOf(body);
         Message big = Message.of("T", new byte[101]);
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-                () -> body.append(big, BatchEntryDescriptor.propertiesBytes(big, KEYS.keyChars()), KEYS));
+                () -> body.append(big, BatchEntryWriter.propertiesBytes(big, KEYS.keyChars()), KEYS));
         assertTrue(error.getMessage().contains("(at most " + (smallBytes + 100) + ")"), error.getMessage());
         assertEquals(smallBytes, body.sizeBytes());
         assertEquals(1, body.count());
@@ -88,7 +91,7 @@ class BatchBodyTest {
     void shouldKeepItsBytesForARequestThatHoldsThemAfterTheBodyIsReleased() {
         Message message = Message.of("T", new byte[] {7, 8, 9});
         BatchBody body = BatchBody.allocate(allocator, 64, 1, 1 << 20);
-        body.append(message, BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars()), KEYS);
+        body.append(message, BatchEntryWriter.propertiesBytes(message, KEYS.keyChars()), KEYS);
         byte[] written = bytesOf(body);
         ByteBuf held = body.retainedBytes();
         body.release();
@@ -102,7 +105,7 @@ class BatchBodyTest {
     @Timeout(10)
     void shouldRefuseAWrongPropertiesSizeWithoutCountingTheMessage() {
         Message message = Message.builder("T", new byte[] {1, 2, 3}).tags("a-tag").build();
-        int propertiesBytes = BatchEntryDescriptor.propertiesBytes(message, KEYS.keyChars());
+        int propertiesBytes = BatchEntryWriter.propertiesBytes(message, KEYS.keyChars());
         BatchBody body = BatchBody.allocate(allocator, 1024, 4, 1 << 20);
         IllegalStateException error = assertThrows(IllegalStateException.class,
                 () -> body.append(message, propertiesBytes + 1, KEYS));

@@ -1,5 +1,7 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.UniqKeyGenerator;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.client.Message;
 import io.sluice.client.ReceivedMessage;
 import io.sluice.remoting.protocol.body.MessageQueue;
-import io.sluice.store.log.BatchBodyDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -17,9 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.Deflater;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -40,7 +40,7 @@ class CodecCompatibilityTest {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         List<EncodedMessage> encoded = new ArrayList<>();
         for (Message message : messages) {
-            EncodedMessage entry = BatchEntryDescriptor.encode(message, KEYS);
+            EncodedMessage entry = BatchEntryWriter.encode(message, KEYS);
             encoded.add(entry);
             body.write(entry.entry());
         }
@@ -104,7 +104,7 @@ class CodecCompatibilityTest {
                 Message.builder("T", "bb".getBytes()).flag(7).build(), Message.of("T", "ccc".getBytes()));
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (Message message : messages) {
-            body.write(BatchEntryDescriptor.encode(message, KEYS).entry());
+            body.write(BatchEntryWriter.encode(message, KEYS).entry());
         }
         MessageExt wrapper = apacheRecord(Message.of("T", body.toByteArray()), 0, 4096);
         wrapper.setQueueOffset(40);
@@ -148,10 +148,10 @@ class CodecCompatibilityTest {
     @Test
     void shouldBuildOffsetMessageIdsAsApacheDoes() {
         InetSocketAddress host = new InetSocketAddress("127.0.0.1", 10911);
-        String id = MessageIdDescriptor.offsetMessageId(host.getAddress().getAddress(), 10911, 2511);
+        String id = MessageIdDescriptor.offsetMsgId(host.getAddress().getAddress(), 10911, 2511);
         assertEquals(MessageDecoder.createMessageId(host, 2511), id);
         assertEquals("7F00000100002A9F00000000000009CF", id);
-        assertEquals(2511, MessageIdDescriptor.commitLogOffsetOf(id));
+        assertEquals(2511, MessageIdDescriptor.decode(id).position());
     }
 
     private static MessageExt apacheRecord(Message message, int i, long position) {
@@ -182,23 +182,6 @@ class CodecCompatibilityTest {
 
     @Provide
     Arbitrary<List<Message>> messages() {
-        Arbitrary<byte[]> bodies = Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(300);
-        Arbitrary<String> tags = Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(6).injectNull(0.4);
-        Arbitrary<String> keys = Arbitraries.strings().withChars('k', '1', '中').ofMinLength(1).ofMaxLength(5)
-                .injectNull(0.5);
-        Arbitrary<Integer> flags = Arbitraries.integers().between(-5, 1000);
-        Arbitrary<Boolean> waits = Arbitraries.of(true, false);
-        Arbitrary<Map<String, String>> properties = Arbitraries.maps(
-                Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(5),
-                Arbitraries.strings().withCharRange('0', 'z').withChars('é').ofMinLength(1).ofMaxLength(8))
-                .ofMaxSize(3);
-        Arbitrary<Message> message = Combinators.combine(bodies, tags, keys, flags, waits, properties)
-                .as((body, tag, key, flag, wait, props) -> {
-                    Message.Builder builder = Message.builder("Topic_1", body).tags(tag).keys(key).flag(flag)
-                            .waitStoreMsgOk(wait);
-                    props.forEach(builder::property);
-                    return builder.build();
-                });
-        return message.list().ofMinSize(1).ofMaxSize(8);
+        return MessageArbitraries.messages("Topic_1");
     }
 }

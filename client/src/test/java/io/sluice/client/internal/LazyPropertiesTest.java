@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.format.MessageProperties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -30,7 +31,7 @@ class LazyPropertiesTest {
 
     @Property(tries = 300)
     void shouldEqualTheEagerParse(@ForAll("encoded") String encoded) {
-        Map<String, String> eager = PropertyCodec.parse(encoded);
+        Map<String, String> eager = MessageProperties.parse(encoded);
         Map<String, String> lazy = new LazyProperties(encoded);
         assertEquals(eager, lazy);
         assertEquals(eager.hashCode(), lazy.hashCode());

@@ -1,5 +1,6 @@
 package io.sluice.broker.config;
 
+import io.sluice.store.dispatch.DispatchMode;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;

@@ -1,5 +1,6 @@
 package io.sluice.broker.config;
 
+import io.sluice.store.dispatch.DispatchMode;
 import io.sluice.store.dispatch.pipeline.PipelineSettings;
 import java.nio.file.Path;
 import java.util.Collections;

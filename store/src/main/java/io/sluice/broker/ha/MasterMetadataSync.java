@@ -7,10 +7,10 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.RemotingClient;
-import io.sluice.store.QueueType;
 import io.sluice.broker.meta.MetadataJson;
 import io.sluice.broker.meta.MetadataStore;
 import io.sluice.broker.meta.TopicConfig;
+import io.sluice.format.ConsumeQueueType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +62,7 @@ public final class MasterMetadataSync {
      * The queue type of {@code topic}: the local config's, else the master's (stored here); SIMPLE when neither
      * answers (logged), so that the records are indexed rather than skipped.
      */
-    public QueueType queueTypeOf(String topic) {
+    public ConsumeQueueType queueTypeOf(String topic) {
         Optional<TopicConfig> local = metadata.getTopic(topic);
         if (local.isPresent()) {
             return local.get().queueType();
@@ -81,7 +81,7 @@ public final class MasterMetadataSync {
             LOG.warn("cannot ask the master for the config of topic {} ({}); indexing its records as SIMPLE", topic,
                     e.getMessage());
         }
-        return QueueType.SIMPLE;
+        return ConsumeQueueType.SIMPLE;
     }
 
     /** Copies the master's topics, groups and consumer offsets; a failure is counted and logged once per streak. */

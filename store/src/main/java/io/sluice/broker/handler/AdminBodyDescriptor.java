@@ -2,9 +2,9 @@ package io.sluice.broker.handler;
 
 import io.sluice.broker.client.ClientConnection;
 import io.sluice.remoting.protocol.body.ConsumeStats;
-import io.sluice.broker.meta.DataVersion;
 import io.sluice.broker.meta.MetadataJson;
 import io.sluice.broker.meta.SubscriptionGroupConfig;
+import io.sluice.broker.meta.TableVersion;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -38,7 +38,7 @@ final class AdminBodyDescriptor {
     }
 
     /** SubscriptionGroupWrapper of every group; no group is forbidden anything. */
-    static Map<String, Object> groupWrapper(Collection<SubscriptionGroupConfig> groups, DataVersion version) {
+    static Map<String, Object> groupWrapper(Collection<SubscriptionGroupConfig> groups, TableVersion version) {
         Map<String, Object> table = new TreeMap<>();
         for (SubscriptionGroupConfig group : groups) {
             table.put(group.groupName(), MetadataJson.groupObject(group));

@@ -11,7 +11,7 @@ import io.sluice.remoting.protocol.body.KVTable;
 import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.MessageStore;
 import io.sluice.store.StoreStats;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

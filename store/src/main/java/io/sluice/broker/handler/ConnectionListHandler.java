@@ -6,7 +6,7 @@ import io.sluice.broker.client.ConsumerGroupView;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.body.BodyCodec;
-import io.sluice.remoting.protocol.body.Connection;
+import io.sluice.remoting.protocol.body.ConnectionEntry;
 import io.sluice.remoting.protocol.body.ConsumerConnection;
 import io.sluice.remoting.transport.ConnectionContext;
 import java.util.LinkedHashSet;
@@ -63,10 +63,10 @@ public final class ConnectionListHandler {
                 .setBody(BodyCodec.encode(Map.of("connectionSet", connections(members))));
     }
 
-    private static Set<Connection> connections(List<ClientConnection> members) {
-        Set<Connection> set = new LinkedHashSet<>();
+    private static Set<ConnectionEntry> connections(List<ClientConnection> members) {
+        Set<ConnectionEntry> set = new LinkedHashSet<>();
         for (ClientConnection m : members) {
-            set.add(new Connection(m.clientId(), m.clientAddr(), m.language().name(), m.version()));
+            set.add(new ConnectionEntry(m.clientId(), m.clientAddr(), m.language().name(), m.version()));
         }
         return set;
     }

@@ -8,17 +8,19 @@ import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
 import io.sluice.broker.meta.SubscriptionGroupConfig;
 import io.sluice.broker.meta.TopicConfig;
-import io.sluice.broker.meta.TopicFilterType;
 import io.sluice.store.TopicNames;
 import io.sluice.broker.meta.TopicPerm;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
+import io.sluice.format.TopicFilterType;
+import io.sluice.format.UniqKeyGenerator;
+import io.sluice.store.TopicNames;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -77,7 +79,9 @@ public final class SendHandler {
         this.topics = topics;
         this.groups = groups;
         this.settings = settings;
-        this.uniqKeys = new UniqKeyGenerator(settings.storeHost().getAddress(), clock, ZoneId.systemDefault());
+        // Keys for messages that arrive without one, in the client's format, with the broker's address.
+        this.uniqKeys = new UniqKeyGenerator(settings.storeHost().getAddress().getAddress(),
+                ProcessHandle.current().pid(), System.identityHashCode(this), clock::time, ZoneId.systemDefault());
     }
 
     /** Requests answered with an error code so far. */
@@ -181,7 +185,7 @@ public final class SendHandler {
                 properties = MessageProperties.append(properties, MessageProperties.UNIQ_KEY, uniqKey);
             }
             properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName());
-        } else if (config.queueType() == QueueType.BATCH && uniqKey != null) {
+        } else if (config.queueType() == ConsumeQueueType.BATCH && uniqKey != null) {
             kind = AppendKind.INNER_BATCH;
             properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName());
         } else {

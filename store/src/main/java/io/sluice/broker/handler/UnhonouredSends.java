@@ -2,9 +2,9 @@ package io.sluice.broker.handler;
 
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
-import io.sluice.store.log.BatchBodyDescriptor;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 

@@ -1,5 +1,6 @@
 package io.sluice.broker.meta;
 
+import io.sluice.format.TopicFilterType;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
@@ -21,7 +22,7 @@ import java.util.TreeMap;
  *    "consumeFromMinEnable":true,"consumeMessageOrderly":false,"consumeTimeoutMinute":15,"groupName":"g",
  *    "groupSysFlag":0,"notifyConsumerIdsChangedEnable":true,"retryMaxTimes":16,"retryQueueNums":1,
  *    "whichBrokerWhenConsumeSlowly":1}
- * DataVersion:
+ * TableVersion:
  *   {"counter":1,"stateVersion":0,"timestamp":1795250930447}
  * TopicConfigSerializeWrapper (GET_ALL_TOPIC_CONFIG body, the "topicConfigSerializeWrapper" of REGISTER_BROKER):
  *   {"dataVersion":{..},"mappingDataVersion":{..},"topicConfigTable":{"T":{TopicConfig}},
@@ -160,10 +161,10 @@ public final class MetadataJson {
         }
     }
 
-    // ---------------------------------------------------------------- DataVersion
+    // ---------------------------------------------------------------- TableVersion
 
     /** The version as a fresh mutable JSON object. */
-    public static JSONObject dataVersionObject(DataVersion version) {
+    public static JSONObject dataVersionObject(TableVersion version) {
         JSONObject o = new JSONObject();
         o.put("counter", version.counter());
         o.put("stateVersion", version.stateVersion());
@@ -172,25 +173,25 @@ public final class MetadataJson {
     }
 
     /** The version as JSON text. */
-    public static String dataVersionToJson(DataVersion version) {
+    public static String dataVersionToJson(TableVersion version) {
         return dataVersionObject(version).toJSONString();
     }
 
     /**
-     * Parses a DataVersion JSON text.
+     * Parses a TableVersion JSON text.
      *
      * @throws IllegalArgumentException naming the text when a field is missing or wrong
      */
-    public static DataVersion dataVersionFromJson(String json) {
-        JSONObject o = parse(json, "DataVersion");
+    public static TableVersion dataVersionFromJson(String json) {
+        JSONObject o = parse(json, "TableVersion");
         try {
             if (!o.containsKey("counter") || !o.containsKey("timestamp")) {
-                throw new IllegalArgumentException("DataVersion JSON " + json + " lacks counter or timestamp");
+                throw new IllegalArgumentException("TableVersion JSON " + json + " lacks counter or timestamp");
             }
-            return new DataVersion(o.getLongValue("stateVersion"), o.getLongValue("timestamp"),
+            return new TableVersion(o.getLongValue("stateVersion"), o.getLongValue("timestamp"),
                     o.getLongValue("counter"));
         } catch (JSONException e) {
-            throw new IllegalArgumentException("malformed DataVersion JSON " + json + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("malformed TableVersion JSON " + json + ": " + e.getMessage(), e);
         }
     }
 
@@ -209,7 +210,7 @@ public final class MetadataJson {
         }
         JSONObject o = new JSONObject();
         o.put("dataVersion", dataVersionObject(table.dataVersion()));
-        o.put("mappingDataVersion", dataVersionObject(DataVersion.initial(table.dataVersion().timestamp())));
+        o.put("mappingDataVersion", dataVersionObject(TableVersion.initial(table.dataVersion().timestamp())));
         o.put("topicConfigTable", topics);
         o.put("topicQueueMappingDetailMap", new JSONObject());
         return o;

@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  *  default        "format" (ASCII)                                 int32 format version, currently 1
  *  topics         topic name (ASCII, 1..255 bytes)                 TopicConfig JSON, UTF-8 (see MetadataJson)
  *  groups         group name (ASCII, 1..248 bytes)                 SubscriptionGroupConfig JSON, UTF-8
- *  versions       "topics" | "groups" (ASCII)                      DataVersion JSON, UTF-8
+ *  versions       "topics" | "groups" (ASCII)                      TableVersion JSON, UTF-8
  *  offsets        offset key, below                                int64 committed offset
  *  kv             caller's key (UTF-8, 1..255 bytes)               int64 value
  *

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * The broker's metadata: topic configs, subscription groups, consumer offsets and small named {@code long} values, in
  * one RocksDB database laid out by {@link MetadataKeyDescriptor} (docs/storage.md#metadata-store).
  *
- * <p>Durability: topic and group changes are written with {@code sync=true}, row and {@link DataVersion} in one
+ * <p>Durability: topic and group changes are written with {@code sync=true}, row and {@link TableVersion} in one
  * batch, so they survive a power loss once the call returns. Offsets ({@link #commitOffset}) and kv values
  * ({@link #putLong}) go to the write-ahead log without fsync (a process crash keeps them; a power loss may lose those
  * since the last {@link #flush()}); {@link #commitOffsetDeferred} keeps an offset in memory until the next flush. A
@@ -106,7 +106,7 @@ public final class MetadataStore implements AutoCloseable {
     /**
      * Opens (creating if needed) the store in {@code settings.dir()} and loads the topic and group tables.
      *
-     * @param clock source of the {@link DataVersion} timestamps
+     * @param clock source of the {@link TableVersion} timestamps
      * @throws MetadataStoreException when the directory cannot be created, RocksDB cannot open it, it holds an
      *                                unknown format version, or a stored topic or group cannot be decoded
      */
@@ -167,7 +167,7 @@ public final class MetadataStore implements AutoCloseable {
      *
      * @return the topic table's version after the call
      */
-    public DataVersion putTopic(TopicConfig topic) {
+    public TableVersion putTopic(TopicConfig topic) {
         return putTopics(List.of(topic));
     }
 
@@ -177,7 +177,7 @@ public final class MetadataStore implements AutoCloseable {
      *
      * @return the topic table's version after the call
      */
-    public DataVersion putTopics(Collection<TopicConfig> configs) {
+    public TableVersion putTopics(Collection<TopicConfig> configs) {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
@@ -221,12 +221,12 @@ public final class MetadataStore implements AutoCloseable {
     /** Every topic with the version describing exactly this set (what the broker registers). */
     public TopicTable topicTable() {
         ensureOpen();
-        Map.Entry<DataVersion, Map<String, TopicConfig>> snapshot = topics.snapshot();
+        Map.Entry<TableVersion, Map<String, TopicConfig>> snapshot = topics.snapshot();
         return new TopicTable(snapshot.getKey(), snapshot.getValue());
     }
 
     /** The topic table's current version. */
-    public DataVersion topicDataVersion() {
+    public TableVersion topicDataVersion() {
         ensureOpen();
         return topics.version();
     }
@@ -238,7 +238,7 @@ public final class MetadataStore implements AutoCloseable {
      *
      * @return the group table's version after the call
      */
-    public DataVersion putGroup(SubscriptionGroupConfig group) {
+    public TableVersion putGroup(SubscriptionGroupConfig group) {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
@@ -280,7 +280,7 @@ public final class MetadataStore implements AutoCloseable {
     }
 
     /** The group table's current version. */
-    public DataVersion groupDataVersion() {
+    public TableVersion groupDataVersion() {
         ensureOpen();
         return groups.version();
     }

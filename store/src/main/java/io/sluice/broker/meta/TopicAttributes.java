@@ -1,6 +1,6 @@
 package io.sluice.broker.meta;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +38,7 @@ public final class TopicAttributes {
     }
 
     private static final Map<String, Known> KNOWN = Map.of(
-            QueueType.ATTRIBUTE_KEY, new Known(List.of("BatchCQ", "SimpleCQ"), false),
+            ConsumeQueueType.ATTRIBUTE_KEY, new Known(List.of("BatchCQ", "SimpleCQ"), false),
             CLEANUP_POLICY, new Known(List.of("DELETE"), false),
             MESSAGE_TYPE, new Known(List.of("UNSPECIFIED", "NORMAL", "FIFO", "DELAY", "TRANSACTION", "MIXED"),
                     true));

@@ -1,6 +1,7 @@
 package io.sluice.broker.meta;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
+import io.sluice.format.TopicFilterType;
 import io.sluice.store.TopicNames;
 import java.util.Collections;
 import java.util.Map;
@@ -9,11 +10,11 @@ import java.util.TreeMap;
 /**
  * The configuration of one topic on this broker, with Apache RocketMQ's fields and meanings.
  *
- * <p>The constructor keeps {@code queueType} and the {@value QueueType#ATTRIBUTE_KEY} attribute (what the wire and
- * the stored JSON carry) equal: a null {@code queueType} comes from the attribute (default SimpleCQ), BatchCQ adds
- * the attribute, a SimpleCQ topic created without it keeps none, as Apache does. Validated here: the name
- * ({@link TopicNames#validate}), queue counts {@code 1..}{@value #MAX_QUEUE_NUMS}, {@link TopicPerm} bits; attribute
- * keys are checked when a request changes them ({@link TopicAttributes}), so newer configs still load.
+ * <p>The constructor keeps {@code queueType} and the {@value ConsumeQueueType#ATTRIBUTE_KEY} attribute (what the wire
+ * and the stored JSON carry) equal: a null {@code queueType} comes from the attribute (default SimpleCQ), BatchCQ adds
+ * the attribute, a SimpleCQ topic created without it keeps none, as Apache does. Validated here: the name ({@link
+ * TopicNames#validate}), queue counts {@code 1..}{@value #MAX_QUEUE_NUMS}, {@link TopicPerm} bits; attribute keys are
+ * checked when a request changes them ({@link TopicAttributes}), so newer configs still load.
  *
  * <p>Immutable; thread-safe.
  *
@@ -28,7 +29,7 @@ import java.util.TreeMap;
  * @param attributes      topic attributes without the {@code +} prefix, sorted, unmodifiable
  */
 public record TopicConfig(String topicName, int readQueueNums, int writeQueueNums, int perm,
-                          TopicFilterType topicFilterType, int topicSysFlag, boolean order, QueueType queueType,
+                          TopicFilterType topicFilterType, int topicSysFlag, boolean order, ConsumeQueueType queueType,
                           Map<String, String> attributes) {
 
     /**
@@ -58,19 +59,19 @@ public record TopicConfig(String topicName, int readQueueNums, int writeQueueNum
             }
             copy.put(e.getKey(), e.getValue());
         }
-        String declared = copy.get(QueueType.ATTRIBUTE_KEY);
+        String declared = copy.get(ConsumeQueueType.ATTRIBUTE_KEY);
         if (declared != null) {
-            QueueType fromAttribute = QueueType.fromAttribute(declared);
+            ConsumeQueueType fromAttribute = ConsumeQueueType.fromAttribute(declared);
             if (queueType != null && queueType != fromAttribute) {
                 throw new IllegalArgumentException("topic " + topicName + ": queueType " + queueType
                         + " contradicts attribute queue.type=" + declared);
             }
             queueType = fromAttribute;
-            copy.put(QueueType.ATTRIBUTE_KEY, fromAttribute.attributeValue());
-        } else if (queueType == QueueType.BATCH) {
-            copy.put(QueueType.ATTRIBUTE_KEY, QueueType.BATCH.attributeValue());
+            copy.put(ConsumeQueueType.ATTRIBUTE_KEY, fromAttribute.attributeValue());
+        } else if (queueType == ConsumeQueueType.BATCH) {
+            copy.put(ConsumeQueueType.ATTRIBUTE_KEY, ConsumeQueueType.BATCH.attributeValue());
         } else {
-            queueType = QueueType.SIMPLE;
+            queueType = ConsumeQueueType.SIMPLE;
         }
         attributes = Collections.unmodifiableMap(copy);
     }
@@ -78,7 +79,7 @@ public record TopicConfig(String topicName, int readQueueNums, int writeQueueNum
     /**
      * An ordinary read-write topic: {@code queueNums} read and write queues, perm 6, SINGLE_TAG, not ordered.
      */
-    public static TopicConfig of(String topicName, int queueNums, QueueType queueType) {
+    public static TopicConfig of(String topicName, int queueNums, ConsumeQueueType queueType) {
         return new TopicConfig(topicName, queueNums, queueNums, TopicPerm.READ_WRITE, TopicFilterType.SINGLE_TAG, 0,
                 false, queueType, Map.of());
     }

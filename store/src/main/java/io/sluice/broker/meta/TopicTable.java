@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * @param dataVersion the table's version at the time of the snapshot
  * @param topics      topic name to config, sorted by name, unmodifiable
  */
-public record TopicTable(DataVersion dataVersion, Map<String, TopicConfig> topics) {
+public record TopicTable(TableVersion dataVersion, Map<String, TopicConfig> topics) {
 
     /** Copies {@code topics} into an unmodifiable map sorted by name. */
     public TopicTable {

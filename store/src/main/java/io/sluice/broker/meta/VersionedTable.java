@@ -19,7 +19,7 @@ import org.rocksdb.WriteOptions;
 
 /**
  * One named, versioned metadata table (topics or groups): a RocksDB column family of name to JSON, a
- * {@link DataVersion} persisted in the {@code versions} family, and an in-memory copy that serves every read.
+ * {@link TableVersion} persisted in the {@code versions} family, and an in-memory copy that serves every read.
  *
  * <p>Threading: reads ({@link #get}, {@link #all}) use the {@link ConcurrentHashMap} without locking. Writers
  * ({@link #put}, {@link #delete}) and {@link #snapshot} hold {@code writeLock}, taken by whichever caller thread
@@ -41,7 +41,7 @@ final class VersionedTable<V> {
     private final Function<String, V> decoder;
     private final ConcurrentHashMap<String, V> rows = new ConcurrentHashMap<>();
     private final ReentrantLock writeLock = new ReentrantLock();
-    private volatile DataVersion version;
+    private volatile TableVersion version;
 
     VersionedTable(String rowKind, ColumnFamilyHandle cf, ColumnFamilyHandle versionsCf, byte[] versionKey,
                    Function<V, String> nameOf, Function<V, String> encoder, Function<String, V> decoder) {
@@ -81,7 +81,7 @@ final class VersionedTable<V> {
         }
         byte[] storedVersion = db.get(versionsCf, versionKey);
         version = storedVersion == null
-                ? DataVersion.initial(nowMs)
+                ? TableVersion.initial(nowMs)
                 : MetadataJson.dataVersionFromJson(MetadataJson.fromUtf8(storedVersion));
     }
 
@@ -98,12 +98,12 @@ final class VersionedTable<V> {
         return rows.size();
     }
 
-    DataVersion version() {
+    TableVersion version() {
         return version;
     }
 
     /** The version and every row as one consistent pair; rows sorted by name. */
-    Map.Entry<DataVersion, Map<String, V>> snapshot() {
+    Map.Entry<TableVersion, Map<String, V>> snapshot() {
         writeLock.lock();
         try {
             return Map.entry(version, new TreeMap<>(rows));
@@ -118,7 +118,7 @@ final class VersionedTable<V> {
      *
      * @return the table's version after the call
      */
-    DataVersion put(RocksDB db, WriteOptions syncWrite, Collection<V> values, long nowMs) throws RocksDBException {
+    TableVersion put(RocksDB db, WriteOptions syncWrite, Collection<V> values, long nowMs) throws RocksDBException {
         writeLock.lock();
         try {
             Map<String, V> changed = new LinkedHashMap<>();
@@ -131,7 +131,7 @@ final class VersionedTable<V> {
             if (changed.isEmpty()) {
                 return version;
             }
-            DataVersion next = version.next(nowMs);
+            TableVersion next = version.next(nowMs);
             try (WriteBatch batch = new WriteBatch()) {
                 for (Map.Entry<String, V> e : changed.entrySet()) {
                     batch.put(cf, MetadataKeyDescriptor.nameKey(e.getKey()),
@@ -159,7 +159,7 @@ final class VersionedTable<V> {
             if (!rows.containsKey(name)) {
                 return false;
             }
-            DataVersion next = version.next(nowMs);
+            TableVersion next = version.next(nowMs);
             try (WriteBatch batch = new WriteBatch()) {
                 batch.delete(cf, MetadataKeyDescriptor.nameKey(name));
                 batch.put(versionsCf, versionKey, MetadataJson.utf8(MetadataJson.dataVersionToJson(next)));

@@ -8,9 +8,8 @@ import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.RegisterBrokerBody;
 import io.sluice.remoting.protocol.body.TopicConfigSerializeWrapper;
 import io.sluice.remoting.protocol.body.TopicConfigWire;
-import io.sluice.remoting.protocol.body.TopicFilterType;
 import io.sluice.remoting.transport.RemotingClient;
-import io.sluice.broker.meta.DataVersion;
+import io.sluice.broker.meta.TableVersion;
 import io.sluice.broker.meta.TopicConfig;
 import io.sluice.broker.meta.TopicTable;
 import java.util.ArrayList;
@@ -98,7 +97,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
 
     /** Incremental registration of {@code topics}; see {@link TopicAnnouncer#announce}. */
     @Override
-    public CompletableFuture<Void> announce(List<TopicConfig> topics, DataVersion version) {
+    public CompletableFuture<Void> announce(List<TopicConfig> topics, TableVersion version) {
         return register(topics, version, "incremental");
     }
 
@@ -179,7 +178,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
         }
     }
 
-    private CompletableFuture<Void> register(Collection<TopicConfig> topics, DataVersion version, String kind) {
+    private CompletableFuture<Void> register(Collection<TopicConfig> topics, TableVersion version, String kind) {
         if (closed || settings.namesrvAddresses().isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -216,7 +215,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
     }
 
     /** The JSON {@code RegisterBrokerBody} of {@code topics} at {@code version}. */
-    static byte[] registerBody(Collection<TopicConfig> topics, DataVersion version) {
+    static byte[] registerBody(Collection<TopicConfig> topics, TableVersion version) {
         Map<String, TopicConfigWire> table = new LinkedHashMap<>();
         for (TopicConfig topic : topics) {
             table.put(topic.topicName(), toWire(topic));
@@ -230,7 +229,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
     /** A topic config in its wire form (attribute keys without the {@code +}). */
     public static TopicConfigWire toWire(TopicConfig topic) {
         return new TopicConfigWire(topic.topicName(), topic.readQueueNums(), topic.writeQueueNums(), topic.perm(),
-                TopicFilterType.valueOf(topic.topicFilterType().name()), topic.topicSysFlag(), topic.order(),
+                topic.topicFilterType(), topic.topicSysFlag(), topic.order(),
                 topic.attributes());
     }
 }

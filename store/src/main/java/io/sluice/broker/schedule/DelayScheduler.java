@@ -2,13 +2,14 @@ package io.sluice.broker.schedule;
 
 import io.sluice.store.GetResult;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
 import io.sluice.broker.meta.MetadataStore;
 import io.sluice.broker.meta.TopicConfig;
+import io.sluice.store.TopicNames;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.TopicNames;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -162,7 +163,7 @@ public final class DelayScheduler implements AutoCloseable {
         Optional<TopicConfig> existing = metadata.getTopic(SCHEDULE_TOPIC);
         if (existing.isEmpty() || existing.get().readQueueNums() < levels
                 || existing.get().writeQueueNums() < levels) {
-            metadata.putTopic(TopicConfig.of(SCHEDULE_TOPIC, levels, QueueType.SIMPLE));
+            metadata.putTopic(TopicConfig.of(SCHEDULE_TOPIC, levels, ConsumeQueueType.SIMPLE));
             LOG.info("schedule topic {} installed with {} queues", SCHEDULE_TOPIC, levels);
         }
         scheduleTopicReady = true;

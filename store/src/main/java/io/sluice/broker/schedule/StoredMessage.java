@@ -1,8 +1,8 @@
 package io.sluice.broker.schedule;
 
-import io.sluice.store.log.MessageIds;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -102,7 +102,7 @@ public record StoredMessage(String topic, int queueId, int flag, long queueOffse
 
     /** The offset message id of this record (store host + position), as clients compute it. */
     public String offsetMsgId() {
-        return MessageIds.offsetMsgId(storeHost, position);
+        return MessageIdDescriptor.offsetMsgId(storeHost, position);
     }
 
     /** True for a BatchCQ inner-batch record (its body holds several messages). */

@@ -1,6 +1,6 @@
 package io.sluice.broker.timer;
 
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 
 /**
  * Reads a send's timer properties ({@code TIMER_DELIVER_MS}: epoch ms; {@code TIMER_DELAY_SEC},

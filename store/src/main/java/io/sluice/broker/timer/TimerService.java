@@ -5,13 +5,14 @@ import io.sluice.broker.schedule.TopicPassThread;
 import io.sluice.broker.schedule.StoredMessage;
 import io.sluice.store.GetResult;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
 import io.sluice.broker.meta.MetadataStore;
 import io.sluice.broker.meta.TopicConfig;
+import io.sluice.store.TopicNames;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.TopicNames;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -214,7 +215,7 @@ public final class TimerService implements AutoCloseable {
             return;
         }
         if (metadata.getTopic(TIMER_TOPIC).isEmpty()) {
-            metadata.putTopic(TopicConfig.of(TIMER_TOPIC, 1, QueueType.SIMPLE));
+            metadata.putTopic(TopicConfig.of(TIMER_TOPIC, 1, ConsumeQueueType.SIMPLE));
             LOG.info("timer topic {} installed", TIMER_TOPIC);
         }
         timerTopicReady = true;

@@ -1,6 +1,6 @@
 package io.sluice.broker.topic;
 
-import io.sluice.broker.meta.DataVersion;
+import io.sluice.broker.meta.TableVersion;
 import io.sluice.broker.meta.TopicConfig;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -23,5 +23,5 @@ public interface TopicAnnouncer {
      * @return completes (never exceptionally) once every name server answered or the attempt timed out; failures
      *     are logged by the implementation, the periodic full registration repairs them
      */
-    CompletableFuture<Void> announce(List<TopicConfig> topics, DataVersion version);
+    CompletableFuture<Void> announce(List<TopicConfig> topics, TableVersion version);
 }

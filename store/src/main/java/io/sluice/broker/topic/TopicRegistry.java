@@ -1,14 +1,15 @@
 package io.sluice.broker.topic;
 
-import io.sluice.store.QueueType;
-import io.sluice.broker.meta.DataVersion;
 import io.sluice.broker.meta.MetadataStore;
+import io.sluice.broker.meta.TableVersion;
 import io.sluice.broker.meta.TopicAttributes;
 import io.sluice.broker.meta.TopicConfig;
-import io.sluice.broker.meta.TopicFilterType;
 import io.sluice.store.TopicNames;
 import io.sluice.broker.meta.TopicPerm;
 import io.sluice.broker.meta.TopicTable;
+import io.sluice.format.ConsumeQueueType;
+import io.sluice.format.TopicFilterType;
+import io.sluice.store.TopicNames;
 import java.util.List;
 import java.util.ArrayList;
 import java.util.Map;
@@ -80,7 +81,8 @@ public final class TopicRegistry {
         if (settings.autoCreateTopicEnable()) {
             int queues = settings.defaultTopicQueueNums();
             system.add(new TopicConfig(TopicNames.AUTO_CREATE_TOPIC_KEY_TOPIC, queues, queues,
-                    TopicPerm.READ_WRITE | TopicPerm.INHERIT, TopicFilterType.SINGLE_TAG, 0, false, QueueType.SIMPLE,
+                    TopicPerm.READ_WRITE | TopicPerm.INHERIT, TopicFilterType.SINGLE_TAG, 0, false,
+                    ConsumeQueueType.SIMPLE,
                     Map.of()));
         }
         List<TopicConfig> missing = new ArrayList<>();
@@ -95,7 +97,8 @@ public final class TopicRegistry {
     }
 
     private static TopicConfig oneQueueTopic(String name, int perm) {
-        return new TopicConfig(name, 1, 1, perm, TopicFilterType.SINGLE_TAG, 0, false, QueueType.SIMPLE, Map.of());
+        return new TopicConfig(name, 1, 1, perm, TopicFilterType.SINGLE_TAG, 0, false, ConsumeQueueType.SIMPLE,
+                Map.of());
     }
 
     /** The topic's config, or empty. */
@@ -107,7 +110,7 @@ public final class TopicRegistry {
      * The topic's queue type, or {@code null} for an unknown topic: the store's lookup when it indexes a record
      * (records of a deleted topic are then skipped instead of recreating its queues).
      */
-    public QueueType queueTypeOf(String topic) {
+    public ConsumeQueueType queueTypeOf(String topic) {
         return metadata.getTopic(topic).map(TopicConfig::queueType).orElse(null);
     }
 
@@ -132,7 +135,7 @@ public final class TopicRegistry {
      */
     public CompletableFuture<TopicOutcome> createOrUpdate(TopicUpdate update) {
         TopicOutcome outcome;
-        DataVersion version;
+        TableVersion version;
         synchronized (this) {
             try {
                 TopicNames.validateUserTopic(update.topic());
@@ -231,14 +234,14 @@ public final class TopicRegistry {
             return existing;
         }
         TopicConfig created;
-        DataVersion version;
+        TableVersion version;
         synchronized (this) {
             existing = metadata.getTopic(topic);
             if (existing.isPresent()) {
                 return existing;
             }
             if (TopicNames.isRetryTopic(topic)) {
-                created = TopicConfig.of(topic, 1, QueueType.SIMPLE);
+                created = TopicConfig.of(topic, 1, ConsumeQueueType.SIMPLE);
             } else {
                 Optional<TopicConfig> template = defaultTopic == null || !settings.autoCreateTopicEnable()
                         ? Optional.empty() : metadata.getTopic(defaultTopic);
@@ -249,7 +252,7 @@ public final class TopicRegistry {
                 TopicConfig t = template.get();
                 int queues = Math.max(1, Math.min(requestedQueueNums, t.writeQueueNums()));
                 created = new TopicConfig(topic, queues, queues, t.perm() & ~TopicPerm.INHERIT, t.topicFilterType(),
-                        0, false, QueueType.SIMPLE, Map.of());
+                        0, false, ConsumeQueueType.SIMPLE, Map.of());
             }
             version = metadata.putTopic(created);
         }
@@ -264,13 +267,13 @@ public final class TopicRegistry {
             return CompletableFuture.completedFuture(existing.get());
         }
         TopicConfig created;
-        DataVersion version;
+        TableVersion version;
         synchronized (this) {
             existing = metadata.getTopic(topic);
             if (existing.isPresent()) {
                 return CompletableFuture.completedFuture(existing.get());
             }
-            created = TopicConfig.of(topic, queueNums, QueueType.SIMPLE);
+            created = TopicConfig.of(topic, queueNums, ConsumeQueueType.SIMPLE);
             version = metadata.putTopic(created);
         }
         LOG.info("topic created for a consumer group: {}", created);

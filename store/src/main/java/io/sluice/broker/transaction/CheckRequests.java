@@ -3,8 +3,8 @@ package io.sluice.broker.transaction;
 import io.sluice.broker.schedule.StoredMessage;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

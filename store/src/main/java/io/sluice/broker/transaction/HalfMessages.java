@@ -3,8 +3,8 @@ package io.sluice.broker.transaction;
 import io.sluice.broker.schedule.StoredMessage;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.util.Map;
 import java.util.Optional;
 

@@ -3,7 +3,7 @@ package io.sluice.broker.transaction;
 import io.sluice.broker.schedule.StoredMessage;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Layout of an op record: what became of one half message. Op records are ordinary CommitLog messages
- * ({@link io.sluice.store.log.RecordDescriptor}) in {@value #OP_TOPIC} queue 0, so they share the CommitLog's
+ * ({@link io.sluice.format.RecordDescriptor}) in {@value #OP_TOPIC} queue 0, so they share the CommitLog's
  * recovery and retention; on start the transaction service reads them back to rebuild its state.
  *
  * <pre>

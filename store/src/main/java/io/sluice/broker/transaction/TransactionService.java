@@ -10,12 +10,12 @@ import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.GetResult;
 import io.sluice.store.GetStatus;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
 import io.sluice.broker.meta.MetadataStore;
 import io.sluice.broker.meta.TopicConfig;
+import io.sluice.format.MessageProperties;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -165,7 +165,7 @@ public final class TransactionService implements AutoCloseable {
             for (String topic : List.of(HalfMessages.HALF_TOPIC, OpRecordDescriptor.OP_TOPIC,
                     HalfMessages.CHECK_MAX_TOPIC)) {
                 if (metadata.getTopic(topic).isEmpty()) {
-                    metadata.putTopic(TopicConfig.of(topic, 1, QueueType.SIMPLE));
+                    metadata.putTopic(TopicConfig.of(topic, 1, ConsumeQueueType.SIMPLE));
                     LOG.info("transaction topic {} installed", topic);
                 }
             }

@@ -2,10 +2,10 @@ package io.sluice.store.dispatch;
 
 import io.sluice.store.ArrivalListener;
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.index.AppendStatus;
+import io.sluice.store.index.SlotAppendStatus;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -55,7 +55,7 @@ final class QueueIndexer {
             return Outcome.NEXT;
         }
         ConsumeQueue queue;
-        AppendStatus status;
+        SlotAppendStatus status;
         try {
             queue = queues.getOrCreate(entry.topic(), entry.queueId());
             // The primitive overload: the queue was looked up by the entry's topic and queue id.

@@ -7,7 +7,7 @@ import static io.sluice.store.index.BatchConsumeQueueDescriptor.SLOT_BYTES;
 import static io.sluice.store.index.BatchConsumeQueueDescriptor.STORE_TIME_OFFSET;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -107,7 +107,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
         long expectedBase = -1;
         long previousEnd = -1;
         for (; slot < end; slot++) {
-            MappedSegment segment = table.segment(table.indexOf(slot));
+            SlotSegment segment = table.segment(table.indexOf(slot));
             UnsafeBuffer buffer = segment.buffer();
             int at = segment.byteIndex(slot);
             if (!BatchConsumeQueueDescriptor.isWellFormed(buffer, at)) {
@@ -146,22 +146,22 @@ final class BatchConsumeQueue implements ConsumeQueue {
     }
 
     @Override
-    public QueueType type() {
-        return QueueType.BATCH;
+    public ConsumeQueueType type() {
+        return ConsumeQueueType.BATCH;
     }
 
     // ---------------------------------------------------------------------------------------------------------
     // Writer
 
     @Override
-    public AppendStatus append(DispatchEntry entry) {
+    public SlotAppendStatus append(DispatchEntry entry) {
         Entries.requireThisQueue(entry, topic, queueId);
         return append(entry.queueOffset(), entry.batchCount(), entry.position(), entry.sizeBytes(),
                 entry.tagsCode(), entry.storeTimestampMs());
     }
 
     @Override
-    public AppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
+    public SlotAppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
                                long storeTimestampMs) {
         Entries.requireValid(queueOffset, batchCount, position, sizeBytes);
         if (batchCount > MAX_BATCH_COUNT) {
@@ -170,32 +170,32 @@ final class BatchConsumeQueue implements ConsumeQueue {
         }
         if (log.isClosed()) {
             log.releaseWriter();
-            return AppendStatus.CLOSED;
+            return SlotAppendStatus.CLOSED;
         }
         long next = (long) MAX_OFFSET.get(this);
         long slot = log.writerCount();
         boolean empty = slot == log.firstSlot();
         if (empty) {
             if (queueOffset < next) {
-                return AppendStatus.DUPLICATE; // below a queue emptied by truncation: nothing left to compare
+                return SlotAppendStatus.DUPLICATE; // below a queue emptied by truncation: nothing left to compare
             }
         } else if (queueOffset != next) {
             if (queueOffset > next) {
-                return AppendStatus.GAP;
+                return SlotAppendStatus.GAP;
             }
             return queueOffset + batchCount <= next
                     ? duplicateOrConflict(queueOffset, batchCount, position, sizeBytes)
-                    : AppendStatus.CONFLICT; // the batch straddles the current end
+                    : SlotAppendStatus.CONFLICT; // the batch straddles the current end
         }
         if (position < lastRecordEnd) {
-            return AppendStatus.CONFLICT;
+            return SlotAppendStatus.CONFLICT;
         }
         if (growable && !empty && position == lastSlotPosition + lastSlotSize && tagsCode == lastSlotTagsCode
                 && (long) lastSlotSize + sizeBytes <= unitMaxBytes && lastSlotCount + batchCount <= MAX_BATCH_COUNT) {
             return grow(slot - 1, sizeBytes, batchCount, queueOffset);
         }
-        AppendStatus written = writeSlot(position, sizeBytes, tagsCode, storeTimestampMs, queueOffset, batchCount);
-        if (written == AppendStatus.APPENDED) {
+        SlotAppendStatus written = writeSlot(position, sizeBytes, tagsCode, storeTimestampMs, queueOffset, batchCount);
+        if (written == SlotAppendStatus.APPENDED) {
             growable = sizeBytes < unitMaxBytes;
             lastSlotPosition = position;
             lastSlotSize = sizeBytes;
@@ -206,11 +206,11 @@ final class BatchConsumeQueue implements ConsumeQueue {
     }
 
     /** Adds a record to the last slot, in the order the class comment gives. */
-    private AppendStatus grow(long slot, int sizeBytes, int batchCount, long queueOffset) {
-        MappedSegment segment = SlotLog.hold(log.table(), slot);
+    private SlotAppendStatus grow(long slot, int sizeBytes, int batchCount, long queueOffset) {
+        SlotSegment segment = SlotLog.hold(log.table(), slot);
         if (segment == null) {
             growable = false;
-            return AppendStatus.CLOSED;
+            return SlotAppendStatus.CLOSED;
         }
         try {
             lastSlotSize += sizeBytes;
@@ -221,21 +221,21 @@ final class BatchConsumeQueue implements ConsumeQueue {
         }
         lastRecordEnd = lastSlotPosition + lastSlotSize;
         MAX_OFFSET.setRelease(this, queueOffset + batchCount);
-        return AppendStatus.APPENDED;
+        return SlotAppendStatus.APPENDED;
     }
 
-    private AppendStatus writeSlot(long position, int sizeBytes, long tagsCode, long storeTimestampMs,
+    private SlotAppendStatus writeSlot(long position, int sizeBytes, long tagsCode, long storeTimestampMs,
                                    long queueOffset, int batchCount) {
         long slot = log.writerCount();
         boolean empty = slot == log.firstSlot();
-        MappedSegment segment;
+        SlotSegment segment;
         try {
             segment = log.hasFiles() || log.startAt(0) ? log.segmentForAppend(slot) : null;
         } catch (IOException e) {
             return ioError(e);
         }
         if (segment == null) {
-            return AppendStatus.CLOSED;
+            return SlotAppendStatus.CLOSED;
         }
         ioFailing = false;
         BatchConsumeQueueDescriptor.write(segment.buffer(), segment.byteIndex(slot), position, sizeBytes, tagsCode,
@@ -246,7 +246,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
         }
         log.publish(slot + 1);
         MAX_OFFSET.setRelease(this, queueOffset + batchCount); // after the count: readers load max first
-        return AppendStatus.APPENDED;
+        return SlotAppendStatus.APPENDED;
     }
 
     /**
@@ -254,7 +254,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
      * part of a shared slot (re-dispatch may meet records that a shared slot holds together), or when it lies below
      * what retention or truncation left.
      */
-    private AppendStatus duplicateOrConflict(long queueOffset, int batchCount, long position, int sizeBytes) {
+    private SlotAppendStatus duplicateOrConflict(long queueOffset, int batchCount, long position, int sizeBytes) {
         long first = log.firstSlot();
         long count = log.writerCount();
         long slot = log.lowerBound(first, count, BASE_OFFSET_OFFSET, queueOffset, false);
@@ -273,19 +273,19 @@ final class BatchConsumeQueue implements ConsumeQueue {
                     && (base == queueOffset) == (slotPosition == position)
                     && (queueOffset + batchCount == endOffset) == (position + sizeBytes == end);
             if (base <= queueOffset && queueOffset < endOffset) {
-                return covered ? AppendStatus.DUPLICATE : AppendStatus.CONFLICT;
+                return covered ? SlotAppendStatus.DUPLICATE : SlotAppendStatus.CONFLICT;
             }
         }
-        return queueOffset < min.offset() ? AppendStatus.DUPLICATE : AppendStatus.CONFLICT;
+        return queueOffset < min.offset() ? SlotAppendStatus.DUPLICATE : SlotAppendStatus.CONFLICT;
     }
 
-    private AppendStatus ioError(IOException e) {
+    private SlotAppendStatus ioError(IOException e) {
         if (!ioFailing) {
             ioFailing = true;
             LOG.error("batch consume queue {}-{}: cannot create a file in {}; appends fail until it can",
                     topic, queueId, log.directory(), e);
         }
-        return AppendStatus.IO_ERROR;
+        return SlotAppendStatus.IO_ERROR;
     }
 
     @Override
@@ -409,31 +409,31 @@ final class BatchConsumeQueue implements ConsumeQueue {
     }
 
     /**
-     * The slot holding {@code offset}, or a negative {@link ReadStatus} code: {@code -1 - status.ordinal()}.
+     * The slot holding {@code offset}, or a negative {@link SlotReadStatus} code: {@code -1 - status.ordinal()}.
      * Call between {@link SlotLog#beginRead} and {@link SlotLog#endRead}.
      */
     private long findSlot(long offset) {
         if (offset >= (long) MAX_OFFSET.getAcquire(this)) {
-            return missing(ReadStatus.BEYOND_MAX);
+            return missing(SlotReadStatus.BEYOND_MAX);
         }
         MinMark floor = min;
         if (offset < floor.offset()) {
-            return missing(ReadStatus.BELOW_MIN);
+            return missing(SlotReadStatus.BELOW_MIN);
         }
         long count = log.count();
         long above = log.lowerBound(floor.slot(), count, BASE_OFFSET_OFFSET, offset, true);
         if (above <= floor.slot()) {
-            return missing(offset < min.offset() ? ReadStatus.BELOW_MIN : ReadStatus.UNAVAILABLE);
+            return missing(offset < min.offset() ? SlotReadStatus.BELOW_MIN : SlotReadStatus.UNAVAILABLE);
         }
         return above - 1;
     }
 
-    private static long missing(ReadStatus status) {
+    private static long missing(SlotReadStatus status) {
         return -1L - status.ordinal();
     }
 
-    private static ReadStatus missingStatus(long code) {
-        return ReadStatus.values()[(int) (-1L - code)];
+    private static SlotReadStatus missingStatus(long code) {
+        return SlotReadStatus.values()[(int) (-1L - code)];
     }
 
     @Override
@@ -444,7 +444,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
         if (slot < 0) {
             return absent(missingStatus(slot));
         }
-        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        SlotSegment segment = SlotLog.hold(log.table(), slot);
         if (segment == null) {
             return SlotLookup.Absent.UNAVAILABLE;
         }
@@ -467,7 +467,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
         return found;
     }
 
-    private static SlotLookup.Absent absent(ReadStatus status) {
+    private static SlotLookup.Absent absent(SlotReadStatus status) {
         return switch (status) {
             case BELOW_MIN -> SlotLookup.Absent.BELOW_MIN;
             case BEYOND_MAX -> SlotLookup.Absent.BEYOND_MAX;
@@ -476,7 +476,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
     }
 
     @Override
-    public ReadStatus read(long offset, SlotBatch into) {
+    public SlotReadStatus read(long offset, SlotBatch into) {
         Entries.requireOffset(offset);
         into.clear();
         long generation = log.beginRead();
@@ -490,7 +490,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
         long expectedBase = -1;
         boolean intact = true;
         while (intact && slot < count && !into.isFull()) {
-            MappedSegment segment = SlotLog.hold(table, slot);
+            SlotSegment segment = SlotLog.hold(table, slot);
             if (segment == null) {
                 break;
             }
@@ -519,9 +519,9 @@ final class BatchConsumeQueue implements ConsumeQueue {
         if (!log.endRead(generation) || into.isEmpty() || offset < into.baseOffset(0)
                 || offset >= into.baseOffset(0) + into.batchCount(0)) {
             into.clear();
-            return ReadStatus.UNAVAILABLE;
+            return SlotReadStatus.UNAVAILABLE;
         }
-        return ReadStatus.FOUND;
+        return SlotReadStatus.FOUND;
     }
 
     @Override
@@ -578,7 +578,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
 
     /** Field of a slot, or -1 if its file is gone. */
     private long readLongOrMinus1(long slot, int fieldOffset) {
-        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        SlotSegment segment = SlotLog.hold(log.table(), slot);
         if (segment == null) {
             return -1L;
         }
@@ -591,7 +591,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
 
     /** {@code baseOffset + batchCount} of a slot, or -1 if its file is gone. */
     private long slotEndOffsetOrMinus1(long slot) {
-        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        SlotSegment segment = SlotLog.hold(log.table(), slot);
         if (segment == null) {
             return -1L;
         }
@@ -615,7 +615,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
 
     /** {@code position + sizeBytes} of a slot, 0 if its file is gone. */
     private long recordEnd(long slot) {
-        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        SlotSegment segment = SlotLog.hold(log.table(), slot);
         if (segment == null) {
             return 0L;
         }

@@ -1,7 +1,7 @@
 package io.sluice.store.index;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 
 /**
  * The index of one queue (topic, queueId): queue offset → CommitLog record, SimpleCQ (20-byte slot per message,
@@ -15,7 +15,7 @@ import io.sluice.store.QueueType;
  * (release/acquire on the published slot count); {@link #trimBelowPosition}, {@link #flush()}, {@link #close()} and
  * {@link #destroy()} by any thread, serialised with the writer's file creation on one internal lock.
  *
- * <p>Errors: expected outcomes are statuses ({@link AppendStatus}, {@link ReadStatus}); bad arguments throw
+ * <p>Errors: expected outcomes are statuses ({@link SlotAppendStatus}, {@link SlotReadStatus}); bad arguments throw
  * {@link IllegalArgumentException} naming the value; a storage failure on a control path throws
  * {@link java.io.UncheckedIOException}.
  */
@@ -25,7 +25,7 @@ public interface ConsumeQueue {
 
     int queueId();
 
-    QueueType type();
+    ConsumeQueueType type();
 
     /**
      * Indexes one dispatched record. Allocation-free. The caller indexes only records consumers may see
@@ -34,13 +34,13 @@ public interface ConsumeQueue {
      * @throws IllegalArgumentException if the entry belongs to another queue, or carries a batch this layout
      *                                  cannot hold (SimpleCQ: {@code batchCount != 1}; BatchCQ: above 32767)
      */
-    AppendStatus append(DispatchEntry entry);
+    SlotAppendStatus append(DispatchEntry entry);
 
     /**
      * Same as {@link #append(DispatchEntry)} for a dispatcher that decoded the record into primitives
      * (the topic and queue are this queue's).
      */
-    AppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
+    SlotAppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
                         long storeTimestampMs);
 
     /**
@@ -54,10 +54,10 @@ public interface ConsumeQueue {
      * Reads consecutive slots starting with the one holding {@code offset}, up to {@code into.capacity()} slots
      * or the end of the written data. {@code into} is cleared first.
      *
-     * @return {@link ReadStatus#FOUND} with at least one slot in {@code into}, or why there is none
+     * @return {@link SlotReadStatus#FOUND} with at least one slot in {@code into}, or why there is none
      * @throws IllegalArgumentException if {@code offset < 0}
      */
-    ReadStatus read(long offset, SlotBatch into);
+    SlotReadStatus read(long offset, SlotBatch into);
 
     /** First readable offset. Equal to {@link #maxOffset()} when the queue holds nothing readable. */
     long minOffset();
@@ -117,7 +117,7 @@ public interface ConsumeQueue {
     void flush();
 
     /**
-     * Flushes, then unmaps the files; later appends return {@link AppendStatus#CLOSED}, reads UNAVAILABLE.
+     * Flushes, then unmaps the files; later appends return {@link SlotAppendStatus#CLOSED}, reads UNAVAILABLE.
      * Idempotent. The files are unmapped even if the flush fails (its exception is then thrown).
      */
     void close();

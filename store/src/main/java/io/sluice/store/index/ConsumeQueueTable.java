@@ -1,6 +1,6 @@
 package io.sluice.store.index;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. {@link #find} and {@link #getOrCreate} for an existing queue are lock-free and
  * allocation-free; creating a queue takes the topic's monitor (held only by creators). {@link #deleteTopic}
  * should follow removal of the topic from the topic configuration: a dispatch racing it gets
- * {@link AppendStatus#CLOSED}.
+ * {@link SlotAppendStatus#CLOSED}.
  */
 public final class ConsumeQueueTable implements AutoCloseable {
 
@@ -37,7 +37,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
     static final int MAX_TOPIC_LENGTH = 255;
 
     private final IndexSettings settings;
-    private final Function<String, QueueType> typeOfTopic;
+    private final Function<String, ConsumeQueueType> typeOfTopic;
     private final StoreTimeLookup storeTimes;
     /** How the previous run ended: decides how much of each loaded queue's newest file recovery reads. */
     private final LastStop lastStop;
@@ -47,10 +47,10 @@ public final class ConsumeQueueTable implements AutoCloseable {
     /** The queues of one topic, indexed by queue id. Copy-on-write array; creators hold the monitor. */
     private static final class TopicQueues {
         final String topic;
-        final QueueType type;
+        final ConsumeQueueType type;
         volatile ConsumeQueue[] byId = new ConsumeQueue[0];
 
-        TopicQueues(String topic, QueueType type) {
+        TopicQueues(String topic, ConsumeQueueType type) {
             this.topic = topic;
             this.type = type;
         }
@@ -79,7 +79,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
         }
     }
 
-    private ConsumeQueueTable(IndexSettings settings, Function<String, QueueType> typeOfTopic,
+    private ConsumeQueueTable(IndexSettings settings, Function<String, ConsumeQueueType> typeOfTopic,
                               StoreTimeLookup storeTimes, LastStop lastStop) {
         this.settings = settings;
         this.typeOfTopic = typeOfTopic;
@@ -97,7 +97,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
      * @throws IOException           if a queue's files cannot be loaded (naming the file)
      * @throws IllegalStateException if a topic's files are in the directory of the other queue type
      */
-    public static ConsumeQueueTable open(IndexSettings settings, Function<String, QueueType> typeOfTopic,
+    public static ConsumeQueueTable open(IndexSettings settings, Function<String, ConsumeQueueType> typeOfTopic,
                                          StoreTimeLookup storeTimes) throws IOException {
         return open(settings, typeOfTopic, storeTimes, LastStop.CRASH);
     }
@@ -106,7 +106,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
      * Opens the table as {@link #open(IndexSettings, Function, StoreTimeLookup)} does; after a
      * {@link LastStop#CLEAN} stop each queue's recovery reads only up to its last valid slot.
      */
-    public static ConsumeQueueTable open(IndexSettings settings, Function<String, QueueType> typeOfTopic,
+    public static ConsumeQueueTable open(IndexSettings settings, Function<String, ConsumeQueueType> typeOfTopic,
                                          StoreTimeLookup storeTimes, LastStop lastStop) throws IOException {
         if (settings == null || typeOfTopic == null || storeTimes == null || lastStop == null) {
             throw new IllegalArgumentException("settings, typeOfTopic, storeTimes and lastStop must be set, were "
@@ -114,8 +114,8 @@ public final class ConsumeQueueTable implements AutoCloseable {
         }
         ConsumeQueueTable table = new ConsumeQueueTable(settings, typeOfTopic, storeTimes, lastStop);
         try {
-            table.load(QueueType.SIMPLE, settings.simpleCqDir());
-            table.load(QueueType.BATCH, settings.batchCqDir());
+            table.load(ConsumeQueueType.SIMPLE, settings.simpleCqDir());
+            table.load(ConsumeQueueType.BATCH, settings.batchCqDir());
         } catch (IOException | RuntimeException e) {
             table.close();
             throw e;
@@ -125,7 +125,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
         return table;
     }
 
-    private void load(QueueType type, Path root) throws IOException {
+    private void load(ConsumeQueueType type, Path root) throws IOException {
         if (!Files.isDirectory(root)) {
             return;
         }
@@ -136,7 +136,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
                     LOG.warn("ignoring {}: not a topic directory", topicDir);
                     continue;
                 }
-                QueueType configured = typeOf(topic);
+                ConsumeQueueType configured = typeOf(topic);
                 if (configured != type) {
                     throw new IllegalStateException("topic " + topic + " is configured as "
                             + configured.attributeValue() + " but has " + type.attributeValue() + " files in "
@@ -147,7 +147,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
         }
     }
 
-    private void loadTopic(String topic, QueueType type, Path topicDir) throws IOException {
+    private void loadTopic(String topic, ConsumeQueueType type, Path topicDir) throws IOException {
         try (DirectoryStream<Path> queueDirs = Files.newDirectoryStream(topicDir)) {
             for (Path queueDir : queueDirs) {
                 int queueId = parseQueueId(queueDir.getFileName().toString());
@@ -177,7 +177,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
         return id < settings.maxQueuesPerTopic() && name.equals(Integer.toString(id)) ? id : -1;
     }
 
-    private ConsumeQueue openQueue(String topic, int queueId, QueueType type, LastStop stop) throws IOException {
+    private ConsumeQueue openQueue(String topic, int queueId, ConsumeQueueType type, LastStop stop) throws IOException {
         Path directory = queueDirectory(type, topic, queueId);
         return switch (type) {
             case SIMPLE -> SimpleConsumeQueue.open(topic, queueId, directory, settings.simpleCqSlotsPerFile(),
@@ -187,13 +187,13 @@ public final class ConsumeQueueTable implements AutoCloseable {
         };
     }
 
-    private Path queueDirectory(QueueType type, String topic, int queueId) {
-        Path root = type == QueueType.SIMPLE ? settings.simpleCqDir() : settings.batchCqDir();
+    private Path queueDirectory(ConsumeQueueType type, String topic, int queueId) {
+        Path root = type == ConsumeQueueType.SIMPLE ? settings.simpleCqDir() : settings.batchCqDir();
         return root.resolve(topic).resolve(Integer.toString(queueId));
     }
 
-    private QueueType typeOf(String topic) {
-        QueueType type = typeOfTopic.apply(topic);
+    private ConsumeQueueType typeOf(String topic) {
+        ConsumeQueueType type = typeOfTopic.apply(topic);
         if (type == null) {
             throw new IllegalStateException("no queue type known for topic " + topic);
         }
@@ -254,7 +254,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
     }
 
     /** The queue type of a topic that has queues, if any. */
-    public Optional<QueueType> typeOfExisting(String topic) {
+    public Optional<ConsumeQueueType> typeOfExisting(String topic) {
         TopicQueues queues = topic == null ? null : topics.get(topic);
         return queues == null ? Optional.empty() : Optional.of(queues.type);
     }

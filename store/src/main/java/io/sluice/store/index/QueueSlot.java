@@ -24,8 +24,8 @@ public record QueueSlot(long position, int sizeBytes, long tagsCode, long baseOf
     public static final long UNKNOWN_STORE_TIME = -1L;
 
     @Override
-    public ReadStatus status() {
-        return ReadStatus.FOUND;
+    public SlotReadStatus status() {
+        return SlotReadStatus.FOUND;
     }
 
     /** The first offset after this slot's messages: where the next pull starts. */

@@ -14,13 +14,13 @@ import java.util.Arrays;
  */
 final class SegmentTable {
 
-    private final MappedSegment[] segments;
+    private final SlotSegment[] segments;
     private final int slotsPerSegment;
     private final int[] cachedFieldOffsets;
     /** {@code firstSlotValues[i * cachedFieldOffsets.length + f]}: field {@code f} of file {@code i}'s first slot. */
     private final long[] firstSlotValues;
 
-    private SegmentTable(MappedSegment[] segments, int slotsPerSegment, int[] cachedFieldOffsets,
+    private SegmentTable(SlotSegment[] segments, int slotsPerSegment, int[] cachedFieldOffsets,
                          long[] firstSlotValues) {
         this.segments = segments;
         this.slotsPerSegment = slotsPerSegment;
@@ -29,7 +29,7 @@ final class SegmentTable {
     }
 
     static SegmentTable empty(int slotsPerSegment, int[] cachedFieldOffsets) {
-        return new SegmentTable(new MappedSegment[0], slotsPerSegment, cachedFieldOffsets, new long[0]);
+        return new SegmentTable(new SlotSegment[0], slotsPerSegment, cachedFieldOffsets, new long[0]);
     }
 
     /**
@@ -37,7 +37,7 @@ final class SegmentTable {
      * the structure lock held, so every file is live. The first slot of a file that has none written yet reads
      * as zeros; the log rebuilds the table when that slot is published.
      */
-    static SegmentTable of(MappedSegment[] segments, int slotsPerSegment, int[] cachedFieldOffsets) {
+    static SegmentTable of(SlotSegment[] segments, int slotsPerSegment, int[] cachedFieldOffsets) {
         long[] values = new long[segments.length * cachedFieldOffsets.length];
         for (int i = 0; i < segments.length; i++) {
             readFirstSlot(segments, i, cachedFieldOffsets, values);
@@ -53,11 +53,11 @@ final class SegmentTable {
         return segments.length == 0;
     }
 
-    MappedSegment segment(int index) {
+    SlotSegment segment(int index) {
         return segments[index];
     }
 
-    MappedSegment last() {
+    SlotSegment last() {
         return segments[segments.length - 1];
     }
 
@@ -101,8 +101,8 @@ final class SegmentTable {
     }
 
     /** This table plus {@code segment} at the end; reads only the new file's first slot. */
-    SegmentTable withLast(MappedSegment segment) {
-        MappedSegment[] grown = Arrays.copyOf(segments, segments.length + 1);
+    SegmentTable withLast(SlotSegment segment) {
+        SlotSegment[] grown = Arrays.copyOf(segments, segments.length + 1);
         grown[segments.length] = segment;
         long[] values = Arrays.copyOf(firstSlotValues, grown.length * cachedFieldOffsets.length);
         readFirstSlot(grown, segments.length, cachedFieldOffsets, values);
@@ -116,7 +116,7 @@ final class SegmentTable {
         return new SegmentTable(segments, slotsPerSegment, cachedFieldOffsets, values);
     }
 
-    private static void readFirstSlot(MappedSegment[] files, int index, int[] cachedFieldOffsets, long[] values) {
+    private static void readFirstSlot(SlotSegment[] files, int index, int[] cachedFieldOffsets, long[] values) {
         for (int f = 0; f < cachedFieldOffsets.length; f++) {
             values[index * cachedFieldOffsets.length + f] =
                     files[index].buffer().getLong(cachedFieldOffsets[f], BatchConsumeQueueDescriptor.ORDER);
@@ -132,7 +132,7 @@ final class SegmentTable {
 
     /** The first {@code count} files; re-reads the new last one, whose slots a truncation may have zeroed. */
     SegmentTable withPrefix(int count) {
-        MappedSegment[] kept = Arrays.copyOf(segments, count);
+        SlotSegment[] kept = Arrays.copyOf(segments, count);
         long[] values = Arrays.copyOf(firstSlotValues, count * cachedFieldOffsets.length);
         if (count > 0) {
             readFirstSlot(kept, count - 1, cachedFieldOffsets, values);

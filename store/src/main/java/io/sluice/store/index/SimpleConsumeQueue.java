@@ -5,7 +5,7 @@ import static io.sluice.store.index.ConsumeQueueDescriptor.POSITION_OFFSET;
 import static io.sluice.store.index.ConsumeQueueDescriptor.SLOT_BYTES;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantLock;
@@ -73,7 +73,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
             return;
         }
         SegmentTable table = log.table();
-        MappedSegment first = table.segment(0);
+        SlotSegment first = table.segment(0);
         long firstRecord = first.startSlot();
         while (firstRecord < first.endSlot()
                 && ConsumeQueueDescriptor.isFiller(first.buffer(), first.byteIndex(firstRecord))) {
@@ -83,7 +83,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
         long slot = Math.max(firstRecord, table.segment(Math.max(0, table.size() - recoveryScanFiles)).startSlot());
         long previousEnd = -1;
         for (; slot < end; slot++) {
-            MappedSegment segment = table.segment(table.indexOf(slot));
+            SlotSegment segment = table.segment(table.indexOf(slot));
             int at = segment.byteIndex(slot);
             if (!ConsumeQueueDescriptor.isRecord(segment.buffer(), at)) {
                 break;
@@ -114,22 +114,22 @@ final class SimpleConsumeQueue implements ConsumeQueue {
     }
 
     @Override
-    public QueueType type() {
-        return QueueType.SIMPLE;
+    public ConsumeQueueType type() {
+        return ConsumeQueueType.SIMPLE;
     }
 
     // ---------------------------------------------------------------------------------------------------------
     // Writer
 
     @Override
-    public AppendStatus append(DispatchEntry entry) {
+    public SlotAppendStatus append(DispatchEntry entry) {
         Entries.requireThisQueue(entry, topic, queueId);
         return append(entry.queueOffset(), entry.batchCount(), entry.position(), entry.sizeBytes(),
                 entry.tagsCode(), entry.storeTimestampMs());
     }
 
     @Override
-    public AppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
+    public SlotAppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
                                long storeTimestampMs) {
         Entries.requireValid(queueOffset, batchCount, position, sizeBytes);
         if (batchCount != 1) {
@@ -138,44 +138,44 @@ final class SimpleConsumeQueue implements ConsumeQueue {
         }
         if (log.isClosed()) {
             log.releaseWriter();
-            return AppendStatus.CLOSED;
+            return SlotAppendStatus.CLOSED;
         }
         if (!log.hasFiles()) {
             return appendFirst(queueOffset, position, sizeBytes, tagsCode);
         }
         long next = log.writerCount();
         if (queueOffset != next) {
-            return queueOffset < next ? duplicateOrConflict(queueOffset, position) : AppendStatus.GAP;
+            return queueOffset < next ? duplicateOrConflict(queueOffset, position) : SlotAppendStatus.GAP;
         }
         if (position < lastRecordEnd) {
-            return AppendStatus.CONFLICT;
+            return SlotAppendStatus.CONFLICT;
         }
-        MappedSegment segment;
+        SlotSegment segment;
         try {
             segment = log.segmentForAppend(queueOffset);
         } catch (IOException e) {
             return ioError(e);
         }
         if (segment == null) {
-            return AppendStatus.CLOSED;
+            return SlotAppendStatus.CLOSED;
         }
         ioFailing = false;
         ConsumeQueueDescriptor.write(segment.buffer(), segment.byteIndex(queueOffset), position, sizeBytes, tagsCode);
         lastRecordEnd = position + sizeBytes;
         log.publish(queueOffset + 1);
-        return AppendStatus.APPENDED;
+        return SlotAppendStatus.APPENDED;
     }
 
     /** First append to a queue without files: it starts at {@code queueOffset}; fill its file's head. */
-    private AppendStatus appendFirst(long queueOffset, long position, int sizeBytes, long tagsCode) {
-        MappedSegment segment;
+    private SlotAppendStatus appendFirst(long queueOffset, long position, int sizeBytes, long tagsCode) {
+        SlotSegment segment;
         try {
             segment = log.startAt(queueOffset) ? log.segmentForAppend(queueOffset) : null;
         } catch (IOException e) {
             return ioError(e);
         }
         if (segment == null) {
-            return AppendStatus.CLOSED;
+            return SlotAppendStatus.CLOSED;
         }
         ioFailing = false;
         UnsafeBuffer buffer = segment.buffer();
@@ -193,23 +193,24 @@ final class SimpleConsumeQueue implements ConsumeQueue {
         }
         lastRecordEnd = position + sizeBytes;
         log.publish(queueOffset + 1);
-        return AppendStatus.APPENDED;
+        return SlotAppendStatus.APPENDED;
     }
 
-    private AppendStatus duplicateOrConflict(long queueOffset, long position) {
+    private SlotAppendStatus duplicateOrConflict(long queueOffset, long position) {
         if (queueOffset < Math.max(firstRecordSlot, log.firstSlot())) {
-            return AppendStatus.DUPLICATE; // trimmed away or before the queue's start: nothing to compare
+            return SlotAppendStatus.DUPLICATE; // trimmed away or before the queue's start: nothing to compare
         }
-        return log.readLong(queueOffset, POSITION_OFFSET) == position ? AppendStatus.DUPLICATE : AppendStatus.CONFLICT;
+        return log.readLong(queueOffset, POSITION_OFFSET) == position
+                ? SlotAppendStatus.DUPLICATE : SlotAppendStatus.CONFLICT;
     }
 
-    private AppendStatus ioError(IOException e) {
+    private SlotAppendStatus ioError(IOException e) {
         if (!ioFailing) {
             ioFailing = true;
             LOG.error("consume queue {}-{}: cannot create a file in {}; appends fail until it can",
                     topic, queueId, log.directory(), e);
         }
-        return AppendStatus.IO_ERROR;
+        return SlotAppendStatus.IO_ERROR;
     }
 
     @Override
@@ -303,7 +304,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
         if (offset < minOffset) {
             return SlotLookup.Absent.BELOW_MIN;
         }
-        MappedSegment segment = SlotLog.hold(log.table(), offset);
+        SlotSegment segment = SlotLog.hold(log.table(), offset);
         if (segment == null) {
             return offset < minOffset ? SlotLookup.Absent.BELOW_MIN : SlotLookup.Absent.UNAVAILABLE;
         }
@@ -326,23 +327,23 @@ final class SimpleConsumeQueue implements ConsumeQueue {
     }
 
     @Override
-    public ReadStatus read(long offset, SlotBatch into) {
+    public SlotReadStatus read(long offset, SlotBatch into) {
         Entries.requireOffset(offset);
         into.clear();
         long generation = log.beginRead();
         long count = log.count();
         if (offset >= count) {
-            return ReadStatus.BEYOND_MAX;
+            return SlotReadStatus.BEYOND_MAX;
         }
         if (offset < minOffset) {
-            return ReadStatus.BELOW_MIN;
+            return SlotReadStatus.BELOW_MIN;
         }
         SegmentTable table = log.table();
         long end = Math.min(count, offset + into.capacity());
         long slot = offset;
         boolean intact = true;
         while (intact && slot < end) {
-            MappedSegment segment = SlotLog.hold(table, slot);
+            SlotSegment segment = SlotLog.hold(table, slot);
             if (segment == null) {
                 break;
             }
@@ -364,12 +365,12 @@ final class SimpleConsumeQueue implements ConsumeQueue {
         }
         if (!log.endRead(generation)) {
             into.clear();
-            return ReadStatus.UNAVAILABLE;
+            return SlotReadStatus.UNAVAILABLE;
         }
         if (into.isEmpty()) {
-            return offset < minOffset ? ReadStatus.BELOW_MIN : ReadStatus.UNAVAILABLE;
+            return offset < minOffset ? SlotReadStatus.BELOW_MIN : SlotReadStatus.UNAVAILABLE;
         }
-        return ReadStatus.FOUND;
+        return SlotReadStatus.FOUND;
     }
 
     @Override
@@ -408,7 +409,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
 
     /** Store time of the record in {@code slot}, negative if unreadable (file trimmed, record deleted). */
     private long storeTimeAt(long slot) {
-        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        SlotSegment segment = SlotLog.hold(log.table(), slot);
         if (segment == null) {
             return -1L;
         }
@@ -435,7 +436,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
             if (count <= firstRecordSlot || log.isClosed()) {
                 return 0L;
             }
-            MappedSegment segment = SlotLog.hold(log.table(), count - 1);
+            SlotSegment segment = SlotLog.hold(log.table(), count - 1);
             if (segment == null) {
                 return 0L;
             }
@@ -455,7 +456,7 @@ final class SimpleConsumeQueue implements ConsumeQueue {
 
     /** End of the record in a live slot; for the writer or a lock holder. */
     private long recordEnd(long slot) {
-        MappedSegment segment = SlotLog.hold(log.table(), slot);
+        SlotSegment segment = SlotLog.hold(log.table(), slot);
         if (segment == null) {
             return 0L;
         }

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A queue's array of fixed-size slots, split over {@link MappedSegment} files of {@code slotsPerSegment} slots in
+ * A queue's array of fixed-size slots, split over {@link SlotSegment} files of {@code slotsPerSegment} slots in
  * one directory; slot {@code k} lives in the file named by the 20-digit byte position
  * {@code (k - k % slotsPerSegment) * slotBytes}. What a slot means is {@link SimpleConsumeQueue}'s and
  * {@link BatchConsumeQueue}'s business (docs/storage.md#consume-queue-files-and-threads).
@@ -78,7 +78,7 @@ final class SlotLog {
     /** Slots known to be on the storage device. Guarded by {@code flushLock}. */
     private long flushedCount;
     /** The file the writer appends to; the writer holds a reference of its own on it. Writer thread only. */
-    private MappedSegment active;
+    private SlotSegment active;
 
     private SlotLog(Path directory, int slotBytes, int slotsPerSegment, int[] cachedFieldOffsets) {
         this.directory = directory;
@@ -107,7 +107,7 @@ final class SlotLog {
 
     private void load() throws IOException {
         List<Long> starts = listFileStarts();
-        List<MappedSegment> mapped = new ArrayList<>(starts.size());
+        List<SlotSegment> mapped = new ArrayList<>(starts.size());
         long segmentBytes = (long) slotsPerSegment * slotBytes;
         try {
             for (int i = 0; i < starts.size(); i++) {
@@ -123,16 +123,16 @@ final class SlotLog {
                             + " and " + fileName(startByte));
                 }
                 boolean newest = i == starts.size() - 1;
-                mapped.add(MappedSegment.open(file, startByte / slotBytes, slotsPerSegment, slotBytes, newest));
+                mapped.add(SlotSegment.open(file, startByte / slotBytes, slotsPerSegment, slotBytes, newest));
             }
         } catch (IOException | RuntimeException e) {
-            for (MappedSegment segment : mapped) {
+            for (SlotSegment segment : mapped) {
                 segment.retire(false);
             }
             throw e;
         }
         if (!mapped.isEmpty()) {
-            table = SegmentTable.of(mapped.toArray(new MappedSegment[0]), slotsPerSegment, cachedFieldOffsets);
+            table = SegmentTable.of(mapped.toArray(new SlotSegment[0]), slotsPerSegment, cachedFieldOffsets);
             active = table.last();
             active.tryHold();
             long end = table.endSlot();
@@ -227,16 +227,16 @@ final class SlotLog {
     }
 
     /**
-     * Holds and returns the file of {@code table} holding {@code slot}; the caller must {@link MappedSegment#release}
+     * Holds and returns the file of {@code table} holding {@code slot}; the caller must {@link SlotSegment#release}
      * it. Returns {@code null} when that file is gone (trimmed or closed since the snapshot was taken) or the
      * snapshot does not cover the slot.
      */
-    static MappedSegment hold(SegmentTable table, long slot) {
+    static SlotSegment hold(SegmentTable table, long slot) {
         int index = table.indexOf(slot);
         if (index < 0) {
             return null;
         }
-        MappedSegment segment = table.segment(index);
+        SlotSegment segment = table.segment(index);
         return segment.tryHold() ? segment : null;
     }
 
@@ -286,7 +286,7 @@ final class SlotLog {
                 low = mid;
             }
         }
-        MappedSegment segment = snapshot.segment(low);
+        SlotSegment segment = snapshot.segment(low);
         if (!segment.tryHold()) {
             return -1;
         }
@@ -316,7 +316,7 @@ final class SlotLog {
      * ({@code belowSlot < from} or {@code == from}) and one at or above it ({@code aboveSlot >= to - 1}, or
      * {@code == to} as a point just past the range).
      */
-    private static long interpolate(MappedSegment segment, int fieldOffset, long key, long from, long to,
+    private static long interpolate(SlotSegment segment, int fieldOffset, long key, long from, long to,
                                     long belowSlot, long belowValue, long aboveSlot, long aboveValue) {
         long lowSlot = Math.max(from, belowSlot + 1);
         long highSlot = Math.min(to, aboveSlot);
@@ -346,7 +346,7 @@ final class SlotLog {
         return lowSlot;
     }
 
-    private static long valueAt(MappedSegment segment, long slot, int fieldOffset) {
+    private static long valueAt(SlotSegment segment, long slot, int fieldOffset) {
         return segment.buffer().getLong(segment.byteIndex(slot) + fieldOffset, ORDER);
     }
 
@@ -371,7 +371,7 @@ final class SlotLog {
                 throw new IllegalStateException("consume queue " + directory + " already has files");
             }
             long start = slot - slot % slotsPerSegment;
-            MappedSegment segment = createSegment(start);
+            SlotSegment segment = createSegment(start);
             table = table.withLast(segment);
             active = segment;
             active.tryHold();
@@ -389,20 +389,20 @@ final class SlotLog {
      * @return the file, or {@code null} if the log was closed
      * @throws IOException if a new file cannot be created
      */
-    MappedSegment segmentForAppend(long slot) throws IOException {
-        MappedSegment segment = active;
+    SlotSegment segmentForAppend(long slot) throws IOException {
+        SlotSegment segment = active;
         if (segment == null || slot >= segment.endSlot()) {
             segment = roll(slot);
             if (segment == null) {
                 return null;
             }
         }
-        // Every store the writer makes goes to a slot at or below this one: no read-around fault (MappedSegment).
+        // Every store the writer makes goes to a slot at or below this one: no read-around fault (SlotSegment).
         segment.prepareWrite(segment.byteIndex(slot) + slotBytes);
         return segment;
     }
 
-    private MappedSegment roll(long slot) throws IOException {
+    private SlotSegment roll(long slot) throws IOException {
         structureLock.lock();
         try {
             if (closed) {
@@ -412,7 +412,7 @@ final class SlotLog {
                 throw new IllegalStateException("consume queue " + directory + " cannot append slot " + slot
                         + " after file " + active);
             }
-            MappedSegment segment = createSegment(slot);
+            SlotSegment segment = createSegment(slot);
             table = table.withLast(segment);
             segment.tryHold();
             active.release();
@@ -423,10 +423,10 @@ final class SlotLog {
         }
     }
 
-    private MappedSegment createSegment(long startSlot) throws IOException {
+    private SlotSegment createSegment(long startSlot) throws IOException {
         Files.createDirectories(directory);
         Path file = directory.resolve(fileName(startSlot * slotBytes));
-        MappedSegment segment = MappedSegment.create(file, startSlot, slotsPerSegment, slotBytes);
+        SlotSegment segment = SlotSegment.create(file, startSlot, slotsPerSegment, slotBytes);
         LOG.debug("created consume queue file {}", file);
         return segment;
     }
@@ -472,7 +472,7 @@ final class SlotLog {
      * failed the queue's checks. After a {@link LastStop#CRASH} this is {@link #truncateTo}, which reads and zeroes
      * the rest of the newest file; after a {@link LastStop#CLEAN} stop the bytes after {@code validCount} are known
      * to be zero and are not read, only later files are deleted. Either way the file that now holds the end counts as
-     * prepared only up to {@code validCount} (see {@link MappedSegment#prepareWrite}), so the first slot stored after
+     * prepared only up to {@code validCount} (see {@link SlotSegment#prepareWrite}), so the first slot stored after
      * the end does not fault on a hole of the file.
      *
      * @return true if non-zero bytes or files were dropped
@@ -482,7 +482,7 @@ final class SlotLog {
             return false;
         }
         boolean dropped = validCount < count() && truncateTo(validCount, lastStop == LastStop.CRASH);
-        MappedSegment tail = table.last();
+        SlotSegment tail = table.last();
         if (validCount >= tail.startSlot() && validCount < tail.endSlot()) {
             tail.preparedOnlyTo(tail.byteIndex(validCount));
         }
@@ -503,7 +503,7 @@ final class SlotLog {
             GENERATION.getAndAdd(this, 1L); // volatile RMW: the zeroing stores below cannot move above it
             COUNT.setRelease(this, newCount);
             int keep = newCount == snapshot.firstStartSlot() ? 1 : snapshot.indexOf(newCount - 1) + 1;
-            MappedSegment tail = snapshot.segment(keep - 1);
+            SlotSegment tail = snapshot.segment(keep - 1);
             int from = (int) (Math.max(newCount, tail.startSlot()) - tail.startSlot()) * slotBytes;
             int to = (int) (Math.min(oldCount, tail.endSlot()) - tail.startSlot()) * slotBytes;
             boolean dropped = zeroDropped && tail.zeroNonZero(from, to);
@@ -547,7 +547,7 @@ final class SlotLog {
             long published = count();
             int drop = 0;
             while (drop < snapshot.size() - 1) {
-                MappedSegment segment = snapshot.segment(drop);
+                SlotSegment segment = snapshot.segment(drop);
                 long lastSlot = segment.endSlot() - 1;
                 if (lastSlot >= published
                         || segment.buffer().getLong(segment.byteIndex(lastSlot) + positionFieldOffset, ORDER)
@@ -581,7 +581,7 @@ final class SlotLog {
                 return;
             }
             for (int i = snapshot.indexOf(from); i >= 0 && i < snapshot.size(); i++) {
-                MappedSegment segment = snapshot.segment(i);
+                SlotSegment segment = snapshot.segment(i);
                 if (segment.startSlot() >= published) {
                     break;
                 }
@@ -643,7 +643,7 @@ final class SlotLog {
 
     /** Drops the writer's reference on its file after the log was closed. Writer thread. */
     void releaseWriter() {
-        MappedSegment segment = active;
+        SlotSegment segment = active;
         if (segment != null && closed) {
             active = null;
             segment.release();
@@ -688,7 +688,7 @@ final class SlotLog {
 
     /** Reads a long field of a published slot. For the writer or a control thread holding no reader state. */
     long readLong(long slot, int fieldOffset) {
-        MappedSegment segment = hold(table, slot);
+        SlotSegment segment = hold(table, slot);
         if (segment == null) {
             throw new IllegalStateException("slot " + slot + " of consume queue " + directory + " is gone");
         }

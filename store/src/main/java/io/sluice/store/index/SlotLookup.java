@@ -8,7 +8,7 @@ package io.sluice.store.index;
  * SlotLookup result = queue.lookup(offset);
  * if (result instanceof QueueSlot slot) {
  *     read(slot.position(), slot.sizeBytes());
- * } else if (result.status() == ReadStatus.BELOW_MIN) {
+ * } else if (result.status() == SlotReadStatus.BELOW_MIN) {
  *     ...
  * }
  * }</pre>
@@ -17,22 +17,22 @@ package io.sluice.store.index;
  */
 public sealed interface SlotLookup permits QueueSlot, SlotLookup.Absent {
 
-    /** {@link ReadStatus#FOUND} for a {@link QueueSlot}, the reason otherwise. */
-    ReadStatus status();
+    /** {@link SlotReadStatus#FOUND} for a {@link QueueSlot}, the reason otherwise. */
+    SlotReadStatus status();
 
     /**
      * No slot holds the offset. One shared instance per status.
      *
-     * @param status why: never {@link ReadStatus#FOUND}
+     * @param status why: never {@link SlotReadStatus#FOUND}
      */
-    record Absent(ReadStatus status) implements SlotLookup {
+    record Absent(SlotReadStatus status) implements SlotLookup {
 
-        static final Absent BELOW_MIN = new Absent(ReadStatus.BELOW_MIN);
-        static final Absent BEYOND_MAX = new Absent(ReadStatus.BEYOND_MAX);
-        static final Absent UNAVAILABLE = new Absent(ReadStatus.UNAVAILABLE);
+        static final Absent BELOW_MIN = new Absent(SlotReadStatus.BELOW_MIN);
+        static final Absent BEYOND_MAX = new Absent(SlotReadStatus.BEYOND_MAX);
+        static final Absent UNAVAILABLE = new Absent(SlotReadStatus.UNAVAILABLE);
 
         public Absent {
-            if (status == null || status == ReadStatus.FOUND) {
+            if (status == null || status == SlotReadStatus.FOUND) {
                 throw new IllegalArgumentException("an absent slot needs a non-FOUND status, was " + status);
             }
         }

@@ -1,5 +1,6 @@
 package io.sluice.store.log;
 
+import io.sluice.format.BatchBodyDescriptor;
 /**
  * How a {@link MessageDraft} becomes CommitLog records.
  *

@@ -1,5 +1,6 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageIdDescriptor;
 import java.util.Objects;
 
 /**
@@ -118,8 +119,8 @@ public final class AppendResult {
     public String msgIds() {
         String ids = msgIds;
         if (ids == null) {
-            ids = recordPositions == null ? MessageIds.offsetMsgId(storeHostBytes, position)
-                    : MessageIds.joinOffsetMsgIds(storeHostBytes, recordPositions);
+            ids = recordPositions == null ? MessageIdDescriptor.offsetMsgId(storeHostBytes, position)
+                    : MessageIdDescriptor.joinOffsetMsgIds(storeHostBytes, recordPositions);
             msgIds = ids;
         }
         return ids;

@@ -1,5 +1,7 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.DispatchEntry;
 import io.sluice.store.flush.FlushAgent;
 import io.sluice.store.flush.FlushMode;
@@ -99,7 +101,7 @@ public final class CommitLog implements AutoCloseable {
         this.chain = chain;
         this.allocator = new SegmentAllocator(settings.commitLogDir(), settings.segmentBytes(),
                 settings.preallocateSegments(), settings.segmentsPreparedAhead());
-        this.storeHostBytes = MessageIds.hostBytes(settings.storeHost());
+        this.storeHostBytes = MessageIdDescriptor.hostBytes(settings.storeHost());
         this.encoder = new DraftEncoder(settings.maxMessageBytes(), settings.segmentBytes(),
                 storeHostBytes.length == RecordDescriptor.IPV6_HOST_BYTES);
         this.syncFlush = settings.flushMode() == FlushMode.SYNC;

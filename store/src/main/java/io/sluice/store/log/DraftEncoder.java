@@ -1,5 +1,10 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.MalformedBatchException;
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -115,7 +120,7 @@ final class DraftEncoder {
         if (!isResolved(host)) {
             return NO_BYTES;
         }
-        byte[] bytes = MessageIds.hostBytes(host);
+        byte[] bytes = MessageIdDescriptor.hostBytes(host);
         lastBornHost = new HostBytes(host, bytes);
         return bytes;
     }

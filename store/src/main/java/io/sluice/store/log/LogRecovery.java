@@ -1,5 +1,6 @@
 package io.sluice.store.log;
 
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.DispatchEntry;
 import java.io.IOException;
 import java.util.function.Consumer;

@@ -1,5 +1,8 @@
 package io.sluice.store.log;
 
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

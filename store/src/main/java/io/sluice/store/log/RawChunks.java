@@ -1,5 +1,6 @@
 package io.sluice.store.log;
 
+import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 
 /**

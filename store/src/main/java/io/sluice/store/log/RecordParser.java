@@ -1,5 +1,7 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.DispatchEntry;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

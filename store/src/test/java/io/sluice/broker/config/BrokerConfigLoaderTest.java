@@ -1,5 +1,6 @@
 package io.sluice.broker.config;
 
+import io.sluice.store.dispatch.DispatchMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

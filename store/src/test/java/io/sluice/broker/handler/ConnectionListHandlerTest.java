@@ -9,7 +9,7 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.body.BodyCodec;
-import io.sluice.remoting.protocol.body.Connection;
+import io.sluice.remoting.protocol.body.ConnectionEntry;
 import io.sluice.remoting.protocol.body.ConsumeFromWhere;
 import io.sluice.remoting.protocol.body.ConsumeType;
 import io.sluice.remoting.protocol.body.ConsumerConnection;
@@ -37,7 +37,7 @@ class ConnectionListHandlerTest {
                 RemotingCommand.request(RequestCode.GET_CONSUMER_CONNECTION_LIST).putExtField("consumerGroup", "CG"));
         assertEquals(ResponseCode.SUCCESS, response.code());
         ConsumerConnection body = BodyCodec.decode(response.body(), ConsumerConnection.class);
-        assertEquals(Set.of(new Connection("ip@c1", "127.0.0.1:6001", "JAVA", 475)), body.connectionSet());
+        assertEquals(Set.of(new ConnectionEntry("ip@c1", "127.0.0.1:6001", "JAVA", 475)), body.connectionSet());
         assertEquals(sub, body.subscriptionTable().get("T1"));
         assertEquals(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET, body.consumeFromWhere());
         assertEquals(MessageModel.CLUSTERING, body.messageModel());

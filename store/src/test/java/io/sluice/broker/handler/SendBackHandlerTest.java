@@ -17,14 +17,14 @@ import io.sluice.broker.topic.TopicSettings;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
-import io.sluice.store.log.BatchBodyDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
 import io.sluice.broker.meta.SubscriptionGroupConfig;
 import io.sluice.broker.meta.TopicPerm;
+import io.sluice.format.MessageProperties;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -182,7 +182,7 @@ class SendBackHandlerTest {
 
     @Test
     void shouldGiveBackEachMessageOfAnInnerBatch() {
-        stores.createTopic("B", 1, QueueType.BATCH);
+        stores.createTopic("B", 1, ConsumeQueueType.BATCH);
         byte[] body = BatchBodyDescriptor.encode(List.of(
                 new BatchBodyDescriptor.Message(0, "one".getBytes(StandardCharsets.UTF_8), "UNIQ_KEY\u0001U1\u0002"),
                 new BatchBodyDescriptor.Message(0, "two".getBytes(StandardCharsets.UTF_8), "UNIQ_KEY\u0001U2\u0002")));

@@ -11,8 +11,8 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.store.GetResult;
-import io.sluice.store.log.MessageIds;
 import io.sluice.broker.meta.TopicPerm;
+import io.sluice.format.MessageIdDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -63,7 +63,7 @@ class SendHandlerTest {
         assertEquals("ABC", first.extField("transactionId"));
         assertNull(first.extField("batchUniqId"));
         assertEquals("DefaultRegion", first.extField("MSG_REGION"));
-        MessageIds.OffsetMsgId id = MessageIds.decode(first.extField("msgId"));
+        MessageIdDescriptor.OffsetMsgId id = MessageIdDescriptor.decode(first.extField("msgId"));
         assertEquals(HandlerFixture.STORE_HOST, id.storeHost());
 
         RemotingCommand second = f.send(sendV2("scq", 2, props("UNIQ_KEY", "DEF"), BODY));
@@ -122,7 +122,7 @@ class SendHandlerTest {
         assertEquals(List.of("M0", "M1", "M2"), messages.stream().map(m -> m.getProperty("UNIQ_KEY")).toList());
         assertEquals(List.of(0L, 1L, 2L), messages.stream().map(MessageExt::getQueueOffset).toList());
         for (int i = 0; i < 3; i++) {
-            assertEquals(MessageIds.decode(ids[i]).position(), messages.get(i).getCommitLogOffset());
+            assertEquals(MessageIdDescriptor.decode(ids[i]).position(), messages.get(i).getCommitLogOffset());
         }
     }
 

@@ -10,11 +10,11 @@ import io.sluice.broker.topic.TopicSettings;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
-import io.sluice.store.QueueType;
 import io.sluice.broker.meta.MetadataJson;
 import io.sluice.broker.meta.MetadataSettings;
 import io.sluice.broker.meta.MetadataStore;
 import io.sluice.broker.meta.TopicConfig;
+import io.sluice.format.ConsumeQueueType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,7 +73,7 @@ class TopicHandlerTest {
                 .putExtField("topic", "bcq").putExtField("lo", "true"));
         assertEquals(ResponseCode.SUCCESS, one.code());
         TopicConfig decoded = MetadataJson.topicFromJson(new String(one.body(), StandardCharsets.UTF_8));
-        assertEquals(QueueType.BATCH, decoded.queueType());
+        assertEquals(ConsumeQueueType.BATCH, decoded.queueType());
         assertEquals(16, decoded.readQueueNums());
 
         RemotingCommand all = handler.onGetAllTopicConfig(admin, RemotingCommand.request(

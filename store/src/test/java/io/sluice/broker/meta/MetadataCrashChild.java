@@ -1,6 +1,6 @@
 package io.sluice.broker.meta;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -39,7 +39,7 @@ final class MetadataCrashChild {
         out.println("open");
         out.flush();
         for (int i = 0; i < MAX_ITERATIONS; i++) {
-            store.putTopic(TopicConfig.of("crash-" + i, 1 + i % 16, i % 2 == 0 ? QueueType.SIMPLE : QueueType.BATCH));
+            store.putTopic(TopicConfig.of("crash-" + i, 1 + i % 16, i % 2 == 0 ? ConsumeQueueType.SIMPLE : ConsumeQueueType.BATCH));
             out.println("acked topic " + i);
             store.commitOffset(GROUP, OFFSET_TOPIC, 0, i);
             out.println("acked offset " + i);

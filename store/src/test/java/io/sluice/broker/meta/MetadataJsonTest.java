@@ -1,10 +1,11 @@
 package io.sluice.broker.meta;
 
+import io.sluice.format.TopicFilterType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -18,13 +19,13 @@ class MetadataJsonTest {
 
     @Test
     void shouldWriteTopicConfigExactlyAsApacheDoes() {
-        TopicConfig t = TopicConfig.of("RocketMQ-Benchmark-bcq", 4, QueueType.BATCH);
+        TopicConfig t = TopicConfig.of("RocketMQ-Benchmark-bcq", 4, ConsumeQueueType.BATCH);
         assertEquals("{\"attributes\":{\"queue.type\":\"BatchCQ\"},\"order\":false,\"perm\":6,\"readQueueNums\":4,"
                 + "\"topicFilterType\":\"SINGLE_TAG\",\"topicName\":\"RocketMQ-Benchmark-bcq\",\"topicSysFlag\":0,"
                 + "\"writeQueueNums\":4}", MetadataJson.topicToJson(t));
         assertEquals("{\"attributes\":{},\"order\":false,\"perm\":6,\"readQueueNums\":4,"
                 + "\"topicFilterType\":\"SINGLE_TAG\",\"topicName\":\"T\",\"topicSysFlag\":0,\"writeQueueNums\":4}",
-                MetadataJson.topicToJson(TopicConfig.of("T", 4, QueueType.SIMPLE)));
+                MetadataJson.topicToJson(TopicConfig.of("T", 4, ConsumeQueueType.SIMPLE)));
     }
 
     @Test
@@ -32,7 +33,7 @@ class MetadataJsonTest {
         TopicConfig t = MetadataJson.topicFromJson("{\"attributes\":{\"queue.type\":\"BatchCQ\"},\"order\":true,"
                 + "\"perm\":7,\"readQueueNums\":8,\"topicFilterType\":\"MULTI_TAG\",\"topicName\":\"TBW102\","
                 + "\"topicSysFlag\":0,\"writeQueueNums\":8,\"mappingDetail\":null,\"someFutureField\":42}");
-        assertEquals(new TopicConfig("TBW102", 8, 8, 7, TopicFilterType.MULTI_TAG, 0, true, QueueType.BATCH,
+        assertEquals(new TopicConfig("TBW102", 8, 8, 7, TopicFilterType.MULTI_TAG, 0, true, ConsumeQueueType.BATCH,
                 Map.of("queue.type", "BatchCQ")), t);
     }
 
@@ -65,12 +66,12 @@ class MetadataJsonTest {
 
     @Test
     void shouldWriteDataVersionAndTopicWrapperInApacheShape() {
-        DataVersion v = new DataVersion(0, 1795250930447L, 1);
+        TableVersion v = new TableVersion(0, 1795250930447L, 1);
         assertEquals("{\"counter\":1,\"stateVersion\":0,\"timestamp\":1795250930447}", MetadataJson.dataVersionToJson(v));
         assertEquals(v, MetadataJson.dataVersionFromJson(MetadataJson.dataVersionToJson(v)));
         assertThrows(IllegalArgumentException.class, () -> MetadataJson.dataVersionFromJson("{\"counter\":1}"));
 
-        TopicTable table = new TopicTable(v, Map.of("T", TopicConfig.of("T", 4, QueueType.SIMPLE)));
+        TopicTable table = new TopicTable(v, Map.of("T", TopicConfig.of("T", 4, ConsumeQueueType.SIMPLE)));
         assertEquals("{\"dataVersion\":{\"counter\":1,\"stateVersion\":0,\"timestamp\":1795250930447},"
                 + "\"mappingDataVersion\":{\"counter\":0,\"stateVersion\":0,\"timestamp\":1795250930447},"
                 + "\"topicConfigTable\":{\"T\":{\"attributes\":{},\"order\":false,\"perm\":6,\"readQueueNums\":4,"
@@ -88,7 +89,7 @@ class MetadataJsonTest {
         Arbitrary<String> names = Arbitraries.strings().withChars("azAZ09%|_-").ofMinLength(1).ofMaxLength(127);
         Arbitrary<Integer> queues = Arbitraries.integers().between(1, TopicConfig.MAX_QUEUE_NUMS);
         Arbitrary<Integer> perms = Arbitraries.integers().between(0, TopicPerm.ALL);
-        Arbitrary<QueueType> types = Arbitraries.of(QueueType.class);
+        Arbitrary<ConsumeQueueType> types = Arbitraries.of(ConsumeQueueType.class);
         Arbitrary<Map<String, String>> extra = Arbitraries.maps(
                 Arbitraries.of("message.type", "cleanup.policy", "x"), Arbitraries.of("NORMAL", "DELETE", "\"q\u00e9\""))
                 .ofMaxSize(3);

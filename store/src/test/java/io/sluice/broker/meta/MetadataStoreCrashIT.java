@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +79,7 @@ class MetadataStoreCrashIT {
 
         try (MetadataStore store = MetadataStore.open(MetadataSettings.of(dir))) {
             for (int i = 0; i <= lastTopic; i++) {
-                QueueType type = i % 2 == 0 ? QueueType.SIMPLE : QueueType.BATCH;
+                ConsumeQueueType type = i % 2 == 0 ? ConsumeQueueType.SIMPLE : ConsumeQueueType.BATCH;
                 assertEquals(Optional.of(TopicConfig.of("crash-" + i, 1 + i % 16, type)), store.getTopic("crash-" + i),
                         "acknowledged topic crash-" + i);
             }

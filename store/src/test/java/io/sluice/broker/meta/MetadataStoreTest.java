@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,8 +53,8 @@ class MetadataStoreTest {
 
     @Test
     void shouldRoundTripTopics() {
-        TopicConfig batch = TopicConfig.of("bcq", 4, QueueType.BATCH);
-        TopicConfig simple = TopicConfig.of("scq", 8, QueueType.SIMPLE).withPerm(TopicPerm.READ);
+        TopicConfig batch = TopicConfig.of("bcq", 4, ConsumeQueueType.BATCH);
+        TopicConfig simple = TopicConfig.of("scq", 8, ConsumeQueueType.SIMPLE).withPerm(TopicPerm.READ);
         store.putTopic(batch);
         store.putTopic(simple);
         assertEquals(Optional.of(batch), store.getTopic("bcq"));
@@ -69,13 +69,13 @@ class MetadataStoreTest {
     void shouldBumpTheTopicVersionOnEveryChangeOnly() {
         assertEquals(0, store.topicDataVersion().counter());
         clock.update(2_000);
-        DataVersion v1 = store.putTopic(TopicConfig.of("t", 4, QueueType.SIMPLE));
-        assertEquals(new DataVersion(0, 2_000, 1), v1);
-        assertEquals(v1, store.putTopic(TopicConfig.of("t", 4, QueueType.SIMPLE)), "identical put is a no-op");
+        TableVersion v1 = store.putTopic(TopicConfig.of("t", 4, ConsumeQueueType.SIMPLE));
+        assertEquals(new TableVersion(0, 2_000, 1), v1);
+        assertEquals(v1, store.putTopic(TopicConfig.of("t", 4, ConsumeQueueType.SIMPLE)), "identical put is a no-op");
         clock.update(3_000);
-        DataVersion v2 = store.putTopics(List.of(TopicConfig.of("t", 8, QueueType.SIMPLE),
-                TopicConfig.of("u", 1, QueueType.BATCH)));
-        assertEquals(new DataVersion(0, 3_000, 2), v2, "one bump per batch");
+        TableVersion v2 = store.putTopics(List.of(TopicConfig.of("t", 8, ConsumeQueueType.SIMPLE),
+                TopicConfig.of("u", 1, ConsumeQueueType.BATCH)));
+        assertEquals(new TableVersion(0, 3_000, 2), v2, "one bump per batch");
         store.deleteTopic("u");
         assertEquals(3, store.topicDataVersion().counter());
         store.deleteTopic("missing");
@@ -83,19 +83,19 @@ class MetadataStoreTest {
 
         TopicTable table = store.topicTable();
         assertEquals(store.topicDataVersion(), table.dataVersion());
-        assertEquals(Map.of("t", TopicConfig.of("t", 8, QueueType.SIMPLE)), table.topics());
+        assertEquals(Map.of("t", TopicConfig.of("t", 8, ConsumeQueueType.SIMPLE)), table.topics());
     }
 
     @Test
     void shouldPersistEverythingAcrossCloseAndReopen() {
-        TopicConfig topic = TopicConfig.of("orders", 10_000, QueueType.BATCH);
+        TopicConfig topic = TopicConfig.of("orders", 10_000, ConsumeQueueType.BATCH);
         SubscriptionGroupConfig group = SubscriptionGroupConfig.builder("sub-x").retryMaxTimes(5).build();
         store.putTopic(topic);
         store.putGroup(group);
         store.commitOffset("sub-x", "orders", 9_999, 42);
         store.putLong("schedule.delayOffset.3", 77);
-        DataVersion topicVersion = store.topicDataVersion();
-        DataVersion groupVersion = store.groupDataVersion();
+        TableVersion topicVersion = store.topicDataVersion();
+        TableVersion groupVersion = store.groupDataVersion();
 
         reopen();
 
@@ -230,7 +230,7 @@ class MetadataStoreTest {
         store.close();
         assertThrows(IllegalStateException.class, () -> store.getTopic("t"));
         assertThrows(IllegalStateException.class, () -> store.commitOffset("g", "t", 0, 1));
-        assertThrows(IllegalStateException.class, () -> store.putTopic(TopicConfig.of("t", 1, QueueType.SIMPLE)));
+        assertThrows(IllegalStateException.class, () -> store.putTopic(TopicConfig.of("t", 1, ConsumeQueueType.SIMPLE)));
         assertThrows(IllegalStateException.class, store::flush);
     }
 
@@ -272,7 +272,7 @@ class MetadataStoreTest {
                 int thread = t;
                 futures.add(pool.submit(() -> {
                     for (int i = 0; i < topicsPerThread; i++) {
-                        store.putTopic(TopicConfig.of("t" + thread + "-" + i, 2, QueueType.SIMPLE));
+                        store.putTopic(TopicConfig.of("t" + thread + "-" + i, 2, ConsumeQueueType.SIMPLE));
                         store.commitOffset("g", "t" + thread + "-" + i, 0, i);
                     }
                 }));

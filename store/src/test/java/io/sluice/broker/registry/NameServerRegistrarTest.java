@@ -15,10 +15,10 @@ import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.remoting.transport.ServerSettings;
-import io.sluice.store.QueueType;
-import io.sluice.broker.meta.DataVersion;
+import io.sluice.broker.meta.TableVersion;
 import io.sluice.broker.meta.TopicConfig;
 import io.sluice.broker.meta.TopicTable;
+import io.sluice.format.ConsumeQueueType;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,8 +36,8 @@ class NameServerRegistrarTest {
     private RemotingServer fakeNameServer;
     private RemotingClient client;
     private ScheduledExecutorService scheduler;
-    private volatile TopicTable table = new TopicTable(new DataVersion(0, 5, 3),
-            Map.of("bcq", TopicConfig.of("bcq", 4, QueueType.BATCH), "scq", TopicConfig.of("scq", 2, QueueType.SIMPLE)));
+    private volatile TopicTable table = new TopicTable(new TableVersion(0, 5, 3),
+            Map.of("bcq", TopicConfig.of("bcq", 4, ConsumeQueueType.BATCH), "scq", TopicConfig.of("scq", 2, ConsumeQueueType.SIMPLE)));
 
     @BeforeEach
     void start() {
@@ -104,7 +104,7 @@ class NameServerRegistrarTest {
     void shouldAnnounceOnlyNewTopics() {
         try (NameServerRegistrar registrar = registrar(List.of(address()), 60_000)) {
             registrar.start();
-            registrar.announce(List.of(TopicConfig.of("fresh", 8, QueueType.SIMPLE)), new DataVersion(0, 9, 4))
+            registrar.announce(List.of(TopicConfig.of("fresh", 8, ConsumeQueueType.SIMPLE)), new TableVersion(0, 9, 4))
                     .join();
             RegisterBrokerBody body = BodyCodec.decode(received.get(1).body(), RegisterBrokerBody.class);
             assertEquals(List.of("fresh"), List.copyOf(body.topicConfigSerializeWrapper().topicConfigTable()
@@ -127,7 +127,7 @@ class NameServerRegistrarTest {
         try (NameServerRegistrar registrar = registrar(List.of(address(), "127.0.0.1:1"), 60_000)) {
             registrar.start();
             assertEquals(2, registrar.failures());
-            registrar.announce(List.of(), new DataVersion(0, 1, 1)).join();
+            registrar.announce(List.of(), new TableVersion(0, 1, 1)).join();
             assertEquals(4, registrar.failures());
         }
     }
@@ -136,7 +136,7 @@ class NameServerRegistrarTest {
     void shouldDoNothingWithoutNameServers() {
         try (NameServerRegistrar registrar = registrar(List.of(), 60_000)) {
             registrar.start();
-            assertTrue(registrar.announce(List.of(), new DataVersion(0, 1, 1)).isDone());
+            assertTrue(registrar.announce(List.of(), new TableVersion(0, 1, 1)).isDone());
         }
         assertTrue(received.isEmpty());
     }

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.broker.testing.OpenStores;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageIds;
-import io.sluice.store.log.MessageProperties;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.MessageProperties;
+import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -88,7 +88,7 @@ class StoredMessageTest {
         assertArrayEquals(body, bytes(m.body()));
         assertEquals(text, m.propertiesText());
         assertEquals(result.msgIds(), m.offsetMsgId());
-        assertEquals(result.position(), MessageIds.decode(m.offsetMsgId()).position());
+        assertEquals(result.position(), MessageIdDescriptor.decode(m.offsetMsgId()).position());
     }
 
     @Example

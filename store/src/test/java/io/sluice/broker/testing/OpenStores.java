@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.store.GetResult;
 import io.sluice.store.GetStatus;
 import io.sluice.store.MessageStore;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
@@ -65,11 +65,11 @@ public final class OpenStores implements AutoCloseable {
 
     /** Creates a SimpleCQ topic with {@code queues} queues. */
     public TopicConfig createTopic(String topic, int queues) {
-        return createTopic(topic, queues, QueueType.SIMPLE);
+        return createTopic(topic, queues, ConsumeQueueType.SIMPLE);
     }
 
     /** Creates a topic. */
-    public TopicConfig createTopic(String topic, int queues, QueueType type) {
+    public TopicConfig createTopic(String topic, int queues, ConsumeQueueType type) {
         TopicConfig config = TopicConfig.of(topic, queues, type);
         metadata.putTopic(config);
         return config;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.broker.schedule.StoredMessage;
 import io.sluice.broker.testing.OpenStores;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.MessageProperties;
+import io.sluice.format.MessageProperties;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

@@ -4,14 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.QueueType;
-import io.sluice.broker.meta.DataVersion;
 import io.sluice.broker.meta.MetadataSettings;
 import io.sluice.broker.meta.MetadataStore;
+import io.sluice.broker.meta.TableVersion;
 import io.sluice.broker.meta.TopicConfig;
-import io.sluice.broker.meta.TopicFilterType;
 import io.sluice.store.TopicNames;
 import io.sluice.broker.meta.TopicPerm;
+import io.sluice.format.ConsumeQueueType;
+import io.sluice.format.TopicFilterType;
+import io.sluice.store.TopicNames;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -65,10 +66,10 @@ class TopicRegistryTest {
         announceGate.complete(null);
         TopicOutcome outcome = pending.join();
         assertEquals(TopicOutcome.Status.CREATED, outcome.status());
-        assertEquals(QueueType.BATCH, outcome.config().queueType());
+        assertEquals(ConsumeQueueType.BATCH, outcome.config().queueType());
         assertEquals(Map.of("queue.type", "BatchCQ"), outcome.config().attributes());
         assertEquals(16, outcome.config().readQueueNums());
-        assertEquals(QueueType.BATCH, registry.queueTypeOf("bcq"));
+        assertEquals(ConsumeQueueType.BATCH, registry.queueTypeOf("bcq"));
         assertEquals(null, registry.queueTypeOf("unknown"));
     }
 
@@ -91,7 +92,7 @@ class TopicRegistryTest {
         TopicOutcome refused = registry.createOrUpdate(update("t", 8, "+queue.type=BatchCQ")).join();
         assertEquals(TopicOutcome.Status.INVALID_ATTRIBUTES, refused.status());
         assertTrue(refused.detail().contains("queue.type"), refused.detail());
-        assertEquals(QueueType.SIMPLE, registry.queueTypeOf("t"));
+        assertEquals(ConsumeQueueType.SIMPLE, registry.queueTypeOf("t"));
     }
 
     @Test
@@ -203,7 +204,7 @@ class TopicRegistryTest {
     @Test
     void shouldBumpVersionOnEveryChange() {
         TopicRegistry registry = registry(false);
-        DataVersion before = registry.table().dataVersion();
+        TableVersion before = registry.table().dataVersion();
         registry.createOrUpdate(update("a", 1, "")).join();
         registry.ensureRetryTopic("g", 1).join();
         assertEquals(before.counter() + 2, registry.table().dataVersion().counter());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.ArrivalListener;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
@@ -46,8 +46,8 @@ class SerialDispatcherTest {
 
     private static final InetSocketAddress HOST = new InetSocketAddress(InetAddress.getLoopbackAddress(), 10911);
     private static final int SEGMENT_BYTES = 128 * 1024;
-    private static final Function<String, QueueType> TYPES = topic -> topic.startsWith("unknown") ? null
-            : QueueType.SIMPLE;
+    private static final Function<String, ConsumeQueueType> TYPES = topic -> topic.startsWith("unknown") ? null
+            : ConsumeQueueType.SIMPLE;
 
     @TempDir
     Path dir;

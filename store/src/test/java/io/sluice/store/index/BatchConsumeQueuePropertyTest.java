@@ -2,7 +2,7 @@ package io.sluice.store.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,7 +24,7 @@ class BatchConsumeQueuePropertyTest {
             @ForAll @LongRange(min = 0, max = 500) long startOffset,
             @ForAll @IntRange(min = 1, max = 6) int readCapacity) throws IOException {
         Path root = Files.createTempDirectory("bcq-offsets");
-        try (QueueFixture fx = new QueueFixture(root, QueueType.BATCH, slotsPerFile)) {
+        try (QueueFixture fx = new QueueFixture(root, ConsumeQueueType.BATCH, slotsPerFile)) {
             fx.append(fx.startAt(startOffset, batchSizes.get(0), 1_000));
             for (int i = 1; i < batchSizes.size(); i++) {
                 fx.append(fx.next(batchSizes.get(i), 1_000 + i));
@@ -44,7 +44,7 @@ class BatchConsumeQueuePropertyTest {
             @ForAll @IntRange(min = 1, max = 6) int slotsPerFile,
             @ForAll @IntRange(min = 0, max = 65) int trimAt,
             @ForAll @IntRange(min = 0, max = 65) int truncateAfterTrim) throws IOException {
-        QueueType type = batch ? QueueType.BATCH : QueueType.SIMPLE;
+        ConsumeQueueType type = batch ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE;
         Path root = Files.createTempDirectory("cq-trim");
         try (QueueFixture fx = new QueueFixture(root, type, slotsPerFile)) {
             for (int i = 0; i < batchSizes.size(); i++) {
@@ -68,7 +68,7 @@ class BatchConsumeQueuePropertyTest {
             checkRange(fx, min, max);
 
             int slotsDeleted = filesWhollyBelow(all, slotsPerFile, trimPosition) * slotsPerFile;
-            if (truncateAt > slotsDeleted || type == QueueType.SIMPLE) {
+            if (truncateAt > slotsDeleted || type == ConsumeQueueType.SIMPLE) {
                 // A BatchCQ left with no slot on disk cannot remember its offsets across a restart.
                 fx.reopen();
                 fx.queue.trimBelowPosition(trimPosition);
@@ -95,9 +95,9 @@ class BatchConsumeQueuePropertyTest {
         for (long offset = 0; offset < max + 3; offset++) {
             SlotLookup actual = fx.queue.lookup(offset);
             if (offset >= max) {
-                assertEquals(ReadStatus.BEYOND_MAX, actual.status(), "offset " + offset);
+                assertEquals(SlotReadStatus.BEYOND_MAX, actual.status(), "offset " + offset);
             } else if (offset < min) {
-                assertEquals(ReadStatus.BELOW_MIN, actual.status(), "offset " + offset);
+                assertEquals(SlotReadStatus.BELOW_MIN, actual.status(), "offset " + offset);
             } else {
                 assertEquals(linearScan(fx.records, offset).slot(fx.type), actual, "offset " + offset);
             }
@@ -109,7 +109,7 @@ class BatchConsumeQueuePropertyTest {
         checkRange(fx, min, max);
         SlotBatch slots = new SlotBatch(readCapacity);
         for (long offset = min; offset < max; offset++) {
-            assertEquals(ReadStatus.FOUND, fx.queue.read(offset, slots));
+            assertEquals(SlotReadStatus.FOUND, fx.queue.read(offset, slots));
             int first = fx.records.indexOf(linearScan(fx.records, offset));
             int expected = Math.min(readCapacity, fx.records.size() - first);
             assertEquals(expected, slots.size());

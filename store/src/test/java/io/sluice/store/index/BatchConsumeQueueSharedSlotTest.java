@@ -3,7 +3,7 @@ package io.sluice.store.index;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +35,7 @@ class BatchConsumeQueueSharedSlotTest {
         }
         IndexSettings settings = IndexSettings.defaults(dir).withBatchCqSlotsPerFile(64)
                 .withBatchCqUnitMaxBytes(UNIT_BYTES);
-        table = ConsumeQueueTable.open(settings, topic -> QueueType.BATCH, (position, size) -> -1L, stop);
+        table = ConsumeQueueTable.open(settings, topic -> ConsumeQueueType.BATCH, (position, size) -> -1L, stop);
         queue = table.getOrCreate("T", 0);
     }
 
@@ -44,21 +44,21 @@ class BatchConsumeQueueSharedSlotTest {
         table.close();
     }
 
-    private AppendStatus append(long offset, int count, long position, int size) {
+    private SlotAppendStatus append(long offset, int count, long position, int size) {
         return queue.append(offset, count, position, size, 7, 1_000 + position);
     }
 
     @Test
     void recordsBackToBackGrowTheLastSlotAndAreVisibleAtOnce() {
-        assertEquals(AppendStatus.APPENDED, append(0, 10, 0, 300));
+        assertEquals(SlotAppendStatus.APPENDED, append(0, 10, 0, 300));
         assertEquals(10, queue.maxOffset());
-        assertEquals(AppendStatus.APPENDED, append(10, 10, 300, 300));
+        assertEquals(SlotAppendStatus.APPENDED, append(10, 10, 300, 300));
         assertEquals(20, queue.maxOffset());
-        assertEquals(AppendStatus.APPENDED, append(20, 5, 600, 300));
+        assertEquals(SlotAppendStatus.APPENDED, append(20, 5, 600, 300));
         assertEquals(25, queue.maxOffset());
         assertEquals(new QueueSlot(0, 900, 7, 0, 25, 1_000), queue.lookup(13));
         SlotBatch slots = new SlotBatch(4);
-        assertEquals(ReadStatus.FOUND, queue.read(21, slots));
+        assertEquals(SlotReadStatus.FOUND, queue.read(21, slots));
         assertEquals(1, slots.size());
         assertEquals(900, slots.sizeBytes(0));
     }
@@ -80,8 +80,8 @@ class BatchConsumeQueueSharedSlotTest {
 
     @Test
     void aRecordAsLargeAsTheLimitGetsItsOwnSlotAtOnce() {
-        assertEquals(AppendStatus.APPENDED, append(0, 3, 0, UNIT_BYTES));
-        assertEquals(AppendStatus.APPENDED, append(3, 1, UNIT_BYTES, 10));
+        assertEquals(SlotAppendStatus.APPENDED, append(0, 3, 0, UNIT_BYTES));
+        assertEquals(SlotAppendStatus.APPENDED, append(3, 1, UNIT_BYTES, 10));
         assertEquals(UNIT_BYTES, ((QueueSlot) queue.lookup(0)).sizeBytes(), "nothing can join a full slot");
         assertEquals(UNIT_BYTES, ((QueueSlot) queue.lookup(3)).position());
     }
@@ -91,12 +91,12 @@ class BatchConsumeQueueSharedSlotTest {
         append(0, 10, 0, 300);
         append(10, 10, 300, 300);
         append(20, 10, 600, 300);
-        assertEquals(AppendStatus.DUPLICATE, append(0, 10, 0, 300));
-        assertEquals(AppendStatus.DUPLICATE, append(10, 10, 300, 300));
-        assertEquals(AppendStatus.DUPLICATE, append(20, 10, 600, 300));
-        assertEquals(AppendStatus.CONFLICT, append(10, 10, 800, 300), "bytes beyond the slot's");
-        assertEquals(AppendStatus.CONFLICT, append(0, 10, 0, 900), "the whole slot's bytes for part of its offsets");
-        assertEquals(AppendStatus.CONFLICT, append(20, 5, 600, 300), "ends at the slot's end with fewer messages");
+        assertEquals(SlotAppendStatus.DUPLICATE, append(0, 10, 0, 300));
+        assertEquals(SlotAppendStatus.DUPLICATE, append(10, 10, 300, 300));
+        assertEquals(SlotAppendStatus.DUPLICATE, append(20, 10, 600, 300));
+        assertEquals(SlotAppendStatus.CONFLICT, append(10, 10, 800, 300), "bytes beyond the slot's");
+        assertEquals(SlotAppendStatus.CONFLICT, append(0, 10, 0, 900), "the whole slot's bytes for part of its offsets");
+        assertEquals(SlotAppendStatus.CONFLICT, append(20, 5, 600, 300), "ends at the slot's end with fewer messages");
         assertEquals(30, queue.maxOffset());
     }
 
@@ -110,7 +110,7 @@ class BatchConsumeQueueSharedSlotTest {
         assertEquals(1, queue.truncateFromPosition(400), "the shared slot reaches past the cut");
         assertEquals(5, queue.maxOffset());
         assertInstanceOf(QueueSlot.class, queue.lookup(4));
-        assertEquals(AppendStatus.APPENDED, append(5, 10, 100, 300), "re-dispatch from its start rebuilds it");
+        assertEquals(SlotAppendStatus.APPENDED, append(5, 10, 100, 300), "re-dispatch from its start rebuilds it");
         assertEquals(15, queue.maxOffset());
     }
 
@@ -121,8 +121,8 @@ class BatchConsumeQueueSharedSlotTest {
         reopen(LastStop.CRASH);
         assertEquals(10, queue.maxOffset());
         assertEquals(new QueueSlot(0, 200, 7, 0, 10, 1_000), queue.lookup(7));
-        assertEquals(AppendStatus.DUPLICATE, append(5, 5, 100, 100), "re-dispatch of its second record");
-        assertEquals(AppendStatus.APPENDED, append(10, 5, 200, 100));
+        assertEquals(SlotAppendStatus.DUPLICATE, append(5, 5, 100, 100), "re-dispatch of its second record");
+        assertEquals(SlotAppendStatus.APPENDED, append(10, 5, 200, 100));
         assertEquals(200, ((QueueSlot) queue.lookup(10)).position(), "a new slot after the reopen");
     }
 }

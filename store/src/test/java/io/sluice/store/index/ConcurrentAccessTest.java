@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +33,11 @@ class ConcurrentAccessTest {
     Path root;
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void readersNeverSeeATornOrWrongSlotWhileFilesComeAndGo(QueueType type) throws Exception {
+    @EnumSource(ConsumeQueueType.class)
+    void readersNeverSeeATornOrWrongSlotWhileFilesComeAndGo(ConsumeQueueType type) throws Exception {
         IndexSettings settings = IndexSettings.defaults(root).withSimpleCqSlotsPerFile(512)
                 .withBatchCqSlotsPerFile(512);
-        int batch = type == QueueType.SIMPLE ? 1 : 3;
+        int batch = type == ConsumeQueueType.SIMPLE ? 1 : 3;
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         AtomicBoolean done = new AtomicBoolean();
         AtomicLong found = new AtomicLong();
@@ -49,8 +49,8 @@ class ConcurrentAccessTest {
                     if (k == RECORDS / 2) {
                         awaitFirstFind(found); // on a loaded machine the writer could otherwise finish alone
                     }
-                    AppendStatus status = queue.append((long) k * batch, batch, k * 1000L, 100 + k % 50, k, k);
-                    if (status != AppendStatus.APPENDED) {
+                    SlotAppendStatus status = queue.append((long) k * batch, batch, k * 1000L, 100 + k % 50, k, k);
+                    if (status != SlotAppendStatus.APPENDED) {
                         failures.add("append " + k + ": " + status);
                         return;
                     }
@@ -95,14 +95,14 @@ class ConcurrentAccessTest {
             }
             long offset = random.nextLong(max / 3, max);
             SlotLookup result = queue.lookup(offset);
-            if (result.status() == ReadStatus.BEYOND_MAX) {
+            if (result.status() == SlotReadStatus.BEYOND_MAX) {
                 failures.add("offset " + offset + " below a max of " + max + " reported beyond max");
             }
             String problem = check(result, offset, batch);
             if (problem != null) {
                 failures.add(problem);
             }
-            if (queue.read(offset, slots) == ReadStatus.FOUND) {
+            if (queue.read(offset, slots) == SlotReadStatus.FOUND) {
                 found.incrementAndGet();
                 for (int i = 0; i < slots.size(); i++) {
                     long expectedBase = slots.baseOffset(0) + (long) i * batch;

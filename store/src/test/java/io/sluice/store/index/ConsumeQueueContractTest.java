@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ abstract class ConsumeQueueContractTest {
 
     QueueFixture fx;
 
-    abstract QueueType type();
+    abstract ConsumeQueueType type();
 
     @BeforeEach
     void openQueue() {
@@ -64,8 +64,8 @@ abstract class ConsumeQueueContractTest {
     void emptyQueueHasNothing() {
         assertEquals(0, queue().minOffset());
         assertEquals(0, queue().maxOffset());
-        assertEquals(ReadStatus.BEYOND_MAX, queue().lookup(0).status());
-        assertEquals(ReadStatus.BEYOND_MAX, queue().read(0, new SlotBatch(4)));
+        assertEquals(SlotReadStatus.BEYOND_MAX, queue().lookup(0).status());
+        assertEquals(SlotReadStatus.BEYOND_MAX, queue().read(0, new SlotBatch(4)));
         assertEquals(0, queue().maxPhysicalEnd());
         assertEquals(-1, queue().earliestStoreTimeMs());
         assertEquals(0, queue().offsetByTimestamp(5, true));
@@ -80,7 +80,7 @@ abstract class ConsumeQueueContractTest {
         assertEquals(0, queue().minOffset());
         assertEquals(fx.last().next(), queue().maxOffset());
         assertAllLookups();
-        assertEquals(ReadStatus.BEYOND_MAX, queue().lookup(fx.last().next()).status());
+        assertEquals(SlotReadStatus.BEYOND_MAX, queue().lookup(fx.last().next()).status());
         assertEquals(3, fx.files().size(), "10 slots in files of 4");
     }
 
@@ -89,7 +89,7 @@ abstract class ConsumeQueueContractTest {
         fx.appendMany(10);
         Rec third = fx.records.get(2);
         SlotBatch batch = new SlotBatch(5);
-        assertEquals(ReadStatus.FOUND, queue().read(third.next() - 1, batch));
+        assertEquals(SlotReadStatus.FOUND, queue().read(third.next() - 1, batch));
         assertEquals(5, batch.size());
         for (int i = 0; i < 5; i++) {
             assertEquals(fx.records.get(2 + i).slot(type()), batch.slot(i));
@@ -101,10 +101,10 @@ abstract class ConsumeQueueContractTest {
     void readStopsAtTheEndOfWrittenData() {
         fx.appendMany(6);
         SlotBatch batch = new SlotBatch(32);
-        assertEquals(ReadStatus.FOUND, queue().read(fx.records.get(4).offset(), batch));
+        assertEquals(SlotReadStatus.FOUND, queue().read(fx.records.get(4).offset(), batch));
         assertEquals(2, batch.size());
         assertEquals(fx.last().next(), batch.nextOffset());
-        assertEquals(ReadStatus.BEYOND_MAX, queue().read(fx.last().next(), batch));
+        assertEquals(SlotReadStatus.BEYOND_MAX, queue().read(fx.last().next(), batch));
         assertTrue(batch.isEmpty());
     }
 
@@ -112,8 +112,8 @@ abstract class ConsumeQueueContractTest {
     void reAppendingAnIndexedEntryIsADuplicateAndChangesNothing() {
         fx.appendMany(6);
         Rec second = fx.records.get(1);
-        assertEquals(AppendStatus.DUPLICATE, queue().append(second.entry()));
-        assertEquals(AppendStatus.DUPLICATE, queue().append(fx.last().entry()));
+        assertEquals(SlotAppendStatus.DUPLICATE, queue().append(second.entry()));
+        assertEquals(SlotAppendStatus.DUPLICATE, queue().append(fx.last().entry()));
         assertEquals(fx.last().next(), queue().maxOffset());
         assertAllLookups();
     }
@@ -123,7 +123,7 @@ abstract class ConsumeQueueContractTest {
         fx.appendMany(6);
         Rec second = fx.records.get(1);
         Rec moved = new Rec(second.offset(), second.batch(), second.position() + 1, second.size(), 0, 0);
-        assertEquals(AppendStatus.CONFLICT, queue().append(moved.entry()));
+        assertEquals(SlotAppendStatus.CONFLICT, queue().append(moved.entry()));
         assertAllLookups();
     }
 
@@ -132,7 +132,7 @@ abstract class ConsumeQueueContractTest {
         fx.appendMany(5);
         Rec next = fx.next(1, 5_000);
         Rec skipping = new Rec(next.offset() + 1, 1, next.position(), next.size(), 0, 0);
-        assertEquals(AppendStatus.GAP, queue().append(skipping.entry()));
+        assertEquals(SlotAppendStatus.GAP, queue().append(skipping.entry()));
         assertEquals(next.offset(), queue().maxOffset());
         fx.append(next);
         assertAllLookups();
@@ -143,7 +143,7 @@ abstract class ConsumeQueueContractTest {
         fx.appendMany(3);
         Rec next = fx.next(1, 5_000);
         Rec overlapping = new Rec(next.offset(), 1, fx.last().end() - 1, next.size(), 0, 0);
-        assertEquals(AppendStatus.CONFLICT, queue().append(overlapping.entry()));
+        assertEquals(SlotAppendStatus.CONFLICT, queue().append(overlapping.entry()));
         assertEquals(next.offset(), queue().maxOffset());
     }
 
@@ -153,23 +153,23 @@ abstract class ConsumeQueueContractTest {
         fx.appendMany(3);
         assertEquals(7, queue().minOffset());
         assertEquals(fx.last().next(), queue().maxOffset());
-        assertEquals(ReadStatus.BELOW_MIN, queue().lookup(6).status());
-        assertEquals(ReadStatus.BELOW_MIN, queue().lookup(0).status());
+        assertEquals(SlotReadStatus.BELOW_MIN, queue().lookup(6).status());
+        assertEquals(SlotReadStatus.BELOW_MIN, queue().lookup(0).status());
         assertHolds(first, 7);
         fx.reopen();
         assertEquals(7, queue().minOffset());
         assertEquals(fx.last().next(), queue().maxOffset());
         assertAllLookups();
-        assertEquals(ReadStatus.BELOW_MIN, queue().lookup(3).status());
+        assertEquals(SlotReadStatus.BELOW_MIN, queue().lookup(3).status());
     }
 
     @Test
     void timeSearchFindsFirstAtOrAfterAndLastAtOrBefore() {
         long[] times = {100, 110, 110, 110, 120, 130, 130, 140};
         for (long time : times) {
-            fx.append(fx.next(type() == QueueType.SIMPLE ? 1 : 2, time));
+            fx.append(fx.next(type() == ConsumeQueueType.SIMPLE ? 1 : 2, time));
         }
-        long perRecord = type() == QueueType.SIMPLE ? 1 : 2;
+        long perRecord = type() == ConsumeQueueType.SIMPLE ? 1 : 2;
         assertEquals(0, queue().offsetByTimestamp(50, true));
         assertEquals(0, queue().offsetByTimestamp(100, true));
         assertEquals(perRecord, queue().offsetByTimestamp(101, true));
@@ -198,7 +198,7 @@ abstract class ConsumeQueueContractTest {
         Rec sixth = fx.records.get(5);
         assertEquals(5, queue().truncateFromPosition(sixth.position()));
         assertEquals(sixth.offset(), queue().maxOffset());
-        assertEquals(ReadStatus.BEYOND_MAX, queue().lookup(sixth.offset()).status());
+        assertEquals(SlotReadStatus.BEYOND_MAX, queue().lookup(sixth.offset()).status());
         assertEquals(fx.records.get(4).end(), queue().maxPhysicalEnd());
         assertEquals(2, fx.files().size(), "the third file (slots 8, 9) is gone");
         fx.records.subList(5, 10).clear();
@@ -241,8 +241,8 @@ abstract class ConsumeQueueContractTest {
         Rec seventh = fx.records.get(6);
         assertEquals(1, queue().trimBelowPosition(seventh.position()), "only the first file is wholly below");
         assertEquals(seventh.offset(), queue().minOffset());
-        assertEquals(ReadStatus.BELOW_MIN, queue().lookup(seventh.offset() - 1).status());
-        assertEquals(ReadStatus.BELOW_MIN, queue().read(0, new SlotBatch(2)));
+        assertEquals(SlotReadStatus.BELOW_MIN, queue().lookup(seventh.offset() - 1).status());
+        assertEquals(SlotReadStatus.BELOW_MIN, queue().read(0, new SlotBatch(2)));
         assertHolds(seventh, seventh.offset());
         assertEquals(2, fx.files().size());
         assertEquals(1_000 + 10 * 6, queue().earliestStoreTimeMs());
@@ -309,9 +309,9 @@ abstract class ConsumeQueueContractTest {
     void aClosedQueueRefusesAppendsAndReads() {
         fx.appendMany(3);
         queue().close();
-        assertEquals(AppendStatus.CLOSED, queue().append(fx.next(1, 0).entry()));
-        assertEquals(ReadStatus.UNAVAILABLE, queue().lookup(0).status());
-        assertEquals(ReadStatus.UNAVAILABLE, queue().read(0, new SlotBatch(3)));
+        assertEquals(SlotAppendStatus.CLOSED, queue().append(fx.next(1, 0).entry()));
+        assertEquals(SlotReadStatus.UNAVAILABLE, queue().lookup(0).status());
+        assertEquals(SlotReadStatus.UNAVAILABLE, queue().read(0, new SlotBatch(3)));
         queue().close();
     }
 
@@ -320,7 +320,7 @@ abstract class ConsumeQueueContractTest {
         fx.appendMany(6);
         queue().destroy();
         assertFalse(Files.exists(fx.queueDir()));
-        assertEquals(AppendStatus.CLOSED, queue().append(fx.next(1, 0).entry()));
+        assertEquals(SlotAppendStatus.CLOSED, queue().append(fx.next(1, 0).entry()));
     }
 
     @Test

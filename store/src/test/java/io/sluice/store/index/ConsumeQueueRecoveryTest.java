@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,7 +37,7 @@ class ConsumeQueueRecoveryTest {
         }
     }
 
-    private QueueFixture fixture(QueueType type) {
+    private QueueFixture fixture(ConsumeQueueType type) {
         fx = new QueueFixture(root, type, SLOTS_PER_FILE);
         return fx;
     }
@@ -91,12 +91,12 @@ class ConsumeQueueRecoveryTest {
         assertEquals(last.next(), fx.queue.maxOffset());
         assertEquals(last.end(), fx.queue.maxPhysicalEnd());
         assertEquals(last.slot(fx.type), fx.queue.lookup(last.offset()));
-        assertEquals(ReadStatus.BEYOND_MAX, fx.queue.lookup(last.next()).status());
+        assertEquals(SlotReadStatus.BEYOND_MAX, fx.queue.lookup(last.next()).status());
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void aTornTrailingSlotIsDropped(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void aTornTrailingSlotIsDropped(ConsumeQueueType type) {
         fixture(type).appendMany(6);
         Rec fifth = fx.records.get(4);
         crashAndEdit(f -> zeroSlotBytes(5, fx.slotBytes() / 2, fx.slotBytes()));
@@ -107,8 +107,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void aSlotStartingBeforeThePreviousRecordEndsIsTorn(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void aSlotStartingBeforeThePreviousRecordEndsIsTorn(ConsumeQueueType type) {
         fixture(type).appendMany(6);
         Rec fifth = fx.records.get(4);
         // A well-formed slot whose position went backwards, as if a stale page had been persisted.
@@ -117,8 +117,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void aZeroFilledTailIsEmptyAndItsEmptyFileGoes(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void aZeroFilledTailIsEmptyAndItsEmptyFileGoes(ConsumeQueueType type) {
         fixture(type).appendMany(6);
         crashAndEdit(f -> {
             zeroSlotBytes(4, 0, fx.slotBytes());
@@ -129,8 +129,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void slotsAfterAZeroSlotAreScrubbedSoTheyCannotComeBack(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void slotsAfterAZeroSlotAreScrubbedSoTheyCannotComeBack(ConsumeQueueType type) {
         fixture(type).appendMany(7);
         crashAndEdit(f -> zeroSlotBytes(5, 0, fx.slotBytes()));
         assertEndsAfter(fx.records.get(4));
@@ -138,20 +138,20 @@ class ConsumeQueueRecoveryTest {
 
         // Re-dispatch writes slot 5 again at the same CommitLog position; the old slot 6 would chain after it.
         fx.records.subList(5, 7).clear();
-        Rec redone = fx.append(fx.next(fx.type == QueueType.SIMPLE ? 1 : 3, 9_000));
+        Rec redone = fx.append(fx.next(fx.type == ConsumeQueueType.SIMPLE ? 1 : 3, 9_000));
         fx.reopen();
         assertEndsAfter(redone);
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void afterACleanStopTheQueueReopensAtItsEndAndAppendsGoOn(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void afterACleanStopTheQueueReopensAtItsEndAndAppendsGoOn(ConsumeQueueType type) {
         fixture(type).appendMany(6);
         fx.lastStop = LastStop.CLEAN;
         fx.reopen();
         assertEndsAfter(fx.records.get(5));
 
-        Rec next = fx.append(fx.next(type == QueueType.SIMPLE ? 1 : 4, 9_000));
+        Rec next = fx.append(fx.next(type == ConsumeQueueType.SIMPLE ? 1 : 4, 9_000));
         Rec after = fx.append(fx.next(1, 9_001));
         fx.reopen();
         assertEndsAfter(after);
@@ -160,8 +160,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void aShortNewestFileIsExtended(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void aShortNewestFileIsExtended(ConsumeQueueType type) {
         fixture(type).appendMany(5);
         crashAndEdit(f -> truncateFile(fileOf(4), fx.slotBytes() + 3L));
         assertEquals((long) SLOTS_PER_FILE * fx.slotBytes(), fileOf(4).toFile().length());
@@ -171,8 +171,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void anEmptyNewestFileLeftByACrashDuringCreationIsDropped(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void anEmptyNewestFileLeftByACrashDuringCreationIsDropped(ConsumeQueueType type) {
         fixture(type).appendMany(4);
         crashAndEdit(f -> {
             try {
@@ -188,8 +188,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void aShortOlderFileFailsTheLoadNamingTheFile(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void aShortOlderFileFailsTheLoadNamingTheFile(ConsumeQueueType type) {
         fixture(type).appendMany(6);
         fx.table.close();
         truncateFile(fileOf(0), 10);
@@ -200,8 +200,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void aMissingMiddleFileFailsTheLoadNamingIt(QueueType type) throws IOException {
+    @EnumSource(ConsumeQueueType.class)
+    void aMissingMiddleFileFailsTheLoadNamingIt(ConsumeQueueType type) throws IOException {
         fixture(type).appendMany(10);
         fx.table.close();
         Files.delete(fileOf(4));
@@ -212,8 +212,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void aFileOffTheFileBoundaryFailsTheLoad(QueueType type) throws IOException {
+    @EnumSource(ConsumeQueueType.class)
+    void aFileOffTheFileBoundaryFailsTheLoad(ConsumeQueueType type) throws IOException {
         fixture(type).appendMany(6);
         fx.table.close();
         Path odd = fx.queueDir().resolve(SlotLog.fileName(fx.slotBytes() * 5L));
@@ -225,8 +225,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void aBadSlotInAnOlderFileWithinTheScanWindowCutsThere(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void aBadSlotInAnOlderFileWithinTheScanWindowCutsThere(ConsumeQueueType type) {
         fixture(type).appendMany(10);
         crashAndEdit(f -> zeroSlotBytes(1, 0, fx.slotBytes()));
         assertEndsAfter(fx.records.get(0));
@@ -234,8 +234,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void reopeningRepeatedlyGivesTheSameState(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void reopeningRepeatedlyGivesTheSameState(ConsumeQueueType type) {
         fixture(type).appendMany(9);
         long min = fx.queue.minOffset();
         long max = fx.queue.maxOffset();
@@ -252,8 +252,8 @@ class ConsumeQueueRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(QueueType.class)
-    void strayFilesInTheQueueDirectoryAreIgnored(QueueType type) {
+    @EnumSource(ConsumeQueueType.class)
+    void strayFilesInTheQueueDirectoryAreIgnored(ConsumeQueueType type) {
         fixture(type).appendMany(3);
         crashAndEdit(f -> {
             try {
@@ -267,7 +267,7 @@ class ConsumeQueueRecoveryTest {
 
     @Test
     void aSimpleQueueWhoseFirstRecordWasTornKeepsItsStartOffset() {
-        fixture(QueueType.SIMPLE).append(fx.startAt(6, 1, 1_000));
+        fixture(ConsumeQueueType.SIMPLE).append(fx.startAt(6, 1, 1_000));
         crashAndEdit(f -> zeroSlotBytes(6, 0, fx.slotBytes()));
         assertEquals(6, fx.queue.minOffset(), "the fillers remember where the queue starts");
         assertEquals(6, fx.queue.maxOffset());
@@ -278,14 +278,14 @@ class ConsumeQueueRecoveryTest {
 
     @Test
     void aBatchSlotMissingItsReservedTailIsTorn() {
-        fixture(QueueType.BATCH).appendMany(6);
+        fixture(ConsumeQueueType.BATCH).appendMany(6);
         crashAndEdit(f -> zeroSlotBytes(5, BatchConsumeQueueDescriptor.COMPACTED_OFFSET_OFFSET, fx.slotBytes()));
         assertEndsAfter(fx.records.get(4));
     }
 
     @Test
     void aBatchSlotWhoseBaseDoesNotFollowIsTorn() {
-        fixture(QueueType.BATCH).appendMany(6);
+        fixture(ConsumeQueueType.BATCH).appendMany(6);
         long wrongBase = fx.records.get(5).offset() + 1;
         crashAndEdit(f -> write(fileOf(5), byteOf(5) + BatchConsumeQueueDescriptor.BASE_OFFSET_OFFSET,
                 ByteBuffer.allocate(8).putLong(wrongBase).array()));

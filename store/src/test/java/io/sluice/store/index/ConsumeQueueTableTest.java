@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ConsumeQueueTableTest {
 
     /** Topics whose name starts with "Batch" are BatchCQ. */
-    private static final Function<String, QueueType> TYPES =
-            topic -> topic.startsWith("Batch") ? QueueType.BATCH : QueueType.SIMPLE;
+    private static final Function<String, ConsumeQueueType> TYPES =
+            topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE;
 
     @TempDir
     Path root;
@@ -68,13 +68,13 @@ class ConsumeQueueTableTest {
     void theTopicTypeChoosesTheLayoutAndDirectory() {
         ConsumeQueue simple = table.getOrCreate("Orders", 0);
         ConsumeQueue batch = table.getOrCreate("BatchEvents", 0);
-        assertEquals(QueueType.SIMPLE, simple.type());
-        assertEquals(QueueType.BATCH, batch.type());
-        assertEquals(AppendStatus.APPENDED, simple.append(entry("Orders", 0, 0, 1, 0)));
-        assertEquals(AppendStatus.APPENDED, batch.append(entry("BatchEvents", 0, 0, 16, 100)));
+        assertEquals(ConsumeQueueType.SIMPLE, simple.type());
+        assertEquals(ConsumeQueueType.BATCH, batch.type());
+        assertEquals(SlotAppendStatus.APPENDED, simple.append(entry("Orders", 0, 0, 1, 0)));
+        assertEquals(SlotAppendStatus.APPENDED, batch.append(entry("BatchEvents", 0, 0, 16, 100)));
         assertTrue(Files.isDirectory(root.resolve("consumequeue/Orders/0")));
         assertTrue(Files.isDirectory(root.resolve("batchconsumequeue/BatchEvents/0")));
-        assertEquals(Optional.of(QueueType.BATCH), table.typeOfExisting("BatchEvents"));
+        assertEquals(Optional.of(ConsumeQueueType.BATCH), table.typeOfExisting("BatchEvents"));
     }
 
     @Test
@@ -98,7 +98,7 @@ class ConsumeQueueTableTest {
         table.getOrCreate("Orders", 0).append(entry("Orders", 0, 0, 1, 0));
         table.close();
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> ConsumeQueueTable.open(settings, topic -> QueueType.BATCH, StoreTimeLookup.NONE));
+                () -> ConsumeQueueTable.open(settings, topic -> ConsumeQueueType.BATCH, StoreTimeLookup.NONE));
         assertTrue(e.getMessage().contains("Orders"), e.getMessage());
         table = ConsumeQueueTable.open(settings, TYPES, StoreTimeLookup.NONE);
     }
@@ -124,7 +124,7 @@ class ConsumeQueueTableTest {
         assertEquals(2, table.deleteTopic("Orders"));
         assertFalse(Files.exists(root.resolve("consumequeue/Orders")));
         assertEquals(Optional.empty(), table.find("Orders", 0));
-        assertEquals(AppendStatus.CLOSED, queue.append(entry("Orders", 0, 1, 1, 300)), "a racing dispatch");
+        assertEquals(SlotAppendStatus.CLOSED, queue.append(entry("Orders", 0, 1, 1, 300)), "a racing dispatch");
         assertEquals(1, table.queues().size());
         assertEquals(0, table.deleteTopic("Unknown"));
     }

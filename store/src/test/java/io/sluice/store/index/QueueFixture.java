@@ -3,7 +3,7 @@ package io.sluice.store.index;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,14 +42,14 @@ final class QueueFixture implements AutoCloseable {
             return queueOffset >= offset && queueOffset < next();
         }
 
-        QueueSlot slot(QueueType type) {
+        QueueSlot slot(ConsumeQueueType type) {
             return new QueueSlot(position, size, tags, offset, batch,
-                    type == QueueType.SIMPLE ? QueueSlot.UNKNOWN_STORE_TIME : timeMs);
+                    type == ConsumeQueueType.SIMPLE ? QueueSlot.UNKNOWN_STORE_TIME : timeMs);
         }
     }
 
     final Path root;
-    final QueueType type;
+    final ConsumeQueueType type;
     final IndexSettings settings;
     final Map<Long, Long> timeByPosition = new ConcurrentHashMap<>();
     final List<Rec> records = new ArrayList<>();
@@ -58,7 +58,7 @@ final class QueueFixture implements AutoCloseable {
     /** How the table is told the previous run ended when it is (re)opened. */
     LastStop lastStop = LastStop.CRASH;
 
-    QueueFixture(Path root, QueueType type, int slotsPerFile) {
+    QueueFixture(Path root, ConsumeQueueType type, int slotsPerFile) {
         this.root = root;
         this.type = type;
         this.settings = IndexSettings.defaults(root).withSimpleCqSlotsPerFile(slotsPerFile)
@@ -85,7 +85,7 @@ final class QueueFixture implements AutoCloseable {
     }
 
     int slotBytes() {
-        return type == QueueType.SIMPLE ? ConsumeQueueDescriptor.SLOT_BYTES : BatchConsumeQueueDescriptor.SLOT_BYTES;
+        return type == ConsumeQueueType.SIMPLE ? ConsumeQueueDescriptor.SLOT_BYTES : BatchConsumeQueueDescriptor.SLOT_BYTES;
     }
 
     /** The next record after the last one of the model (not appended). */
@@ -104,7 +104,7 @@ final class QueueFixture implements AutoCloseable {
 
     /** Appends a record, expecting APPENDED, and adds it to the model. */
     Rec append(Rec rec) {
-        assertEquals(AppendStatus.APPENDED, queue.append(rec.entry()), () -> "append " + rec);
+        assertEquals(SlotAppendStatus.APPENDED, queue.append(rec.entry()), () -> "append " + rec);
         records.add(rec);
         timeByPosition.put(rec.position(), rec.timeMs());
         return rec;
@@ -114,7 +114,7 @@ final class QueueFixture implements AutoCloseable {
     List<Rec> appendMany(int n) {
         List<Rec> added = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            int batch = type == QueueType.SIMPLE ? 1 : 1 + records.size() % 3;
+            int batch = type == ConsumeQueueType.SIMPLE ? 1 : 1 + records.size() % 3;
             added.add(append(next(batch, 1_000 + 10L * records.size())));
         }
         return added;
@@ -125,7 +125,7 @@ final class QueueFixture implements AutoCloseable {
     }
 
     Path queueDir() {
-        Path base = type == QueueType.SIMPLE ? settings.simpleCqDir() : settings.batchCqDir();
+        Path base = type == ConsumeQueueType.SIMPLE ? settings.simpleCqDir() : settings.batchCqDir();
         return base.resolve(TOPIC).resolve(Integer.toString(QUEUE_ID));
     }
 

@@ -2,7 +2,7 @@ package io.sluice.store.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +26,7 @@ class SimpleConsumeQueuePropertyTest {
             @ForAll @IntRange(min = 1, max = 9) int slotsPerFile,
             @ForAll @IntRange(min = 1, max = 10) int readCapacity) throws IOException {
         Path root = Files.createTempDirectory("cq-roundtrip");
-        try (QueueFixture fx = new QueueFixture(root, QueueType.SIMPLE, slotsPerFile)) {
+        try (QueueFixture fx = new QueueFixture(root, ConsumeQueueType.SIMPLE, slotsPerFile)) {
             long position = 0;
             for (int i = 0; i < gaps.size(); i++) {
                 position += gaps.get(i);
@@ -49,18 +49,18 @@ class SimpleConsumeQueuePropertyTest {
         SlotBatch slots = new SlotBatch(readCapacity);
         for (long offset = Math.max(0, startOffset - 2); offset < max + 2; offset++) {
             if (offset < startOffset) {
-                assertEquals(ReadStatus.BELOW_MIN, fx.queue.lookup(offset).status());
-                assertEquals(ReadStatus.BELOW_MIN, fx.queue.read(offset, slots));
+                assertEquals(SlotReadStatus.BELOW_MIN, fx.queue.lookup(offset).status());
+                assertEquals(SlotReadStatus.BELOW_MIN, fx.queue.read(offset, slots));
             } else if (offset >= max) {
-                assertEquals(ReadStatus.BEYOND_MAX, fx.queue.lookup(offset).status());
+                assertEquals(SlotReadStatus.BEYOND_MAX, fx.queue.lookup(offset).status());
             } else {
                 int index = (int) (offset - startOffset);
-                assertEquals(fx.records.get(index).slot(QueueType.SIMPLE), fx.queue.lookup(offset));
-                assertEquals(ReadStatus.FOUND, fx.queue.read(offset, slots));
+                assertEquals(fx.records.get(index).slot(ConsumeQueueType.SIMPLE), fx.queue.lookup(offset));
+                assertEquals(SlotReadStatus.FOUND, fx.queue.read(offset, slots));
                 int expected = Math.min(readCapacity, fx.records.size() - index);
                 assertEquals(expected, slots.size());
                 for (int i = 0; i < expected; i++) {
-                    assertEquals(fx.records.get(index + i).slot(QueueType.SIMPLE), slots.slot(i));
+                    assertEquals(fx.records.get(index + i).slot(ConsumeQueueType.SIMPLE), slots.slot(i));
                 }
             }
         }

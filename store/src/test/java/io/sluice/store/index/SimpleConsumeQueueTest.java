@@ -2,7 +2,7 @@ package io.sluice.store.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class SimpleConsumeQueueTest extends ConsumeQueueContractTest {
 
     @Override
-    QueueType type() {
-        return QueueType.SIMPLE;
+    ConsumeQueueType type() {
+        return ConsumeQueueType.SIMPLE;
     }
 
     @Test
@@ -33,9 +33,9 @@ class SimpleConsumeQueueTest extends ConsumeQueueContractTest {
         Rec first = fx.append(fx.startAt(6, 1, 1_000));
         Path file = fx.files().get(0);
         assertEquals("00000000000000000080", file.getFileName().toString(), "offset 6 lives in the second file");
-        assertEquals(first.slot(QueueType.SIMPLE), fx.queue.lookup(6));
-        assertEquals(ReadStatus.BELOW_MIN, fx.queue.lookup(5).status(), "the filler at offset 4 is never read");
-        assertEquals(ReadStatus.BELOW_MIN, fx.queue.read(4, new SlotBatch(4)));
+        assertEquals(first.slot(ConsumeQueueType.SIMPLE), fx.queue.lookup(6));
+        assertEquals(SlotReadStatus.BELOW_MIN, fx.queue.lookup(5).status(), "the filler at offset 4 is never read");
+        assertEquals(SlotReadStatus.BELOW_MIN, fx.queue.read(4, new SlotBatch(4)));
         fx.reopen();
         assertEquals(6, fx.queue.minOffset());
         assertEquals(7, fx.queue.maxOffset());

@@ -43,7 +43,7 @@ class SlotLogSearchPropertyTest {
             for (int i = 0; i < values.length; i++) {
                 value += steps.get(i);
                 values[i] = value;
-                MappedSegment segment = log.segmentForAppend(i);
+                SlotSegment segment = log.segmentForAppend(i);
                 segment.buffer().putLong(segment.byteIndex(i), value, SlotLog.ORDER);
                 log.publish(i + 1);
             }

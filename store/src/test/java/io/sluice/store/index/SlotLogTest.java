@@ -73,10 +73,10 @@ class SlotLogTest {
             log.recoverEnd(3, lastStop);
 
             assertEquals(3, log.count());
-            MappedSegment tail = log.table().last();
+            SlotSegment tail = log.table().last();
             assertEquals(3 * SLOT_BYTES, tail.preparedBytes(), "the rest of the file may be an unread hole");
-            MappedSegment forAppend = log.segmentForAppend(3);
-            assertTrue(forAppend.preparedBytes() >= 4 * SLOT_BYTES + MappedSegment.PREPARE_AHEAD_BYTES - 4096,
+            SlotSegment forAppend = log.segmentForAppend(3);
+            assertTrue(forAppend.preparedBytes() >= 4 * SLOT_BYTES + SlotSegment.PREPARE_AHEAD_BYTES - 4096,
                     "the next store is prepared ahead: " + forAppend.preparedBytes());
             assertEquals(7, forAppend.buffer().getByte(3 * SLOT_BYTES - 1), "slots kept are not touched");
         } finally {

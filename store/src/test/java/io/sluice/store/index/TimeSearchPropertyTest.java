@@ -2,7 +2,7 @@ package io.sluice.store.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.index.QueueFixture.Rec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +25,7 @@ class TimeSearchPropertyTest {
             @ForAll @Size(min = 1, max = 80) List<@IntRange(min = 0, max = 3) Integer> timeSteps,
             @ForAll @IntRange(min = 1, max = 7) int slotsPerFile,
             @ForAll @IntRange(min = 0, max = 40) int trimAt) throws IOException {
-        QueueType type = batch ? QueueType.BATCH : QueueType.SIMPLE;
+        ConsumeQueueType type = batch ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE;
         Path root = Files.createTempDirectory("cq-time");
         try (QueueFixture fx = new QueueFixture(root, type, slotsPerFile)) {
             long time = 1_000;

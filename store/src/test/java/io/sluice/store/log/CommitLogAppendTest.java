@@ -1,5 +1,8 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.RecordDescriptor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -252,7 +255,7 @@ class CommitLogAppendTest {
             assertEquals(1, r.recordCount());
             assertEquals(r.position(), r.recordPosition(0));
             assertThrows(IndexOutOfBoundsException.class, () -> r.recordPosition(1));
-            assertEquals(MessageIds.offsetMsgId(LogFixture.STORE_HOST, r.position()), r.msgIds());
+            assertEquals(MessageIdDescriptor.offsetMsgId(LogFixture.STORE_HOST, r.position()), r.msgIds());
             assertEquals(r.msgIds(), r.withStatus(AppendStatus.FLUSH_DISK_TIMEOUT).msgIds());
         }
     }

@@ -1,5 +1,7 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.RecordDescriptor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -72,10 +74,10 @@ class RecordLayoutTest {
             assertEquals(r.position(), b.getLong(28), "PHYSICALOFFSET");
             assertEquals(sysFlag, b.getInt(36), "SYSFLAG");
             assertEquals(1234L, b.getLong(40), "BORNTIMESTAMP");
-            assertArrayEquals(MessageIds.hostBytes(bornHost), slice(b, 48, bornBytes), "BORNHOST");
+            assertArrayEquals(MessageIdDescriptor.hostBytes(bornHost), slice(b, 48, bornBytes), "BORNHOST");
             int at = 48 + bornBytes;
             assertEquals(1_700_000_123_456L, b.getLong(at), "STORETIMESTAMP");
-            assertArrayEquals(MessageIds.hostBytes(storeHost), slice(b, at + 8, storeBytes), "STOREHOST");
+            assertArrayEquals(MessageIdDescriptor.hostBytes(storeHost), slice(b, at + 8, storeBytes), "STOREHOST");
             at += 8 + storeBytes;
             assertEquals(2, b.getInt(at), "RECONSUMETIMES");
             assertEquals(0L, b.getLong(at + 4), "PREPARED TRANSACTION OFFSET");

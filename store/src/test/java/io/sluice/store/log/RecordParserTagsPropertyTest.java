@@ -1,5 +1,6 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageProperties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 

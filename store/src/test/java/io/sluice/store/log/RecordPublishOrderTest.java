@@ -1,5 +1,8 @@
 package io.sluice.store.log;
 
+import io.sluice.format.MessageIdDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
+import io.sluice.format.RecordDescriptor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -28,7 +31,7 @@ class RecordPublishOrderTest {
 
     private final DraftEncoder encoder = new DraftEncoder(LogFixture.MAX_MESSAGE_BYTES, LogFixture.SEGMENT_BYTES,
             false);
-    private final byte[] storeHostBytes = MessageIds.hostBytes(LogFixture.STORE_HOST);
+    private final byte[] storeHostBytes = MessageIdDescriptor.hostBytes(LogFixture.STORE_HOST);
 
     @Test
     void aSingleRecordIsAbsentUntilItsTotalSizeIsStoredLast() {

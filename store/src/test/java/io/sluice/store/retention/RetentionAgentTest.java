@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.flush.StoreFailureHandler;
 import io.sluice.store.index.ConsumeQueueTable;
@@ -87,7 +87,7 @@ class RetentionAgentTest {
         log = CommitLog.open(LogSettings.builder(dir.resolve("commitlog"), HOST).segmentBytes(SEGMENT_BYTES)
                 .maxMessageBytes(8 * 1024).build(), env);
         log.recover(0, true, e -> { });
-        queues = ConsumeQueueTable.open(IndexSettings.defaults(dir), t -> QueueType.SIMPLE, StoreTimeLookup.NONE);
+        queues = ConsumeQueueTable.open(IndexSettings.defaults(dir), t -> ConsumeQueueType.SIMPLE, StoreTimeLookup.NONE);
         agent = new RetentionAgent(RetentionSettings.defaults(), log, queues, dispatcher, failures,
                 path -> disk[0], clock, ZoneOffset.UTC);
         clock.update(0); // 00:00 UTC, not a deletion hour

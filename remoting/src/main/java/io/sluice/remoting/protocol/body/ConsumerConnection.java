@@ -7,7 +7,7 @@ import java.util.Set;
  * Body of a GET_CONSUMER_CONNECTION_LIST (203) response: the live connections of a consumer group and its
  * subscriptions.
  * <pre>
- * {"connectionSet":[{Connection}],"consumeFromWhere":"CONSUME_FROM_LAST_OFFSET","consumeType":"CONSUME_PASSIVELY",
+ * {"connectionSet":[{ConnectionEntry}],"consumeFromWhere":"CONSUME_FROM_LAST_OFFSET","consumeType":"CONSUME_PASSIVELY",
  *  "messageModel":"CLUSTERING","subscriptionTable":{"T1":{SubscriptionData}}}
  * </pre>
  *
@@ -18,7 +18,7 @@ import java.util.Set;
  * @param consumeFromWhere where the group starts on queues without a committed offset
  */
 public record ConsumerConnection(
-        Set<Connection> connectionSet,
+        Set<ConnectionEntry> connectionSet,
         Map<String, SubscriptionData> subscriptionTable,
         ConsumeType consumeType,
         MessageModel messageModel,

@@ -1,5 +1,6 @@
 package io.sluice.remoting.protocol.body;
 
+import io.sluice.format.TopicFilterType;
 import java.util.Map;
 
 /**

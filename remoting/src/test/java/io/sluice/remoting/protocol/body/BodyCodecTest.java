@@ -1,5 +1,6 @@
 package io.sluice.remoting.protocol.body;
 
+import io.sluice.format.TopicFilterType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -188,7 +189,7 @@ class BodyCodecTest {
     @Test
     void shouldWriteConsumerConnectionWithApacheKeys() {
         ConsumerConnection connection = new ConsumerConnection(
-                Set.of(new Connection("cid", "1.2.3.4:5", "JAVA", 441)),
+                Set.of(new ConnectionEntry("cid", "1.2.3.4:5", "JAVA", 441)),
                 Map.of("T1", new SubscriptionData("T1", "*", Set.of(), Set.of(), 7, "TAG", false)),
                 ConsumeType.CONSUME_PASSIVELY, MessageModel.CLUSTERING, ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
 

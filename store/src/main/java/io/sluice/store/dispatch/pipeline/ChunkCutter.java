@@ -3,7 +3,7 @@ package io.sluice.store.dispatch.pipeline;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
 import io.sluice.store.log.ReadStatus;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,7 @@
 package io.sluice.store.dispatch.pipeline;
 
 import io.sluice.store.ArrivalListener;
-import io.sluice.store.index.AppendStatus;
+import io.sluice.store.index.SlotAppendStatus;
 import io.sluice.store.index.ConsumeQueue;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -233,7 +233,7 @@ final class CqWriter {
 
     private Outcome appendOne(Chunk c, int i) {
         ConsumeQueue queue = c.queues[i];
-        AppendStatus status;
+        SlotAppendStatus status;
         try {
             if (queue == null) {
                 queue = resolver.resolve(c.topics[i], c.queueIds[i]);

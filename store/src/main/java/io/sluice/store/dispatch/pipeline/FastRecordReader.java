@@ -1,6 +1,6 @@
 package io.sluice.store.dispatch.pipeline;
 
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.log.RecordParser;
 import io.sluice.store.log.TopicCache;
 import java.nio.ByteOrder;

@@ -2,7 +2,7 @@ package io.sluice.store.dispatch.pipeline;
 
 import io.sluice.store.DispatchEntry;
 import io.sluice.store.index.ConsumeQueue;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import io.sluice.store.log.RecordParser;
 import io.sluice.store.log.ScanResult;
 import io.sluice.store.log.ScanStatus;

@@ -9,7 +9,7 @@ import io.sluice.store.dispatch.pipeline.PipelineFixture.Single;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.CommitLog;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

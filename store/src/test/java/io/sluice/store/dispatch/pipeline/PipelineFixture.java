@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.store.ArrivalListener;
-import io.sluice.store.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.dispatch.SerialDispatcher;
 import io.sluice.store.index.ConsumeQueueTable;
@@ -14,12 +14,12 @@ import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
 import io.sluice.store.log.Await;
-import io.sluice.store.log.BatchBodyDescriptor;
+import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogEnvironment;
 import io.sluice.store.log.LogSettings;
 import io.sluice.store.log.MessageDraft;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -45,7 +45,7 @@ final class PipelineFixture {
     static final int SEGMENT_BYTES = 96 * 1024;
     static final int MAX_MESSAGE_BYTES = 16 * 1024;
     /** Topics named "B..." are BatchCQ, all others SimpleCQ. */
-    static final Function<String, QueueType> TYPE_OF = t -> t.startsWith("B") ? QueueType.BATCH : QueueType.SIMPLE;
+    static final Function<String, ConsumeQueueType> TYPE_OF = t -> t.startsWith("B") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE;
 
     private PipelineFixture() {
     }

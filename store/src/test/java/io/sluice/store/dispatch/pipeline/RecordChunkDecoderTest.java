@@ -11,7 +11,7 @@ import io.sluice.store.log.Await;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.ReadResult;
-import io.sluice.store.log.RecordDescriptor;
+import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
