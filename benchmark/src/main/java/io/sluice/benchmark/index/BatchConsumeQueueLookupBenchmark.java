@@ -76,7 +76,8 @@ public class BatchConsumeQueueLookupBenchmark {
     public void build() throws IOException {
         root = BenchFiles.newRoot("sluice-bcq-lookup");
         table = ConsumeQueueTable.open(IndexSettings.defaults(root),
-                topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE, StoreTimeLookup.NONE);
+                topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE,
+                StoreTimeLookup.NONE);
         batch = table.getOrCreate("Batch", 0);
         simple = table.getOrCreate("Simple", 0);
         SplittableRandom random = new SplittableRandom(42);

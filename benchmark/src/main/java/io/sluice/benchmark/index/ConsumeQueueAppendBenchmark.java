@@ -58,7 +58,8 @@ public class ConsumeQueueAppendBenchmark {
     public void open() throws IOException {
         root = BenchFiles.newRoot("sluice-cq-append");
         table = ConsumeQueueTable.open(IndexSettings.defaults(root),
-                topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE, StoreTimeLookup.NONE);
+                topic -> topic.startsWith("Batch") ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE,
+                StoreTimeLookup.NONE);
         simple = table.getOrCreate("Simple", 0);
         batch = table.getOrCreate("Batch", 0);
         simpleOffset = 0;
