@@ -52,7 +52,8 @@ class DriverSettingsTest {
         DriverSettings settings = parse("namesrvAddr: 127.0.0.1:9876\n");
         assertEquals(new DriverSettings("127.0.0.1:9876", "DefaultCluster", true, true,
                 ProducerSettings.DEFAULT_BATCH_MAX_BYTES, ProducerSettings.DEFAULT_BATCH_MAX_DELAY_MS,
-                ProducerSettings.DEFAULT_TOTAL_BATCH_MAX_BYTES, 0, 32, 10_000), settings);
+                ProducerSettings.DEFAULT_TOTAL_BATCH_MAX_BYTES, 0, DriverSettings.DEFAULT_PULL_BATCH_SIZE,
+                DriverSettings.DEFAULT_PULL_THRESHOLD_MESSAGES), settings);
         assertEquals(QueueType.BATCH_CQ, settings.queueType());
     }
 

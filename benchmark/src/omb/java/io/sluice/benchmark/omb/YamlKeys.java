@@ -2,6 +2,7 @@ package io.sluice.benchmark.omb;
 
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -20,7 +21,7 @@ final class YamlKeys {
 
     /** Marks keys that belong to another reader (OMB reads {@code name} and {@code driverClass} itself). */
     void skip(String... keys) {
-        read.addAll(Set.of(keys));
+        read.addAll(List.of(keys));
     }
 
     String text(String key, String fallback) {
