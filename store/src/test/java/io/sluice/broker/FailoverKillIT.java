@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * brokers of one group (SYNC_MASTER when elected) as child JVMs on free loopback ports. Each cycle SIGKILLs the
  * master under load from the unmodified Apache producer (sync and async sends), measures the time from the kill
  * to the first acknowledged send (printed), restarts the killed broker and waits until it is back in the in-sync
- * set as a slave. At the end every acknowledged message is in the queues once, none twice.
+ * set as a slave. Then the master is frozen (SIGSTOP) until a new one serves, and woken again. At the end every
+ * acknowledged message is in the queues once, none twice.
  *
  * <p>{@code -Dfailover.cycles=N} sets the number of cycles (default 3; 20 by hand).
  */
@@ -90,6 +91,7 @@ class FailoverKillIT {
                         Await.until("the killed broker back in the in-sync set", 60_000,
                                 () -> inSync(namesrv) == 2, () -> info(namesrv));
                     }
+                    freezeTheMaster(namesrv, load);
                     load.awaitMoreAcks(200, 60_000);
                     load.stop();
                     List<Long> sorted = failoverMs.stream().sorted().toList();
@@ -107,6 +109,36 @@ class FailoverKillIT {
                 }
             }
         }
+    }
+
+    /**
+     * SIGSTOP of the master (a partition, on one machine): the in-sync slave takes over; once woken (SIGCONT) the
+     * old master cannot acknowledge what the new one lacks (its sends wait for a slave that left; the final read
+     * back checks every acknowledged key) and rejoins as a slave.
+     */
+    private void freezeTheMaster(NameServer namesrv, FailoverLoad load) throws Exception {
+        load.awaitMoreAcks(200, 60_000);
+        ReplicaInfo before = info(namesrv).orElseThrow();
+        String master = before.masterAddress();
+        long pid = children.get(master).pid();
+        long freezeNanos = System.nanoTime();
+        signal("STOP", pid);
+        try {
+            long firstAck = load.awaitFirstAckAfter(freezeNanos, master, 60_000);
+            System.out.printf("failover after SIGSTOP of master %s: freeze to first acknowledged send %d ms%n",
+                    master, TimeUnit.NANOSECONDS.toMillis(firstAck - freezeNanos));
+        } finally {
+            signal("CONT", pid);
+        }
+        Await.until("the woken master back as a slave in the in-sync set", 60_000,
+                () -> inSync(namesrv) == 2 && !info(namesrv).orElseThrow().masterAddress().equals(master),
+                () -> info(namesrv));
+        assertTrue(info(namesrv).orElseThrow().masterEpoch() > before.masterEpoch());
+    }
+
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " failed");
     }
 
     private static Optional<ReplicaInfo> info(NameServer namesrv) {
