@@ -9,6 +9,7 @@ import io.sluice.broker.ha.EpochFile;
 import io.sluice.broker.ha.SyncStateTracker;
 import io.sluice.namesrv.controller.ControllerWireDescriptor;
 import io.sluice.namesrv.controller.ReplicaInfo;
+import io.sluice.namesrv.controller.RoundAgent;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * master, it asks that master's epoch history, cuts its own log back to the end of the latest epoch they share
  * ({@link LogTail}) and copies the history. Clients reconnect after a role change, as after any broker restart.
  *
- * <p>Threads: {@link RoleAgent} (thread {@code sluice-broker-role-agent}) owns the role: the heartbeats, the
+ * <p>Threads: a {@link RoundAgent} (thread {@code sluice-broker-role-agent}) owns the role: the heartbeats, the
  * changes, the epoch file and the in-sync set reports. Other threads only read the volatile fields.
  */
 public final class FailoverBroker implements AutoCloseable {
@@ -53,7 +54,7 @@ public final class FailoverBroker implements AutoCloseable {
     private final StoreSettings storeSettings;
     private final RemotingClient client;
     private final ControllerClient controller;
-    private final RoleAgent agent;
+    private final RoundAgent agent;
     private EpochFile epochs;
     private volatile List<EpochEntry> publishedEpochs = List.of();
     private volatile Broker current;
@@ -92,7 +93,7 @@ public final class FailoverBroker implements AutoCloseable {
         this.storeSettings = Broker.storeSettings(base, new InetSocketAddress(ip, port));
         this.client = new RemotingClient(ClientSettings.defaults().withTls(Broker.clientTls(base)));
         this.controller = new ControllerClient(client, base.controllerAddresses(), CONTROLLER_CALL_TIMEOUT_MS);
-        this.agent = new RoleAgent(this::onHeartbeat, base.brokerHeartbeatIntervalMs());
+        this.agent = new RoundAgent("sluice-broker-role-agent", base.brokerHeartbeatIntervalMs(), this::onHeartbeat);
     }
 
     /**

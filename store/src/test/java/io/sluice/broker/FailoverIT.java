@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.broker.testing.Await;
 import io.sluice.namesrv.NameServer;
-import io.sluice.namesrv.NamesrvSettings;
-import io.sluice.namesrv.controller.ControllerSettings;
 import io.sluice.namesrv.controller.ReplicaInfo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,11 +33,7 @@ class FailoverIT {
 
     @Test
     void theInSyncSlaveTakesOverAndTheOldMasterRejoinsAsItsSlave() throws Exception {
-        ControllerSettings controller = ControllerSettings.single("127.0.0.1:" + FailoverLoad.freePort(),
-                dir.resolve("ctl"));
-        try (NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0),
-                Optional.of(controller))) {
-            namesrv.start();
+        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
             FailoverBroker a = start(namesrvAddr, "a");
             FailoverBroker b = null;

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.testing.Await;
 import io.sluice.namesrv.NameServer;
-import io.sluice.namesrv.NamesrvSettings;
-import io.sluice.namesrv.controller.ControllerSettings;
 import io.sluice.namesrv.controller.ReplicaInfo;
 import java.io.IOException;
 import java.io.Writer;
@@ -51,11 +49,7 @@ class FailoverKillIT {
     @Test
     void everyAcknowledgedMessageSurvivesMasterKills() throws Exception {
         int cycles = Integer.getInteger("failover.cycles", 3);
-        ControllerSettings controller = ControllerSettings.single("127.0.0.1:" + FailoverLoad.freePort(),
-                dir.resolve("ctl"));
-        try (NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0),
-                Optional.of(controller))) {
-            namesrv.start();
+        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
             try {
                 for (String name : List.of("a", "b")) {

@@ -4,17 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.testing.Await;
+import io.sluice.namesrv.NameServer;
+import io.sluice.namesrv.NamesrvSettings;
+import io.sluice.namesrv.controller.ControllerSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -259,6 +264,14 @@ final class FailoverLoad implements AutoCloseable {
         } finally {
             admin.shutdown();
         }
+    }
+
+    /** A started name server on a free loopback port embedding a single controller that stores under {@code dir}. */
+    static NameServer namesrvWithController(Path dir) throws IOException {
+        NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0),
+                Optional.of(ControllerSettings.single("127.0.0.1:" + freePort(), dir)));
+        namesrv.start();
+        return namesrv;
     }
 
     static int freePort() throws IOException {

@@ -6,7 +6,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,24 +16,22 @@ import org.slf4j.LoggerFactory;
  * first, then lowest id), with the next epoch. A group whose in-sync replicas are all gone keeps its master on
  * record: only a replica with every acknowledged message may take over, so the group waits for one to return.
  *
- * <p>Thread {@code sluice-controller-election} owns the scan. Start: {@link #start}. Duty cycle: every
- * {@code scanIntervalMs}, while this controller is leader, check every group and propose (and await) at most one
- * election per group. Idle: a follower only notes that it is not leader (its leases are reset when it becomes
- * leader). Stop: {@link #close} wakes the thread and waits for it.
+ * <p>A {@link RoundAgent} (thread {@code sluice-controller-election}) owns the scan. Each round, every
+ * {@code scanIntervalMs}: while this controller is leader, check every group and propose (and await) at most one
+ * election per group; a follower only notes that it is not leader (its leases are reset when it becomes leader).
+ * Stop: {@link #close}.
  */
 final class ElectionAgent implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ElectionAgent.class);
-    private static final long STOP_TIMEOUT_MS = 5_000;
 
     private final Controller controller;
     private final ReplicaTable table;
     private final BrokerLeases leases;
     private final LongSupplier clockMs;
-    private final long scanIntervalMs;
-    private final Thread thread;
+    private final RoundAgent thread;
     private final AtomicLong elections = new AtomicLong();
-    private volatile boolean running;
+    /** Whether this controller led at the previous scan; the agent's thread only. */
     private boolean leader;
 
     ElectionAgent(Controller controller, ReplicaTable table, BrokerLeases leases, LongSupplier clockMs,
@@ -43,25 +40,11 @@ final class ElectionAgent implements AutoCloseable {
         this.table = table;
         this.leases = leases;
         this.clockMs = clockMs;
-        this.scanIntervalMs = scanIntervalMs;
-        this.thread = new Thread(this::run, "sluice-controller-election");
-        this.thread.setDaemon(true);
+        this.thread = new RoundAgent("sluice-controller-election", scanIntervalMs, nowMs -> scanOnce());
     }
 
     void start() {
-        running = true;
         thread.start();
-    }
-
-    private void run() {
-        while (running) {
-            try {
-                scanOnce();
-            } catch (RuntimeException e) {
-                LOG.error("election scan failed", e);
-            }
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(scanIntervalMs));
-        }
     }
 
     /** One scan; on the agent's thread. */
@@ -124,15 +107,6 @@ final class ElectionAgent implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!running) {
-            return;
-        }
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(STOP_TIMEOUT_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.close();
     }
 }

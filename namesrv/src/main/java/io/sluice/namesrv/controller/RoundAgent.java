@@ -1,4 +1,4 @@
-package io.sluice.broker;
+package io.sluice.namesrv.controller;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -7,16 +7,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The thread that owns a controller-mode broker's role ({@link FailoverBroker}).
+ * The thread of a periodic controller-mode duty: the leader's election scan, a broker's heartbeat and role round.
  *
- * <p>Thread {@code sluice-broker-role-agent}. Start: {@link #start}. Duty cycle: every {@code intervalMs}, one
- * heartbeat round ({@code round}, given the wall-clock time): heartbeat, then any role change or in-sync set
- * report the answer calls for. Idle: it sleeps out the rest of the interval. Failures are logged once per streak.
- * Stop: {@link #close} wakes it and waits for the round in progress.
+ * <p>One named thread. Start: {@link #start}. Duty cycle: every {@code intervalMs}, one round (given the
+ * wall-clock time); a round that throws is logged and the next one runs. Idle: it sleeps out the rest of the
+ * interval. Failures a round reports ({@link #reportFailure}) are logged once per streak. Stop: {@link #close}
+ * wakes it and waits for the round in progress.
  */
-final class RoleAgent implements AutoCloseable {
+public final class RoundAgent implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RoleAgent.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RoundAgent.class);
     private static final long STOP_TIMEOUT_MS = 30_000;
 
     private final LongConsumer round;
@@ -25,14 +25,18 @@ final class RoleAgent implements AutoCloseable {
     private volatile boolean running;
     private boolean failing;
 
-    RoleAgent(LongConsumer round, long intervalMs) {
+    /**
+     * @param threadName what the thread owns, e.g. {@code sluice-broker-role-agent}
+     * @param round      one round, given {@code System.currentTimeMillis()}
+     */
+    public RoundAgent(String threadName, long intervalMs, LongConsumer round) {
         this.round = round;
         this.intervalMs = intervalMs;
-        this.thread = new Thread(this::run, "sluice-broker-role-agent");
+        this.thread = new Thread(this::run, threadName);
         this.thread.setDaemon(true);
     }
 
-    void start() {
+    public void start() {
         running = true;
         thread.start();
     }
@@ -43,7 +47,7 @@ final class RoleAgent implements AutoCloseable {
             try {
                 round.accept(System.currentTimeMillis());
             } catch (RuntimeException e) {
-                LOG.error("role agent round failed", e);
+                LOG.error("{}: round failed", thread.getName(), e);
             }
             long leftNs = TimeUnit.MILLISECONDS.toNanos(intervalMs) - (System.nanoTime() - startNs);
             if (running && leftNs > 0) {
@@ -52,18 +56,18 @@ final class RoleAgent implements AutoCloseable {
         }
     }
 
-    /** A round could not do its work; logged at the first failure of a streak. On the agent thread. */
-    void reportFailure(String what) {
+    /** A round could not do its work; logged at the first failure of a streak. On the agent's thread. */
+    public void reportFailure(String what) {
         if (!failing) {
-            LOG.warn("{}; retrying every {} ms", what, intervalMs);
+            LOG.warn("{}: {}; retrying every {} ms", thread.getName(), what, intervalMs);
         }
         failing = true;
     }
 
-    /** A round worked; ends a failure streak. On the agent thread. */
-    void reportSuccess() {
+    /** A round worked; ends a failure streak. On the agent's thread. */
+    public void reportSuccess() {
         if (failing) {
-            LOG.info("the controller answers again");
+            LOG.info("{}: working again", thread.getName());
         }
         failing = false;
     }
