@@ -2,11 +2,13 @@ package io.sluice.cli;
 
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
+import io.sluice.namesrv.controller.ControllerSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,7 +28,8 @@ final class NamesrvCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        NameServer server = new NameServer(settings(configFile));
+        Properties properties = configFile == null ? new Properties() : load(configFile);
+        NameServer server = new NameServer(settings(configFile), Optional.of(controllerSettings(properties)));
         server.start();
         System.out.printf("sluice namesrv ready: listening on port %d%n", server.port());
         System.out.flush();
@@ -34,15 +37,30 @@ final class NamesrvCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The embedded controller's settings (enableControllerInNamesrv and the controller keys). */
+    static ControllerSettings controllerSettings(Properties properties) {
+        try {
+            return ControllerSettings.fromProperties(properties);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("controller settings: " + e.getMessage(), e);
+        }
+    }
+
+    /** The properties of {@code file}. */
+    static Properties load(Path file) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        return properties;
+    }
+
     /** Defaults, overridden by the keys of {@code file} when it is not null. */
     static NamesrvSettings settings(Path file) throws IOException {
         if (file == null) {
             return NamesrvSettings.defaults();
         }
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        }
+        Properties properties = load(file);
         try {
             return NamesrvSettings.fromProperties(properties);
         } catch (IllegalArgumentException e) {

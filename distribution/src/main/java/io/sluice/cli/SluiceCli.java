@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   sluice standalone [-c FILE]    name server + broker in one process (the embedded default)
  *   sluice namesrv [-c FILE]       a name server
+ *   sluice controller [-c FILE]    a standalone failover controller
  *   sluice broker -c FILE          a broker registering with FILE's namesrvAddr
  *   sluice admin ...               topics, clusters, consumer progress (tables on stdout)
  *   sluice produce / consume ...   quick tools with a live rate line
@@ -25,7 +26,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
         description = "Sluice: a RocketMQ-wire-compatible message broker with one shared CommitLog.",
-        subcommands = {StandaloneCommand.class, NamesrvCommand.class, BrokerCommand.class, AdminCommand.class,
+        subcommands = {StandaloneCommand.class, NamesrvCommand.class, ControllerCommand.class, BrokerCommand.class,
+                AdminCommand.class,
                 ConfigCommand.class,
                 ProduceCommand.class, ConsumeCommand.class, BenchCommand.class, HelpCommand.class})
 public final class SluiceCli implements Runnable {

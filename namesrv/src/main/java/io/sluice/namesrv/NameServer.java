@@ -1,5 +1,7 @@
 package io.sluice.namesrv;
 
+import io.sluice.namesrv.controller.Controller;
+import io.sluice.namesrv.controller.ControllerSettings;
 import io.sluice.namesrv.handler.BrokerMembershipHandler;
 import io.sluice.namesrv.handler.KvConfigHandler;
 import io.sluice.namesrv.handler.NamesrvHandler;
@@ -13,8 +15,11 @@ import io.sluice.remoting.transport.ConnectionListener;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.remoting.transport.ServerSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +46,8 @@ public final class NameServer implements AutoCloseable {
     private final KvConfigTable kvConfig = new KvConfigTable();
     private final RemotingServer server;
     private final AtomicLong scanFailures = new AtomicLong();
+    /** The embedded failover controller ({@code enableControllerInNamesrv}); null without one. */
+    private final Controller controller;
     private ScheduledExecutorService scanner;
     private boolean started;
     private boolean closed;
@@ -61,6 +68,21 @@ public final class NameServer implements AutoCloseable {
      * @param clockMs source of epoch milliseconds
      */
     public NameServer(NamesrvSettings settings, LongSupplier clockMs) {
+        this(settings, clockMs, Optional.empty());
+    }
+
+    /**
+     * A name server on the system clock embedding a failover controller, whose requests it answers on its port,
+     * when {@code controller} is present and enabled.
+     *
+     * @param settings validated settings
+     * @param controller the embedded controller's settings
+     */
+    public NameServer(NamesrvSettings settings, Optional<ControllerSettings> controller) {
+        this(settings, System::currentTimeMillis, controller);
+    }
+
+    private NameServer(NamesrvSettings settings, LongSupplier clockMs, Optional<ControllerSettings> controller) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
         this.routes = new RouteTable(settings.brokerExpiryMs(), clockMs);
@@ -76,6 +98,11 @@ public final class NameServer implements AutoCloseable {
             RequestHandler adapted = RequestHandler.sync(handler);
             handler.codes().forEach(code -> server.registerHandler(code, adapted));
         }
+        this.controller = controller.filter(ControllerSettings::enabled).map(c -> new Controller(c, clockMs))
+                .orElse(null);
+        if (this.controller != null) {
+            this.controller.registerHandlers(server);
+        }
         server.addConnectionListener(new ConnectionListener() {
             @Override
             public void onClosed(ConnectionContext connection) {
@@ -85,15 +112,23 @@ public final class NameServer implements AutoCloseable {
     }
 
     /**
-     * Binds the port and starts the expiry scan.
+     * Starts the embedded controller, if any, binds the port and starts the expiry scan.
      *
      * @throws IllegalStateException if already started or closed, or the port cannot be bound
+     * @throws UncheckedIOException when the embedded controller cannot open its store or bind its Raft port
      */
     public synchronized void start() {
         if (started || closed) {
             throw new IllegalStateException("name server already " + (closed ? "closed" : "started"));
         }
         started = true;
+        if (controller != null) {
+            try {
+                controller.start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("the embedded controller cannot start: " + e.getMessage(), e);
+            }
+        }
         server.start();
         scanner = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "sluice-namesrv-scan");
@@ -138,6 +173,15 @@ public final class NameServer implements AutoCloseable {
         return routes;
     }
 
+    /**
+     * The embedded failover controller, for tests and embedding.
+     *
+     * @return the controller, empty unless enableControllerInNamesrv
+     */
+    public Optional<Controller> controller() {
+        return Optional.ofNullable(controller);
+    }
+
     /** Stops the scan, then the transport (closing every connection). Idempotent. */
     @Override
     public synchronized void close() {
@@ -149,6 +193,9 @@ public final class NameServer implements AutoCloseable {
             scanner.shutdownNow();
         }
         server.close();
+        if (controller != null) {
+            controller.close();
+        }
         LOG.info("name server stopped");
     }
 }

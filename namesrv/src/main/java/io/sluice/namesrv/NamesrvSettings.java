@@ -1,5 +1,6 @@
 package io.sluice.namesrv;
 
+import io.sluice.namesrv.controller.ControllerSettings;
 import io.sluice.remoting.transport.ServerTls;
 import io.sluice.remoting.transport.TlsClientAuth;
 import io.sluice.remoting.transport.TlsMode;
@@ -141,6 +142,9 @@ public record NamesrvSettings(
         keys.put("tls.server.trustCertPath", (b, v) -> b.tlsTrustCertPath = optionalPath(v));
         keys.put("tls.server.need.client.auth", (b, v) -> b.tlsClientAuth = TlsClientAuth.parse(v));
         for (String name : new TreeSet<>(properties.stringPropertyNames())) {
+            if (ControllerSettings.KEYS.contains(name)) {
+                continue; // read by ControllerSettings.fromProperties
+            }
             BiConsumer<Builder, String> setter = keys.get(name);
             if (setter == null) {
                 throw new IllegalArgumentException("unknown name server setting '" + name + "'; known: "

@@ -97,6 +97,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
@@ -185,6 +186,11 @@ public final class Broker implements AutoCloseable {
     private final QueueBound sendQueue;
     /** Pull requests waiting for a pull thread. */
     private final QueueBound pullQueue;
+    /**
+     * Whether a SYNC_MASTER's sends wait for a slave: always, unless controller mode says the in-sync set holds
+     * this master alone (then nobody else may be elected, and the send is acknowledged once stored here).
+     */
+    private volatile BooleanSupplier slaveAckRequired = () -> true;
 
     /** A broker on the system clock; nothing runs until {@link #start()}. */
     public Broker(BrokerSettings settings) {
@@ -209,6 +215,14 @@ public final class Broker implements AutoCloseable {
         this.storeEnv = Objects.requireNonNull(storeEnv, "storeEnv");
         this.sendQueue = settings.sendOnIoThread() ? null : new QueueBound("send", settings.sendQueueCapacity());
         this.pullQueue = new QueueBound("pull", settings.pullQueueCapacity());
+    }
+
+    /**
+     * Controller mode: a SYNC_MASTER's sends wait for a slave only while {@code required} says so (the in-sync set
+     * has slaves). Call before {@link #start()}.
+     */
+    public void requireSlaveAckWhen(BooleanSupplier required) {
+        this.slaveAckRequired = Objects.requireNonNull(required, "required");
     }
 
     /**
@@ -410,7 +424,7 @@ public final class Broker implements AutoCloseable {
         return (connection, request) -> {
             CompletableFuture<RemotingCommand> response = handler.onSend(connection, request);
             ha.wakeUp();
-            return response.thenCompose(r -> r.code() == ResponseCode.SUCCESS
+            return response.thenCompose(r -> r.code() == ResponseCode.SUCCESS && slaveAckRequired.getAsBoolean()
                     ? sync.await(r, store.logEndPosition()) : CompletableFuture.completedFuture(r));
         };
     }

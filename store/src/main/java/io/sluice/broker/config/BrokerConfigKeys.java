@@ -71,6 +71,31 @@ public final class BrokerConfigKeys {
                     + " the group's whichBrokerWhenConsumeSlowly to a consumer more than 40% of the machine's memory"
                     + " behind the log's end, else the group's brokerId. false: pull responses always suggest the"
                     + " master.");
+    /** Controller mode. */
+    public static final ConfigKey<Boolean> ENABLE_CONTROLLER_MODE = ConfigKey.ofBoolean("enableControllerMode", false,
+            "Automatic failover: the controllers of controllerAddr choose this broker's role. The broker group's"
+                    + " master is elected among its in-sync replicas when the master's heartbeat is overdue; brokerId"
+                    + " and haMasterAddress come from the controller, and brokerRole names what this broker is when"
+                    + " elected (ASYNC_MASTER or SYNC_MASTER; SYNC_MASTER then waits for the in-sync slaves only).");
+    /** Where the controllers are. */
+    public static final ConfigKey<List<String>> CONTROLLER_ADDR = ConfigKey.of("controllerAddr", "host:port list",
+            List.of(), "(none)", "", "Controllers, ';'-separated: name servers with enableControllerInNamesrv or"
+                    + " standalone controllers. Required with enableControllerMode.",
+            BrokerConfigKeys::parseAddressList, list -> String.join(";", list));
+    /** Controller lease. */
+    public static final ConfigKey<Long> CONTROLLER_HEART_BEAT_TIMEOUT_MILLS = ConfigKey.ofLong(
+            "controllerHeartBeatTimeoutMills", 3_000, 500, 600_000, "ms", "With enableControllerMode: the controller"
+                    + " counts this broker dead this long after its last heartbeat, and replaces it if it was the"
+                    + " master (Apache's default is 10 s; 3 s keeps failover well under 10 s).");
+    /** Controller heartbeat period. */
+    public static final ConfigKey<Long> BROKER_HEARTBEAT_INTERVAL = ConfigKey.ofLong("brokerHeartbeatInterval",
+            1_000, 100, 60_000, "ms", "With enableControllerMode: period of the heartbeat to the controller, which"
+                    + " answers this broker's role, its master and the group's in-sync set.");
+    /** In-sync set membership. */
+    public static final ConfigKey<Long> HA_MAX_TIME_SLAVE_NOT_CATCHUP = ConfigKey.ofLong("haMaxTimeSlaveNotCatchup",
+            15_000, 1_000, 3_600_000, "ms", "With enableControllerMode: a master takes a slave out of the in-sync"
+                    + " set (which elections choose from) when it has not caught up with the master's end for this"
+                    + " long, and back in once it has.");
     /** Name server addresses. */
     public static final ConfigKey<List<String>> NAMESRV_ADDR = ConfigKey.of("namesrvAddr", "host:port list",
             List.of(), "(none)", "",
@@ -412,7 +437,8 @@ public final class BrokerConfigKeys {
 
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, HA_LISTEN_PORT, HA_MASTER_ADDRESS,
-            SLAVE_READ_ENABLE, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
+            SLAVE_READ_ENABLE, ENABLE_CONTROLLER_MODE, CONTROLLER_ADDR, CONTROLLER_HEART_BEAT_TIMEOUT_MILLS,
+            BROKER_HEARTBEAT_INTERVAL, HA_MAX_TIME_SLAVE_NOT_CATCHUP, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
             PULL_MESSAGE_THREAD_POOL_NUMS, PULL_ON_IO_THREAD,
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,

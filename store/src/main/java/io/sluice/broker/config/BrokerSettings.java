@@ -20,6 +20,7 @@ import java.util.Map;
  *   <li>{@code serverMaxFrameBytes > maxMessageSize} (a send request carries the body plus headers);</li>
  *   <li>{@code brokerId} is 0 exactly when {@code brokerRole} is a master role; a SLAVE has {@code haMasterAddress}
  *       or {@code namesrvAddr};</li>
+ *   <li>with {@code enableControllerMode}: {@code controllerAddr} is set;</li>
  *   <li>{@code storePathRootDir} is set ({@link BrokerConfigLoader} defaults it to {@code ${user.home}/store});
  *       {@code storePathCommitLog} defaults to {@code <storePathRootDir>/commitlog}.</li>
  * </ul>
@@ -105,6 +106,31 @@ public final class BrokerSettings {
     /** {@code slaveReadEnable}. */
     public boolean slaveReadEnable() {
         return get(BrokerConfigKeys.SLAVE_READ_ENABLE);
+    }
+
+    /** {@code enableControllerMode}. */
+    public boolean controllerMode() {
+        return get(BrokerConfigKeys.ENABLE_CONTROLLER_MODE);
+    }
+
+    /** {@code controllerAddr} as a list of {@code host:port}. */
+    public List<String> controllerAddresses() {
+        return get(BrokerConfigKeys.CONTROLLER_ADDR);
+    }
+
+    /** {@code controllerHeartBeatTimeoutMills}. */
+    public long controllerHeartbeatTimeoutMs() {
+        return get(BrokerConfigKeys.CONTROLLER_HEART_BEAT_TIMEOUT_MILLS);
+    }
+
+    /** {@code brokerHeartbeatInterval}. */
+    public long brokerHeartbeatIntervalMs() {
+        return get(BrokerConfigKeys.BROKER_HEARTBEAT_INTERVAL);
+    }
+
+    /** {@code haMaxTimeSlaveNotCatchup}. */
+    public long haMaxTimeSlaveNotCatchupMs() {
+        return get(BrokerConfigKeys.HA_MAX_TIME_SLAVE_NOT_CATCHUP);
     }
 
     /** {@code namesrvAddr} as a list of {@code host:port}; empty = standalone. */
@@ -525,6 +551,10 @@ public final class BrokerSettings {
                     && settings.namesrvAddresses().isEmpty()) {
                 throw ConfigException.inconsistent(BrokerConfigKeys.HA_MASTER_ADDRESS.name(), source,
                         "is required for a SLAVE without namesrvAddr (nothing else tells it where its master is)");
+            }
+            if (settings.controllerMode() && settings.controllerAddresses().isEmpty()) {
+                throw ConfigException.inconsistent(BrokerConfigKeys.CONTROLLER_ADDR.name(), source,
+                        "is required with enableControllerMode (it names the controllers that choose the role)");
             }
             if (settings.serverMaxFrameBytes() <= maxMessage) {
                 throw ConfigException.inconsistent(BrokerConfigKeys.SERVER_MAX_FRAME_BYTES.name(), source,

@@ -9,5 +9,12 @@
  * The wire layout of the HA channel is {@link io.sluice.broker.ha.HaFrameDescriptor}. The store engine only
  * offers a raw read and a raw append ({@code MessageStore.readReplicable}, {@code appendReplicated}); the channel
  * is plain blocking NIO here, in the broker.
+ *
+ * <p>Controller mode ({@code enableControllerMode}, run by {@code io.sluice.broker.FailoverBroker}): the broker
+ * heartbeats the controller leader ({@link io.sluice.broker.ha.ControllerClient}), which answers its role; a
+ * master reports its in-sync set ({@link io.sluice.broker.ha.SyncStateTracker}). Each broker keeps the history of
+ * master epochs over its CommitLog ({@link io.sluice.broker.ha.EpochFile}, layout
+ * {@link io.sluice.broker.ha.EpochFileDescriptor}), from which a replica that follows a new master learns how much
+ * of its log tail to drop.
  */
 package io.sluice.broker.ha;
