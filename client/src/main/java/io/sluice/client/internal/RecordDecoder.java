@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.DataFormatException;
@@ -115,24 +116,28 @@ public final class RecordDecoder {
         long bornTimestamp = buffer.getLong(start + BORN_TIMESTAMP_OFFSET);
         String offsetMsgId = MessageIdDescriptor.offsetMsgId(storeAddress, storePort, commitLogOffset);
         if (RecordDescriptor.isInnerBatch(sysFlag)) {
-            List<BatchBodyDescriptor.Message> entries;
+            // All of a record's entries or none: a malformed entry stops decoding as a bad record does.
+            ByteBuffer inner = ByteBuffer.wrap(buffer.array(), bodyIndex, bodyLength).slice();
+            List<ReceivedMessage> decoded = new ArrayList<>();
             try {
-                entries = BatchBodyDescriptor.decode(ByteBuffer.wrap(buffer.array(), bodyIndex, bodyLength).slice());
+                for (Iterator<BatchBodyDescriptor.Entry> it = BatchBodyDescriptor.entries(inner); it.hasNext(); ) {
+                    BatchBodyDescriptor.Entry entry = it.next();
+                    // Properties stay encoded in the pulled body until someone reads them.
+                    Map<String, String> properties = new LazyProperties(buffer.array(),
+                            bodyIndex + entry.propertiesIndex(), entry.propertiesLength());
+                    decoded.add(new ReceivedMessage(topic, queue.queueId(), queue.brokerName(),
+                            queueOffset + decoded.size(), entry.body(inner), entry.flag(), sysFlag, properties,
+                            bornTimestamp, bornHost, storeTimestamp, storeHost, reconsumeTimes, commitLogOffset,
+                            offsetMsgId));
+                }
             } catch (IllegalArgumentException malformed) {
                 return false;
             }
-            for (int i = 0; i < entries.size(); i++) {
-                BatchBodyDescriptor.Message entry = entries.get(i);
-                out.add(new ReceivedMessage(topic, queue.queueId(), queue.brokerName(), queueOffset + i, entry.body(),
-                        entry.flag(), sysFlag, new LazyProperties(entry.properties()),
-                        bornTimestamp, bornHost, storeTimestamp, storeHost, reconsumeTimes, commitLogOffset,
-                        offsetMsgId));
-            }
+            out.addAll(decoded);
             return true;
         }
         // Decoded only for a record that is one message: an inner batch's entries carry their own properties.
-        Map<String, String> properties = new LazyProperties(
-                new String(buffer.array(), at, propertiesLength, StandardCharsets.UTF_8));
+        Map<String, String> properties = new LazyProperties(buffer.array(), at, propertiesLength);
         byte[] messageBody = new byte[bodyLength];
         buffer.get(bodyIndex, messageBody);
         if ((sysFlag & RecordDescriptor.COMPRESSED_FLAG) != 0) {

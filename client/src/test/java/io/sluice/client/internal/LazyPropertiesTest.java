@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -36,6 +38,20 @@ class LazyPropertiesTest {
         assertEquals(eager, lazy);
         assertEquals(eager.hashCode(), lazy.hashCode());
         assertEquals(eager.toString(), lazy.toString(), "same iteration order");
+    }
+
+    @Property(tries = 300)
+    void aRangeOfLargerBytesReadsAsItsOwnEncoding(@ForAll("encoded") String encoded) {
+        byte[] inside = encoded.getBytes(StandardCharsets.UTF_8);
+        byte[] around = new byte[inside.length + 7];
+        Arrays.fill(around, (byte) 2); // separators around the range: read past it, they would change the map
+        System.arraycopy(inside, 0, around, 3, inside.length);
+        assertEquals(MessageProperties.parse(encoded), new LazyProperties(around, 3, inside.length));
+    }
+
+    @Test
+    void aRangeOutsideItsArrayIsRefusedAtOnce() {
+        assertThrows(IndexOutOfBoundsException.class, () -> new LazyProperties(new byte[4], 2, 3));
     }
 
     @Provide
