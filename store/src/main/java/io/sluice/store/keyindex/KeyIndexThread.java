@@ -80,7 +80,8 @@ final class KeyIndexThread {
             long pauseMs;
             try {
                 pauseMs = doWork() > 0 ? 0 : IDLE_PARK_MS;
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | InternalError e) {
+                // InternalError: a fault writing the mapped file (a full disk under a sparse file); retried later.
                 long n = counters.onFailure();
                 if ((n & (n - 1)) == 0) {
                     LOG.error("key indexing failed at position {} [{} failures so far]; retrying in {} ms",
