@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.client.Admin;
+import io.sluice.client.BrokerErrorException;
 import io.sluice.client.ConsumerProgress;
 import io.sluice.client.QueueType;
 import io.sluice.client.TopicSpec;
@@ -276,13 +277,30 @@ final class AdminCommand implements Runnable {
         }
     }
 
-    /** {@code admin broker status}. */
+    /** {@code admin broker status|config}. */
     @Command(name = "broker", mixinStandardHelpOptions = true, description = "Brokers.",
-            subcommands = BrokerStatus.class)
+            subcommands = {BrokerStatus.class, BrokerConfig.class})
     static final class Broker extends Group {
         @Override
         String subcommandNames() {
-            return "status";
+            return "status or config";
+        }
+    }
+
+    /** Options naming one broker, or every master of a cluster. */
+    static final class BrokerTarget {
+        @Option(names = {"-b", "--broker"}, paramLabel = "HOST:PORT", description = "one broker's address")
+        String address;
+        @Option(names = {"-c", "--cluster"}, defaultValue = "DefaultCluster",
+                description = "without --broker, every master of this cluster (default: ${DEFAULT-VALUE})")
+        String cluster;
+
+        List<String> addresses(Admin admin) {
+            List<String> addresses = address != null ? List.of(address) : admin.masterAddresses(cluster);
+            if (addresses.isEmpty()) {
+                throw new IllegalArgumentException("cluster " + cluster + " has no master registered");
+            }
+            return addresses;
         }
     }
 
@@ -291,26 +309,62 @@ final class AdminCommand implements Runnable {
     static final class BrokerStatus implements Callable<Integer> {
         @ParentCommand
         Broker parent;
-        @Option(names = {"-b", "--broker"}, paramLabel = "HOST:PORT", description = "one broker's address")
-        String address;
-        @Option(names = {"-c", "--cluster"}, defaultValue = "DefaultCluster",
-                description = "without --broker, every master of this cluster (default: ${DEFAULT-VALUE})")
-        String cluster;
+        @Mixin
+        BrokerTarget target;
 
         @Override
         public Integer call() {
             try (Admin admin = parent.admin.start()) {
-                List<String> addresses = address != null ? List.of(address) : admin.masterAddresses(cluster);
-                if (addresses.isEmpty()) {
-                    throw new IllegalArgumentException("cluster " + cluster + " has no master registered");
-                }
                 Table table = new Table("BROKER ADDRESS", "KEY", "VALUE");
-                for (String broker : addresses) {
+                for (String broker : target.addresses(admin)) {
                     new TreeMap<>(admin.brokerRuntimeInfo(broker)).forEach((k, v) -> table.row(broker, k, v));
                 }
                 table.print(System.out);
             }
             return 0;
+        }
+    }
+
+    @Command(name = "config", mixinStandardHelpOptions = true,
+            description = "Show the settings in force of a broker, or of every master of a cluster; with --set,"
+                    + " change settings that can change while the broker runs first (kept across restarts).")
+    static final class BrokerConfig implements Callable<Integer> {
+        @ParentCommand
+        Broker parent;
+        @Mixin
+        BrokerTarget target;
+        @Option(names = "--set", paramLabel = "KEY=VALUE", description = "a setting to change (repeatable)")
+        Map<String, String> changes = new TreeMap<>();
+
+        @Override
+        public Integer call() {
+            try (Admin admin = parent.admin.start()) {
+                List<String> addresses = target.addresses(admin);
+                if (!changes.isEmpty()) {
+                    for (String broker : addresses) {
+                        update(admin, broker);
+                    }
+                }
+                Table table = new Table("BROKER ADDRESS", "KEY", "VALUE");
+                for (String broker : addresses) {
+                    admin.brokerConfig(broker).forEach((k, v) -> {
+                        if (changes.isEmpty() || changes.containsKey(k)) {
+                            table.row(broker, k, v);
+                        }
+                    });
+                }
+                table.print(System.out);
+            }
+            return 0;
+        }
+
+        private void update(Admin admin, String broker) {
+            try {
+                admin.updateBrokerConfig(broker, changes);
+            } catch (BrokerErrorException e) {
+                // The remark says what was refused and why; the protocol code would only add noise.
+                throw new IllegalArgumentException("broker " + broker + " refused the change: " + e.remark());
+            }
         }
     }
 

@@ -138,6 +138,17 @@ class DistributionIT {
             assertTrue(status.stdout().lines().anyMatch(l -> l.startsWith("127.0.0.1:" + brokerPort)
                     && l.contains("sluiceVersion")), status.stdout());
 
+            SluiceProcess.Result set = SluiceProcess.run(dir, "admin", "broker", "config", "-n", namesrv, "--set",
+                    "clientChannelExpiredTimeoutMs=60000");
+            assertEquals(0, set.exitCode(), set.toString());
+            assertTrue(set.stdout().lines().anyMatch(l -> l.matches("127\\.0\\.0\\.1:" + brokerPort
+                    + " +clientChannelExpiredTimeoutMs +60000")), set.stdout());
+            SluiceProcess.Result all = SluiceProcess.run(dir, "admin", "broker", "config", "-n", namesrv);
+            assertTrue(all.stdout().contains("autoCreateSubscriptionGroup"), all.stdout());
+            SluiceProcess.Result fixed = SluiceProcess.run(dir, "admin", "broker", "config", "-n", namesrv, "--set",
+                    "listenPort=1");
+            assertFailedInOneLine(fixed, "sluice admin broker config: ", "listenPort");
+
             SluiceProcess.Result unknownGroup = SluiceProcess.run(dir, "admin", "consumer", "progress", "-n",
                     namesrv, "-g", "nobody");
             assertFailedInOneLine(unknownGroup, "sluice admin consumer progress: ", "consumer group 'nobody'");
