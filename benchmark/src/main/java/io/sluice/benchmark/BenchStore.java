@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 
 /**
  * A message store and its metadata for the JMH benchmarks of the broker's paths: in {@code /dev/shm} when it exists
@@ -36,6 +37,12 @@ public final class BenchStore implements AutoCloseable {
 
     /** Opens a store in a new directory named with {@code prefix}, with {@code topic} created. */
     public static BenchStore open(String prefix, String topic) throws IOException {
+        return open(prefix, topic, UnaryOperator.identity());
+    }
+
+    /** {@link #open(String, String)} with the store's settings adjusted by {@code adjust}. */
+    public static BenchStore open(String prefix, String topic, UnaryOperator<StoreSettings.Builder> adjust)
+            throws IOException {
         Path shm = Path.of("/dev/shm");
         Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm
                 : Path.of(System.getProperty("java.io.tmpdir"));
@@ -43,7 +50,7 @@ public final class BenchStore implements AutoCloseable {
         MetadataStore metadata = MetadataStore.open(MetadataSettings.of(dir.resolve("meta")));
         StoreSettings.Builder settings = StoreSettings.builder(dir.resolve("store"), HOST);
         settings.log().segmentBytes(256 * 1024 * 1024);
-        MessageStore store = MessageStore.open(settings.build(),
+        MessageStore store = MessageStore.open(adjust.apply(settings).build(),
                 name -> metadata.getTopic(name).map(TopicConfig::queueType).orElse(null));
         metadata.putTopic(TopicConfig.of(topic, 1, ConsumeQueueType.SIMPLE));
         return new BenchStore(dir, metadata, store);

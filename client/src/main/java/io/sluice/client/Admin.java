@@ -18,12 +18,18 @@ import io.sluice.remoting.protocol.body.TopicList;
 import io.sluice.remoting.protocol.body.TopicOffset;
 import io.sluice.remoting.protocol.body.TopicRouteData;
 import io.sluice.remoting.protocol.body.TopicStatsTable;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -231,6 +237,40 @@ public final class Admin implements AutoCloseable {
         RemotingCommand response = await(runtime.callOk(brokerAddress,
                 RemotingCommand.request(RequestCode.GET_BROKER_RUNTIME_INFO)), "runtime info of " + brokerAddress);
         return BodyCodec.decode(response.body(), KVTable.class).table();
+    }
+
+    /** A broker's settings in force (GET_BROKER_CONFIG), by key, sorted. */
+    public Map<String, String> brokerConfig(String brokerAddress) {
+        RemotingCommand response = await(runtime.callOk(brokerAddress,
+                RemotingCommand.request(RequestCode.GET_BROKER_CONFIG)), "settings of " + brokerAddress);
+        Properties properties = new Properties();
+        try {
+            properties.load(new StringReader(new String(response.body(), StandardCharsets.ISO_8859_1)));
+        } catch (IOException e) {
+            throw new ClientException("the settings of " + brokerAddress + " are not properties text", e);
+        }
+        Map<String, String> settings = new TreeMap<>();
+        properties.forEach((k, v) -> settings.put(k.toString(), v.toString()));
+        return settings;
+    }
+
+    /**
+     * Changes settings of a running broker (UPDATE_BROKER_CONFIG); the broker refuses a key it cannot change while
+     * it runs, naming it.
+     *
+     * @throws BrokerErrorException when the broker refuses the change
+     */
+    public void updateBrokerConfig(String brokerAddress, Map<String, String> changes) {
+        Properties properties = new Properties();
+        properties.putAll(changes);
+        StringWriter text = new StringWriter();
+        try {
+            properties.store(text, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write properties text", e);
+        }
+        await(runtime.callOk(brokerAddress, RemotingCommand.request(RequestCode.UPDATE_BROKER_CONFIG)
+                .setBody(text.toString().getBytes(StandardCharsets.UTF_8))), "update settings of " + brokerAddress);
     }
 
     /** Closes the connections. Idempotent. */

@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.client.Admin;
+import io.sluice.client.BrokerErrorException;
 import io.sluice.client.ConsumerProgress;
 import io.sluice.client.QueueType;
 import io.sluice.client.TopicSpec;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -31,8 +33,9 @@ import picocli.CommandLine.Spec;
  * Apache RocketMQ name servers and brokers alike. Not thread-safe; one command per process.
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
-        description = "Topics, clusters and consumer progress (tables on stdout).",
-        subcommands = {AdminCommand.Topic.class, AdminCommand.Cluster.class, AdminCommand.Consumer.class})
+        description = "Topics, clusters, brokers and consumer progress (tables on stdout).",
+        subcommands = {AdminCommand.Topic.class, AdminCommand.Cluster.class, AdminCommand.Broker.class,
+            AdminCommand.Consumer.class})
 final class AdminCommand implements Runnable {
 
     @Mixin
@@ -43,11 +46,27 @@ final class AdminCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing subcommand: topic, cluster or consumer");
+        throw new ParameterException(spec.commandLine(), "missing subcommand: topic, cluster, broker or consumer");
     }
 
     Admin start() {
         return Admin.start(client.connection());
+    }
+
+    /** A subcommand that only groups others: run without one, it is a usage error naming them. */
+    abstract static class Group implements Runnable {
+        @ParentCommand
+        AdminCommand admin;
+        @Spec
+        CommandSpec spec;
+
+        /** The subcommands, for the error message. */
+        abstract String subcommandNames();
+
+        @Override
+        public void run() {
+            throw new ParameterException(spec.commandLine(), "missing subcommand: " + subcommandNames());
+        }
     }
 
     /** {@code admin topic create|update|delete|list|route|status}. */
@@ -55,16 +74,10 @@ final class AdminCommand implements Runnable {
             description = "Create, change, delete and inspect topics.",
             subcommands = {TopicCreate.class, TopicUpdate.class, TopicDelete.class, TopicList.class, TopicRoute.class,
                 TopicStatus.class})
-    static final class Topic implements Runnable {
-        @ParentCommand
-        AdminCommand admin;
-        @Spec
-        CommandSpec spec;
-
+    static final class Topic extends Group {
         @Override
-        public void run() {
-            throw new ParameterException(spec.commandLine(),
-                    "missing subcommand: create, update, delete, list, route or status");
+        String subcommandNames() {
+            return "create, update, delete, list, route or status";
         }
     }
 
@@ -78,7 +91,7 @@ final class AdminCommand implements Runnable {
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = "Create a topic on every master of a cluster.")
+            description = "Create a topic on every master of a cluster; fails if it exists (see --if-not-exists).")
     static final class TopicCreate implements Callable<Integer> {
         @ParentCommand
         Topic parent;
@@ -93,11 +106,22 @@ final class AdminCommand implements Runnable {
         @Option(names = {"-p", "--perm"}, defaultValue = "6",
                 description = "permission bits, 4 read + 2 write (default: ${DEFAULT-VALUE})")
         int perm;
+        @Option(names = "--if-not-exists", description = "succeed without change when the topic exists")
+        boolean ifNotExists;
 
         @Override
         public Integer call() {
             TopicSpec spec = TopicSpec.of(target.topic, queues).withPerm(perm).withQueueType(queueType(queueType));
             try (Admin admin = parent.admin.start()) {
+                Optional<String> existing = TopicChecks.masterWith(admin, target.topic, target.cluster);
+                if (existing.isPresent() && ifNotExists) {
+                    System.out.println("topic " + target.topic + " exists on " + existing.get() + "; unchanged");
+                    return 0;
+                }
+                if (existing.isPresent()) {
+                    throw new IllegalArgumentException("topic '" + target.topic + "' already exists on "
+                            + existing.get() + " (use 'admin topic update' to change it, or --if-not-exists)");
+                }
                 List<String> brokers = admin.createTopic(spec, target.cluster);
                 Table table = new Table("TOPIC", "BROKER ADDRESS", "QUEUES", "QUEUE TYPE", "PERM");
                 brokers.forEach(b -> table.row(spec.topic(), b, queues, spec.queueType().attributeValue(), perm));
@@ -148,6 +172,10 @@ final class AdminCommand implements Runnable {
         @Override
         public Integer call() {
             try (Admin admin = parent.admin.start()) {
+                if (TopicChecks.masterWith(admin, target.topic, target.cluster).isEmpty()) {
+                    throw new IllegalArgumentException("topic '" + target.topic + "' does not exist on any master"
+                            + " of cluster " + target.cluster);
+                }
                 admin.deleteTopic(target.topic, target.cluster);
                 new Table("TOPIC", "CLUSTER", "DELETED").row(target.topic, target.cluster, "yes").print(System.out);
             }
@@ -220,15 +248,10 @@ final class AdminCommand implements Runnable {
     /** {@code admin cluster list}. */
     @Command(name = "cluster", mixinStandardHelpOptions = true, description = "Clusters and brokers.",
             subcommands = ClusterList.class)
-    static final class Cluster implements Runnable {
-        @ParentCommand
-        AdminCommand admin;
-        @Spec
-        CommandSpec spec;
-
+    static final class Cluster extends Group {
         @Override
-        public void run() {
-            throw new ParameterException(spec.commandLine(), "missing subcommand: list");
+        String subcommandNames() {
+            return "list";
         }
     }
 
@@ -259,18 +282,104 @@ final class AdminCommand implements Runnable {
         }
     }
 
+    /** {@code admin broker status|config}. */
+    @Command(name = "broker", mixinStandardHelpOptions = true, description = "Brokers.",
+            subcommands = {BrokerStatus.class, BrokerConfig.class})
+    static final class Broker extends Group {
+        @Override
+        String subcommandNames() {
+            return "status or config";
+        }
+    }
+
+    /** Options naming one broker, or every master of a cluster. */
+    static final class BrokerTarget {
+        @Option(names = {"-b", "--broker"}, paramLabel = "HOST:PORT", description = "one broker's address")
+        String address;
+        @Option(names = {"-c", "--cluster"}, defaultValue = "DefaultCluster",
+                description = "without --broker, every master of this cluster (default: ${DEFAULT-VALUE})")
+        String cluster;
+
+        List<String> addresses(Admin admin) {
+            List<String> addresses = address != null ? List.of(address) : admin.masterAddresses(cluster);
+            if (addresses.isEmpty()) {
+                throw new IllegalArgumentException("cluster " + cluster + " has no master registered");
+            }
+            return addresses;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Show the runtime information of a broker, or of every master of a cluster.")
+    static final class BrokerStatus implements Callable<Integer> {
+        @ParentCommand
+        Broker parent;
+        @Mixin
+        BrokerTarget target;
+
+        @Override
+        public Integer call() {
+            try (Admin admin = parent.admin.start()) {
+                Table table = new Table("BROKER ADDRESS", "KEY", "VALUE");
+                for (String broker : target.addresses(admin)) {
+                    new TreeMap<>(admin.brokerRuntimeInfo(broker)).forEach((k, v) -> table.row(broker, k, v));
+                }
+                table.print(System.out);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "config", mixinStandardHelpOptions = true,
+            description = "Show the settings in force of a broker, or of every master of a cluster; with --set,"
+                    + " change settings that can change while the broker runs first (kept across restarts).")
+    static final class BrokerConfig implements Callable<Integer> {
+        @ParentCommand
+        Broker parent;
+        @Mixin
+        BrokerTarget target;
+        @Option(names = "--set", paramLabel = "KEY=VALUE", description = "a setting to change (repeatable)")
+        Map<String, String> changes = new TreeMap<>();
+
+        @Override
+        public Integer call() {
+            try (Admin admin = parent.admin.start()) {
+                List<String> addresses = target.addresses(admin);
+                if (!changes.isEmpty()) {
+                    for (String broker : addresses) {
+                        update(admin, broker);
+                    }
+                }
+                Table table = new Table("BROKER ADDRESS", "KEY", "VALUE");
+                for (String broker : addresses) {
+                    admin.brokerConfig(broker).forEach((k, v) -> {
+                        if (changes.isEmpty() || changes.containsKey(k)) {
+                            table.row(broker, k, v);
+                        }
+                    });
+                }
+                table.print(System.out);
+            }
+            return 0;
+        }
+
+        private void update(Admin admin, String broker) {
+            try {
+                admin.updateBrokerConfig(broker, changes);
+            } catch (BrokerErrorException e) {
+                // The remark says what was refused and why; the protocol code would only add noise.
+                throw new IllegalArgumentException("broker " + broker + " refused the change: " + e.remark());
+            }
+        }
+    }
+
     /** {@code admin consumer progress}. */
     @Command(name = "consumer", mixinStandardHelpOptions = true, description = "Consumer groups.",
             subcommands = ConsumerProgressCommand.class)
-    static final class Consumer implements Runnable {
-        @ParentCommand
-        AdminCommand admin;
-        @Spec
-        CommandSpec spec;
-
+    static final class Consumer extends Group {
         @Override
-        public void run() {
-            throw new ParameterException(spec.commandLine(), "missing subcommand: progress");
+        String subcommandNames() {
+            return "progress";
         }
     }
 
@@ -288,6 +397,10 @@ final class AdminCommand implements Runnable {
         public Integer call() {
             try (Admin admin = parent.admin.start()) {
                 ConsumerProgress progress = admin.consumerProgress(group, topic);
+                if (progress.queues().isEmpty()) {
+                    throw new IllegalArgumentException("consumer group '" + group + "' has no offsets"
+                            + (topic == null ? "" : " for topic " + topic) + " on any broker: unknown group?");
+                }
                 Table table = new Table("TOPIC", "BROKER", "QUEUE", "BROKER OFFSET", "CONSUMER OFFSET", "LAG");
                 new TreeMap<>(progress.queues()).forEach((q, p) -> table.row(q.topic(), q.brokerName(), q.queueId(),
                         p.brokerOffset(), p.consumerOffset(), p.lag()));

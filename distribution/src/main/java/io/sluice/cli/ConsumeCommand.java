@@ -1,10 +1,12 @@
 package io.sluice.cli;
 
+import io.sluice.client.Admin;
 import io.sluice.client.ConsumeFrom;
 import io.sluice.client.ConsumeStatus;
 import io.sluice.client.PushConsumer;
 import io.sluice.client.PushSettings;
 import io.sluice.client.ReceivedMessage;
+import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +18,8 @@ import picocli.CommandLine.Option;
  * {@code sluice consume -t TOPIC -g GROUP}: consumes with the Sluice client's push consumer and prints a live rate
  * line, with end-to-end latency from each message's born timestamp (the producer's clock) to its delivery. Runs
  * until {@code --count} messages arrived, {@code --max-seconds} passed, or the process is interrupted (the totals
- * are printed either way). Not thread-safe; one run per instance.
+ * are printed either way). It first asks the name server for the topic's route, so an unreachable name server or a
+ * missing topic fails at once instead of waiting for messages that cannot come. Not thread-safe; one run per instance.
  */
 @Command(name = "consume", mixinStandardHelpOptions = true,
         description = "Consume messages with the Sluice client and print a live rate line.")
@@ -48,21 +51,32 @@ final class ConsumeCommand implements Callable<Integer> {
             description = "tag expression, e.g. 'A || B' (default: ${DEFAULT-VALUE})")
     String tags;
 
+    @Option(names = "--print", defaultValue = "NONE",
+            description = "print each message on stdout: NONE, TEXT (tab-separated queue, offset, msgId, keys, tags,"
+                    + " born and store time, body) or JSON (one object a line); the rate line then goes to stderr"
+                    + " (default: ${DEFAULT-VALUE})")
+    MessagePrinter.Format print;
+
     @Override
     public Integer call() throws InterruptedException {
         if (count < 0 || maxSeconds < 0) {
             throw new IllegalArgumentException("--count and --max-seconds must not be negative: count=" + count
                     + " max-seconds=" + maxSeconds);
         }
+        try (Admin admin = Admin.start(client.connection())) {
+            TopicChecks.requireRoute(admin, topic);
+        }
         LatencyMeter latency = new LatencyMeter();
         CountDownLatch done = new CountDownLatch(1);
-        ProgressLine progress = new ProgressLine("received", System.out, latency::intervalText);
+        MessagePrinter printer = new MessagePrinter(print, System.out);
+        PrintStream progressOut = print == MessagePrinter.Format.NONE ? System.out : System.err;
+        ProgressLine progress = new ProgressLine("received", progressOut, latency::intervalText);
         PushConsumer consumer = PushConsumer.create(PushSettings.builder(client.connection(), group)
                 .consumeFrom(from).consumeBatchMaxSize(32).build());
         Thread printTotals = new Thread(() -> {
             consumer.close();
             progress.close();
-            System.out.println(latency.totalText());
+            progressOut.println(latency.totalText());
         }, "sluice-consume-totals");
         Runtime.getRuntime().addShutdownHook(printTotals);
         consumer.subscribe(topic, tags);
@@ -70,6 +84,7 @@ final class ConsumeCommand implements Callable<Integer> {
             long nowMs = System.currentTimeMillis();
             for (ReceivedMessage message : messages) {
                 latency.recordNanos(TimeUnit.MILLISECONDS.toNanos(nowMs - message.bornTimestampMs()));
+                printer.print(message);
                 progress.add(message.body().length);
             }
             if (count > 0 && progress.messages() >= count) {

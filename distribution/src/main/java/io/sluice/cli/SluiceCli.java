@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
  *   sluice bench WORKLOAD.yaml ... the end-to-end load harness (io.sluice.benchmark.load)
  * </pre>
  *
- * Exit codes: 0 success, 1 the command failed (message on stderr), 2 bad arguments (message and usage on stderr).
+ * Exit codes: 0 success, 1 the command failed (message on stderr), 2 bad arguments (one line on stderr naming the
+ * problem and pointing at {@code --help}).
  * Not thread-safe; one instance per process.
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceVersion.class,
@@ -44,6 +45,7 @@ public final class SluiceCli implements Runnable {
     static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new SluiceCli());
         commandLine.setExecutionExceptionHandler(new ErrorReporter());
+        commandLine.setParameterExceptionHandler(new UsageErrorReporter());
         return commandLine;
     }
 

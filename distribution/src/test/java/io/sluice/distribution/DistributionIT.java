@@ -1,6 +1,7 @@
 package io.sluice.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.remoting.protocol.RemotingCommand;
@@ -91,10 +92,94 @@ class DistributionIT {
     }
 
     @Test
+    void clientCommandsRefuseMissingAndExistingTopicsAndUnknownGroupsInOneLine() throws Exception {
+        int namesrvPort = StandaloneConf.freePort();
+        int brokerPort = StandaloneConf.freePort();
+        Path conf = StandaloneConf.write(dir, namesrvPort, brokerPort);
+        try (SluiceProcess standalone = SluiceProcess.start(dir, "standalone", "-c", conf.toString())) {
+            standalone.awaitLine("sluice standalone ready", 60_000);
+            String namesrv = "127.0.0.1:" + namesrvPort;
+
+            SluiceProcess.Result noTopic = SluiceProcess.run(dir, "consume", "-n", namesrv, "-t", "NoSuchTopic");
+            assertFailedInOneLine(noTopic, "sluice consume: ", "topic 'NoSuchTopic' does not exist");
+
+            assertEquals(0, SluiceProcess.run(dir, "admin", "topic", "create", "-n", namesrv, "-t", "Once",
+                    "-q", "2").exitCode());
+            SluiceProcess.Result twice = SluiceProcess.run(dir, "admin", "topic", "create", "-n", namesrv,
+                    "-t", "Once", "-q", "2");
+            assertFailedInOneLine(twice, "sluice admin topic create: ", "topic 'Once' already exists on 127.0.0.1:"
+                    + brokerPort);
+            SluiceProcess.Result ifNotExists = SluiceProcess.run(dir, "admin", "topic", "create", "-n", namesrv,
+                    "-t", "Once", "-q", "2", "--if-not-exists");
+            assertEquals(0, ifNotExists.exitCode(), ifNotExists.toString());
+            assertTrue(ifNotExists.stdout().contains("unchanged"), ifNotExists.stdout());
+
+            SluiceProcess.Result deleteMissing = SluiceProcess.run(dir, "admin", "topic", "delete", "-n", namesrv,
+                    "-t", "NeverCreated");
+            assertFailedInOneLine(deleteMissing, "sluice admin topic delete: ", "topic 'NeverCreated' does not exist");
+
+            Path lines = Files.writeString(dir.resolve("lines.txt"), "from stdin 1\nfrom stdin 2\n");
+            SluiceProcess.Result produced = SluiceProcess.run(dir, lines, "produce", "-n", namesrv, "-t", "Once",
+                    "-k", "order-7", "--tag", "TagT", "--property", "color=blue", "-b", "from args", "--stdin");
+            assertEquals(0, produced.exitCode(), produced.toString());
+            assertTrue(produced.stdout().contains("total: 3 sent"), produced.stdout());
+            SluiceProcess.Result printed = SluiceProcess.run(dir, "consume", "-n", namesrv, "-t", "Once", "-g",
+                    "printer", "-m", "3", "--max-seconds", "40", "--print", "JSON");
+            assertEquals(0, printed.exitCode(), printed.toString());
+            for (String body : List.of("from args", "from stdin 1", "from stdin 2")) {
+                assertTrue(printed.stdout().lines().anyMatch(l -> l.startsWith("{") && l.contains("\"body\":\""
+                        + body + "\"") && l.contains("\"keys\":\"order-7\"") && l.contains("\"tags\":\"TagT\"")
+                        && l.contains("\"color\":\"blue\"")), body + " in " + printed.stdout());
+            }
+            SluiceProcess.Result text = SluiceProcess.run(dir, "consume", "-n", namesrv, "-t", "Once", "-g",
+                    "text-printer", "-m", "3", "--max-seconds", "40", "--print", "TEXT");
+            assertEquals(0, text.exitCode(), text.toString());
+            assertTrue(text.stdout().lines().anyMatch(l -> l.contains("\torder-7\tTagT\t")
+                    && l.endsWith("\tfrom args")), text.stdout());
+
+            SluiceProcess.Result status = SluiceProcess.run(dir, "admin", "broker", "status", "-n", namesrv);
+            assertEquals(0, status.exitCode(), status.toString());
+            assertTrue(status.stdout().lines().anyMatch(l -> l.startsWith("127.0.0.1:" + brokerPort)
+                    && l.contains("sluiceVersion")), status.stdout());
+
+            SluiceProcess.Result set = SluiceProcess.run(dir, "admin", "broker", "config", "-n", namesrv, "--set",
+                    "clientChannelExpiredTimeoutMs=60000");
+            assertEquals(0, set.exitCode(), set.toString());
+            assertTrue(set.stdout().lines().anyMatch(l -> l.matches("127\\.0\\.0\\.1:" + brokerPort
+                    + " +clientChannelExpiredTimeoutMs +60000")), set.stdout());
+            SluiceProcess.Result all = SluiceProcess.run(dir, "admin", "broker", "config", "-n", namesrv);
+            assertTrue(all.stdout().contains("autoCreateSubscriptionGroup"), all.stdout());
+            SluiceProcess.Result fixed = SluiceProcess.run(dir, "admin", "broker", "config", "-n", namesrv, "--set",
+                    "listenPort=1");
+            assertFailedInOneLine(fixed, "sluice admin broker config: ", "listenPort");
+
+            SluiceProcess.Result unknownGroup = SluiceProcess.run(dir, "admin", "consumer", "progress", "-n",
+                    namesrv, "-g", "nobody");
+            assertFailedInOneLine(unknownGroup, "sluice admin consumer progress: ", "consumer group 'nobody'");
+        }
+        int closedPort = StandaloneConf.freePort();
+        long startNs = System.nanoTime();
+        SluiceProcess.Result noNamesrv = SluiceProcess.run(dir, "consume", "-n", "127.0.0.1:" + closedPort, "-t",
+                "T", "--rpc-timeout-ms", "2000");
+        assertFailedInOneLine(noNamesrv, "sluice consume: ", "127.0.0.1:" + closedPort);
+        long tookMs = (System.nanoTime() - startNs) / 1_000_000;
+        assertTrue(tookMs < 20_000, "consume without a name server failed after " + tookMs + " ms");
+    }
+
+    private static void assertFailedInOneLine(SluiceProcess.Result result, String prefix, String text) {
+        assertEquals(1, result.exitCode(), result.toString());
+        String stderr = result.stderr().strip();
+        assertTrue(stderr.startsWith(prefix) && stderr.contains(text) && !stderr.contains("\n"), stderr);
+        assertFalse(stderr.contains("code 17"), "no raw protocol code: " + stderr);
+    }
+
+    @Test
     void adminWithABadArgumentExitsNonZeroWithAClearMessage() throws Exception {
         SluiceProcess.Result missing = SluiceProcess.run(dir, "admin", "topic", "create", "-q", "4");
         assertEquals(2, missing.exitCode(), missing.toString());
         assertTrue(missing.stderr().contains("Missing required option: '--topic=<topic>'"), missing.stderr());
+        assertEquals("sluice admin topic create: Missing required option: '--topic=<topic>' (see 'sluice admin topic"
+                + " create --help')", missing.stderr().strip(), "one line, no usage dump");
 
         SluiceProcess.Result badNumber = SluiceProcess.run(dir, "admin", "topic", "create", "-t", "T", "-q", "many");
         assertEquals(2, badNumber.exitCode(), badNumber.toString());

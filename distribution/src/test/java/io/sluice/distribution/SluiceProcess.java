@@ -39,12 +39,17 @@ final class SluiceProcess implements AutoCloseable {
      * @param workDir a per-test directory: logs and the stderr file go there
      */
     static SluiceProcess start(Path workDir, String... args) throws IOException {
+        return start(workDir, Path.of("/dev/null"), args);
+    }
+
+    /** {@link #start(Path, String...)} with standard input read from {@code input}. */
+    static SluiceProcess start(Path workDir, Path input, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(HOME.resolve("bin/sluice").toString());
         command.addAll(List.of(args));
         Path stderr = Files.createTempFile(workDir, "stderr", ".txt");
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+                .redirectInput(ProcessBuilder.Redirect.from(input.toFile()));
         builder.environment().put("SLUICE_HEAP_OPTS", "-Xms128m -Xmx256m -XX:MaxDirectMemorySize=256m");
         builder.environment().put("SLUICE_LOG_DIR", workDir.resolve("logs").toString());
         builder.environment().remove("SLUICE_NAMESRV");
@@ -53,7 +58,12 @@ final class SluiceProcess implements AutoCloseable {
 
     /** Runs {@code bin/sluice args} to completion (at most 60 s) and returns its exit code and output. */
     static Result run(Path workDir, String... args) throws IOException, InterruptedException {
-        try (SluiceProcess p = start(workDir, args)) {
+        return run(workDir, Path.of("/dev/null"), args);
+    }
+
+    /** {@link #run(Path, String...)} with standard input read from {@code input}. */
+    static Result run(Path workDir, Path input, String... args) throws IOException, InterruptedException {
+        try (SluiceProcess p = start(workDir, input, args)) {
             if (!p.process.waitFor(60, TimeUnit.SECONDS)) {
                 throw new AssertionError("bin/sluice " + String.join(" ", args) + " did not finish in 60 s");
             }

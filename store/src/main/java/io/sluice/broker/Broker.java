@@ -69,6 +69,7 @@ import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchSettings;
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.index.IndexSettings;
+import io.sluice.store.keyindex.KeyIndexSettings;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.LogSettings;
 import io.sluice.broker.meta.MetadataSettings;
@@ -801,8 +802,13 @@ public final class Broker implements AutoCloseable {
                 .withCheckIntervalMs(settings.cleanResourceIntervalMs());
         DispatchSettings dispatch = DispatchSettings.defaults().withMode(
                 settings.dispatchMode()).withPipeline(settings.dispatchPipeline());
+        KeyIndexSettings keyIndex = KeyIndexSettings.defaults(settings.storePathRootDir())
+                .withEnabled(settings.messageIndexEnable())
+                .withSizes(settings.maxHashSlotNum(), settings.maxIndexNum())
+                .withCheckpointIntervalMs(settings.flushIntervalConsumeQueueMs());
         return StoreSettings.builder(settings.storePathRootDir(), storeHost)
                 .index(index)
+                .keyIndex(keyIndex)
                 .dispatch(dispatch)
                 .retention(retention)
                 .checkpointIntervalMs(settings.flushIntervalConsumeQueueMs())

@@ -12,6 +12,8 @@ import io.sluice.store.index.LastStop;
 import io.sluice.store.index.QueueSlot;
 import io.sluice.store.index.SlotLookup;
 import io.sluice.store.index.StoreTimeLookup;
+import io.sluice.store.keyindex.KeyIndex;
+import io.sluice.store.keyindex.KeyIndexStats;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
@@ -38,6 +40,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -89,6 +92,7 @@ public final class MessageStore implements AutoCloseable {
     private final StoreCheckpoint checkpointFile;
     private final CheckpointAgent checkpointAgent;
     private final RetentionAgent retentionAgent;
+    private final KeyIndex keyIndex;
     private final MessageReader reader;
     private final RecoveryReport recoveryReport;
     private final ScheduledExecutorService housekeeping;
@@ -110,6 +114,7 @@ public final class MessageStore implements AutoCloseable {
         this.serialDispatcher = c.dispatcher;
         this.listeners = c.listeners;
         this.checkpointFile = c.checkpointFile;
+        this.keyIndex = c.keyIndex;
         this.recoveryReport = recoveryReport;
         this.reader = new MessageReader(log, queues);
         this.checkpointAgent = new CheckpointAgent(log, queues, dispatcher, checkpointFile, env.log().epochClock());
@@ -165,6 +170,10 @@ public final class MessageStore implements AutoCloseable {
             c.abortMarker.create();
             c.running = startDispatch(c);
             opened.push(c.running::close);
+            c.keyIndex = KeyIndex.open(settings.keyIndex(), c.log, c.running::dispatchedPosition,
+                    env.log().epochClock());
+            opened.push(c.keyIndex::close);
+            c.keyIndex.start();
             MessageStore store = new MessageStore(c, report);
             store.startHousekeeping();
             LOG.info("opened store {} at position {} ({} consume queues)", settings.rootDir(), c.log.writtenPosition(),
@@ -195,6 +204,7 @@ public final class MessageStore implements AutoCloseable {
         ConsumeQueueTable queues;
         SerialDispatcher dispatcher;
         Dispatcher running;
+        KeyIndex keyIndex;
 
         Components(StoreSettings settings, StoreEnvironment env, Function<String, ConsumeQueueType> queueTypeOf) {
             this.settings = settings;
@@ -433,6 +443,28 @@ public final class MessageStore implements AutoCloseable {
         return r.isFound() ? Optional.of(r.buffer()) : Optional.empty();
     }
 
+    /**
+     * The records of {@code topic} carrying {@code key} (its {@code UNIQ_KEY} when {@code unique}, else one of its
+     * space-separated {@code KEYS}) stored within {@code [beginMs, endMs]}, through the key index: at most
+     * {@code maxRecords}, newest first by index file; empty when none or the index is disabled. Records dispatched
+     * within the last few milliseconds may not be indexed yet (see {@link #keyIndexStats()}).
+     */
+    public List<ByteBuffer> findByKey(String topic, String key, boolean unique, long beginMs, long endMs,
+                                      int maxRecords) {
+        requireOpen();
+        return keyIndex.find(topic, key, unique, beginMs, endMs, maxRecords);
+    }
+
+    /** Whether keys are indexed ({@code messageIndexEnable}). */
+    public boolean isKeyIndexEnabled() {
+        return keyIndex.isEnabled();
+    }
+
+    /** Position and counters of the key index. */
+    public KeyIndexStats keyIndexStats() {
+        return keyIndex.stats();
+    }
+
     private Optional<ConsumeQueue> find(String topic, int queueId) {
         if (topic == null || queueId < 0) {
             return Optional.empty();
@@ -581,6 +613,7 @@ public final class MessageStore implements AutoCloseable {
             closed = true;
         }
         stopHousekeeping();
+        keyIndex.close(); // its thread reads the log: stopped before the log's mappings go
         log.close();
         boolean drained = dispatcher.drain(settings.dispatch().drainTimeoutMs());
         dispatcher.close();
@@ -628,6 +661,7 @@ public final class MessageStore implements AutoCloseable {
         }
         stopHousekeeping();
         dispatcher.close();
+        keyIndex.halt();
         log.close();
         try {
             queues.close();

@@ -46,6 +46,8 @@ public final class TopicNames {
     public static final String SELF_TEST_TOPIC = "SELF_TEST_TOPIC";
     /** A one-queue topic every broker provides; Apache records consumer offset resets there. */
     public static final String OFFSET_MOVED_EVENT = "OFFSET_MOVED_EVENT";
+    /** The default message-trace topic: clients with message trace enabled send their trace records there. */
+    public static final String TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC";
 
     private static final Set<String> SYSTEM_TOPICS = Set.of(
             AUTO_CREATE_TOPIC_KEY_TOPIC,
@@ -53,7 +55,7 @@ public final class TopicNames {
             TIMER_TOPIC,
             "BenchmarkTest",
             "RMQ_SYS_TRANS_HALF_TOPIC",
-            "RMQ_SYS_TRACE_TOPIC",
+            TRACE_TOPIC,
             "RMQ_SYS_TRANS_OP_HALF_TOPIC",
             "TRANS_CHECK_MAX_TIME_TOPIC",
             SELF_TEST_TOPIC,

@@ -10,6 +10,7 @@ import io.sluice.store.dispatch.pipeline.PipelineSettings;
 import io.sluice.broker.meta.TopicConfig;
 import io.sluice.store.TopicNames;
 import io.sluice.broker.meta.TopicPerm;
+import io.sluice.store.keyindex.KeyIndexSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.InvalidPathException;
@@ -260,6 +261,18 @@ public final class BrokerConfigKeys {
     public static final ConfigKey<Boolean> DISPATCH_APPENDER_ASSIST = ConfigKey.ofBoolean("dispatchAppenderAssist",
             true, "Pipelined dispatch: while the pipeline is idle, the thread that appended a send indexes it"
                     + " itself (up to dispatchInlineMaxBytes) instead of waking the reader thread.");
+    /** Key index on or off (Apache's key). */
+    public static final ConfigKey<Boolean> MESSAGE_INDEX_ENABLE = ConfigKey.ofBoolean("messageIndexEnable", true,
+            "Index message keys and unique keys (KEYS, UNIQ_KEY), so that queries by key (mqadmin queryMsgByKey,"
+                    + " queryMsgByUniqueKey, queryMsgTraceById) find messages; off, they find none.");
+    /** Key index: slots per file (Apache's key). */
+    public static final ConfigKey<Integer> MAX_HASH_SLOT_NUM = ConfigKey.ofInt("maxHashSlotNum",
+            KeyIndexSettings.DEFAULT_HASH_SLOTS_PER_FILE, 1, 50_000_000, "",
+            "Hash slots of a new key-index file (4 bytes each).");
+    /** Key index: entries per file (Apache's key). */
+    public static final ConfigKey<Integer> MAX_INDEX_NUM = ConfigKey.ofInt("maxIndexNum",
+            KeyIndexSettings.DEFAULT_ENTRIES_PER_FILE, 128, 60_000_000, "",
+            "Keys a key-index file holds (24 bytes each) before the next file is started.");
     /** Deletion hours. */
     public static final ConfigKey<List<Integer>> DELETE_WHEN = ConfigKey.of("deleteWhen", "hour list", List.of(4),
             null, "hour of day",
@@ -448,7 +461,8 @@ public final class BrokerConfigKeys {
             WARM_MAPED_FILE_ENABLE, COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, FLUSH_INTERVAL_COMMIT_LOG,
             FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
             DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,
-            DISPATCH_APPENDER_ASSIST, DELETE_WHEN, FILE_RESERVED_TIME,
+            DISPATCH_APPENDER_ASSIST, MESSAGE_INDEX_ENABLE, MAX_HASH_SLOT_NUM, MAX_INDEX_NUM, DELETE_WHEN,
+            FILE_RESERVED_TIME,
             DISK_MAX_USED_SPACE_RATIO, DISK_SPACE_WARNING_LEVEL_RATIO, DISK_SPACE_CLEAN_FORCIBLY_RATIO,
             CLEAN_FILE_FORCIBLY_ENABLE, CLEAN_RESOURCE_INTERVAL, DESTROY_MAPED_FILE_INTERVAL_FORCIBLY,
             AUTO_CREATE_TOPIC_ENABLE, AUTO_CREATE_SUBSCRIPTION_GROUP, DEFAULT_TOPIC_QUEUE_NUMS,

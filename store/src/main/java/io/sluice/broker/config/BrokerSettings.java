@@ -255,6 +255,21 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE);
     }
 
+    /** {@code messageIndexEnable}. */
+    public boolean messageIndexEnable() {
+        return get(BrokerConfigKeys.MESSAGE_INDEX_ENABLE);
+    }
+
+    /** {@code maxHashSlotNum}. */
+    public int maxHashSlotNum() {
+        return get(BrokerConfigKeys.MAX_HASH_SLOT_NUM);
+    }
+
+    /** {@code maxIndexNum}. */
+    public int maxIndexNum() {
+        return get(BrokerConfigKeys.MAX_INDEX_NUM);
+    }
+
     /** {@code batchCqUnitMaxBytes}. */
     public int batchCqUnitMaxBytes() {
         return get(BrokerConfigKeys.BATCH_CQ_UNIT_MAX_BYTES);

@@ -41,9 +41,11 @@ import org.agrona.concurrent.EpochClock;
  *
  * <p>How a request is stored:
  * <ul>
- *   <li>a single message: one record; a missing {@code UNIQ_KEY} is generated; {@code CLUSTER} is added;</li>
+ *   <li>a single message: one record; a missing {@code UNIQ_KEY} is generated; {@code CLUSTER}, {@code MSG_REGION}
+ *       and {@code TRACE_ON} are added (as Apache's broker adds them: a consumer with message trace enabled traces
+ *       only messages that carry a region);</li>
  *   <li>a batch to a BatchCQ topic whose header properties carry {@code UNIQ_KEY}: one inner-batch record (the body
- *       verbatim, plus {@code CLUSTER}); the response carries {@code batchUniqId};</li>
+ *       verbatim, plus the same three properties); the response carries {@code batchUniqId};</li>
  *   <li>any other batch: one record per entry with the entry's own properties; the response's {@code msgId} lists
  *       every record's id, comma-joined.</li>
  * </ul>
@@ -55,6 +57,10 @@ public final class SendHandler {
 
     /** Region reported in send responses, as Apache brokers do. */
     static final String REGION = "DefaultRegion";
+    /** Appended to a single message's or an inner batch's properties after {@code CLUSTER}. */
+    private static final String TRACE_PROPERTIES = MessageProperties.MSG_REGION + MessageProperties.NAME_VALUE_SEPARATOR
+            + REGION + MessageProperties.PROPERTY_SEPARATOR + MessageProperties.TRACE_ON
+            + MessageProperties.NAME_VALUE_SEPARATOR + "true" + MessageProperties.PROPERTY_SEPARATOR;
 
     private final MessageStore store;
     private final TopicRegistry topics;
@@ -184,10 +190,12 @@ public final class SendHandler {
                 uniqKey = uniqKeys.next();
                 properties = MessageProperties.append(properties, MessageProperties.UNIQ_KEY, uniqKey);
             }
-            properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName());
+            properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName())
+                    + TRACE_PROPERTIES;
         } else if (config.queueType() == ConsumeQueueType.BATCH && uniqKey != null) {
             kind = AppendKind.INNER_BATCH;
-            properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName());
+            properties = MessageProperties.append(properties, MessageProperties.CLUSTER, settings.clusterName())
+                    + TRACE_PROPERTIES;
         } else {
             kind = AppendKind.UNPACKED_BATCH;
         }

@@ -61,7 +61,9 @@ public final class TopicRegistry {
 
     /**
      * Stores the topics the broker itself provides, as an Apache broker does: {@code SELF_TEST_TOPIC},
-     * {@code OFFSET_MOVED_EVENT}, one topic named after the cluster and one after the broker (each one queue), and
+     * {@code OFFSET_MOVED_EVENT}, {@code RMQ_SYS_TRACE_TOPIC} (where clients with message trace enabled send their
+     * traces: Apache's broker has it with {@code traceTopicEnable}, or through auto-creation, which Sluice leaves
+     * off), one topic named after the cluster and one after the broker (each one queue), and
      * {@code TBW102} (perm 7, {@code defaultTopicQueueNums} queues) when auto-creation is enabled. Called once at
      * start, before the first full registration, which announces them.
      *
@@ -76,6 +78,7 @@ public final class TopicRegistry {
         List<TopicConfig> system = new ArrayList<>();
         system.add(oneQueueTopic(TopicNames.SELF_TEST_TOPIC, TopicPerm.READ_WRITE));
         system.add(oneQueueTopic(TopicNames.OFFSET_MOVED_EVENT, TopicPerm.READ_WRITE));
+        system.add(oneQueueTopic(TopicNames.TRACE_TOPIC, TopicPerm.READ_WRITE));
         system.add(oneQueueTopic(clusterName, TopicPerm.READ_WRITE | TopicPerm.INHERIT));
         system.add(oneQueueTopic(brokerName, TopicPerm.READ_WRITE | TopicPerm.INHERIT));
         if (settings.autoCreateTopicEnable()) {

@@ -74,6 +74,8 @@ class SendHandlerTest {
         MessageExt message = messages.get(0);
         assertEquals("ABC", message.getProperty("UNIQ_KEY"));
         assertEquals(HandlerFixture.CLUSTER, message.getProperty("CLUSTER"));
+        assertEquals("DefaultRegion", message.getProperty("MSG_REGION"), "a traced consumption needs the region");
+        assertEquals("true", message.getProperty("TRACE_ON"));
         assertEquals("T1", message.getTags());
         assertEquals("hello", new String(message.getBody(), StandardCharsets.UTF_8));
         assertEquals(1700000000000L, message.getBornTimestamp());

@@ -28,7 +28,7 @@ public final class NamesrvAndBroker implements AutoCloseable {
 
     /**
      * Starts both. {@code overrides} are broker.conf keys applied after the test defaults (loopback address, port
-     * 0, store under {@code dir}, 16 MiB CommitLog files, small consume-queue files).
+     * 0, store under {@code dir}, 16 MiB CommitLog files, small consume-queue and key-index files).
      */
     public static NamesrvAndBroker start(Path dir, Map<String, String> overrides) throws IOException {
         return start(dir, overrides, ServerTls.disabled(), StoreEnvironment.system());
@@ -60,6 +60,8 @@ public final class NamesrvAndBroker implements AutoCloseable {
             conf.put("mappedFileSizeCommitLog", Integer.toString(16 * 1024 * 1024));
             conf.put("mappedFileSizeConsumeQueue", Integer.toString(20 * 10_000));
             conf.put("mapperFileSizeBatchConsumeQueue", Integer.toString(46 * 10_000));
+            conf.put("maxHashSlotNum", "100000");
+            conf.put("maxIndexNum", "400000");
             conf.putAll(overrides);
             BrokerSettings.Builder settings = BrokerSettings.builder();
             conf.forEach(settings::setText);

@@ -151,8 +151,8 @@ class TopicRegistryTest {
     @Test
     void shouldInstallSeveralSystemTopicsSoTheFirstRegistrationIsNeverTakenForAnIncrementalOne() {
         registry(false).installSystemTopics("DefaultCluster", "broker-t");
-        for (String topic : List.of(TopicNames.SELF_TEST_TOPIC, TopicNames.OFFSET_MOVED_EVENT, "DefaultCluster",
-                "broker-t")) {
+        for (String topic : List.of(TopicNames.SELF_TEST_TOPIC, TopicNames.OFFSET_MOVED_EVENT,
+                TopicNames.TRACE_TOPIC, "DefaultCluster", "broker-t")) {
             TopicConfig config = metadata.getTopic(topic).orElseThrow(() -> new AssertionError(topic));
             assertEquals(1, config.writeQueueNums(), topic);
         }
