@@ -18,6 +18,7 @@ import picocli.CommandLine;
  * workload with the Sluice client, and writes an OMB-style JSON result with non-zero publish and consume rates,
  * the broker's dispatch lag in bytes and milliseconds, and the comparison page.
  */
+// In the distribution module: standalone mode (io.sluice.cli.SluiceCli), which the harness starts, lives here.
 class BenchSmokeIT {
 
     @TempDir
@@ -26,7 +27,7 @@ class BenchSmokeIT {
     @Test
     void aShortSluiceRunWritesAResultWithTraffic() throws Exception {
         Path output = dir.resolve("results");
-        int exitCode = new CommandLine(new BenchCommand()).execute("workloads/smoke-1t-16p-1kb.yaml",
+        int exitCode = new CommandLine(new BenchCommand()).execute("../benchmark/workloads/smoke-1t-16p-1kb.yaml",
                 "--system", "sluice", "--output", output.toString(), "--work-dir", dir.resolve("work").toString(),
                 "--peer-heap", "512m");
         assertEquals(0, exitCode, "bench exit code");
