@@ -787,6 +787,7 @@ public final class Broker implements AutoCloseable {
                 .syncFlushTimeoutMs((int) Math.min(Integer.MAX_VALUE, settings.syncFlushTimeoutMs()))
                 .preallocateSegments(settings.warmMappedFile())
                 .zeroFillAheadBytes(settings.commitLogZeroFillAheadBytes())
+                .recycledSegments(settings.commitLogRecycledSegments())
                 .build();
         IndexSettings index = IndexSettings.defaults(settings.storePathRootDir())
                 .withSimpleCqSlotsPerFile(settings.consumeQueueFileBytes() / SIMPLE_CQ_SLOT_BYTES)

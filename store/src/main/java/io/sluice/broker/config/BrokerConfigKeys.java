@@ -218,6 +218,13 @@ public final class BrokerConfigKeys {
                     + " thread writes zeros through the next (sparse) file, so that appends there overwrite allocated"
                     + " pages instead of filling holes (measured: half the write time). 0 turns it off; not used with"
                     + " warmMapedFileEnable. Sluice only.");
+    /** CommitLog files kept for reuse (Sluice only). */
+    public static final ConfigKey<Integer> COMMIT_LOG_RECYCLED_SEGMENTS = ConfigKey.ofInt(
+            "commitLogRecycledSegments", 8, 0, 64, "files",
+            "Up to this many CommitLog files that retention removes (unless forced by disk pressure) are renamed and"
+                    + " kept, and reused as new CommitLog files once no reader holds them: a reused file keeps its"
+                    + " disk blocks and its cached pages, so writing it costs less than filling a new one. Kept files"
+                    + " still count as used disk space. 0 deletes every removed file. Sluice only.");
     /** Async flush period. */
     public static final ConfigKey<Integer> FLUSH_INTERVAL_COMMIT_LOG = ConfigKey.ofInt("flushIntervalCommitLog", 500, 1,
             60_000, "ms", "Period of the background CommitLog flush under ASYNC_FLUSH.");
@@ -458,7 +465,8 @@ public final class BrokerConfigKeys {
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
             MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, BATCH_CQ_UNIT_MAX_BYTES, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE,
-            WARM_MAPED_FILE_ENABLE, COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, FLUSH_INTERVAL_COMMIT_LOG,
+            WARM_MAPED_FILE_ENABLE, COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, COMMIT_LOG_RECYCLED_SEGMENTS,
+            FLUSH_INTERVAL_COMMIT_LOG,
             FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
             DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,
             DISPATCH_APPENDER_ASSIST, MESSAGE_INDEX_ENABLE, MAX_HASH_SLOT_NUM, MAX_INDEX_NUM, DELETE_WHEN,

@@ -295,6 +295,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.COMMIT_LOG_ZERO_FILL_AHEAD_BYTES);
     }
 
+    /** {@code commitLogRecycledSegments}. */
+    public int commitLogRecycledSegments() {
+        return get(BrokerConfigKeys.COMMIT_LOG_RECYCLED_SEGMENTS);
+    }
+
     /** {@code flushIntervalCommitLog}. */
     public int flushIntervalCommitLogMs() {
         return get(BrokerConfigKeys.FLUSH_INTERVAL_COMMIT_LOG);

@@ -74,6 +74,8 @@ public final class CommitLog implements AutoCloseable {
     private final AtomicLong written = new AtomicLong();
     /** Segments retention deleted whose disk blocks are still held by their mappings. */
     private final SegmentReleases releases = new SegmentReleases();
+    /** Segments retention removed, kept for reuse as new ones. */
+    private final SegmentRecycler recycler;
     /** Where records start, for the pipelined dispatcher's reader; written under {@link #appendLock}. */
     private final RecordBoundaryIndex boundaries;
     private final LogFlushTarget flushTarget;
@@ -99,8 +101,9 @@ public final class CommitLog implements AutoCloseable {
         this.epochClock = env.epochClock();
         this.failureHandler = env.failureHandler();
         this.chain = chain;
+        this.recycler = new SegmentRecycler(settings.recycledSegments());
         this.allocator = new SegmentAllocator(settings.commitLogDir(), settings.segmentBytes(),
-                settings.preallocateSegments(), settings.segmentsPreparedAhead());
+                settings.preallocateSegments(), settings.segmentsPreparedAhead(), recycler);
         this.storeHostBytes = MessageIdDescriptor.hostBytes(settings.storeHost());
         this.encoder = new DraftEncoder(settings.maxMessageBytes(), settings.segmentBytes(),
                 storeHostBytes.length == RecordDescriptor.IPV6_HOST_BYTES);
@@ -606,7 +609,7 @@ public final class CommitLog implements AutoCloseable {
      * @return the new {@link #minPosition()}
      */
     public long deleteExpiredSegments(long nowMs, long retentionMs, boolean force, int maxDeletes) {
-        return deleteSegments(nowMs, retentionMs, Long.MIN_VALUE, Long.MAX_VALUE, force, maxDeletes);
+        return deleteSegments(nowMs, retentionMs, Long.MIN_VALUE, Long.MAX_VALUE, force, maxDeletes, !force);
     }
 
     /**
@@ -614,11 +617,13 @@ public final class CommitLog implements AutoCloseable {
      * after {@code maxDeletes}. A segment that reaches {@code keepFrom} or above always stays; below it, one goes
      * when its last write is at least {@code retentionMs} old, or it lies wholly below {@code consumedBelow}, or
      * {@code force} is set. Readers holding views of a deleted segment keep valid bytes (see {@link MappedSegment}).
+     * With {@code mayKeep}, a removed segment goes to the reuse pool while it has room ({@link SegmentRecycler})
+     * instead of being unlinked: the caller says no when the disk space is needed now.
      *
      * @return the new {@link #minPosition()}
      */
     public long deleteSegments(long nowMs, long retentionMs, long consumedBelow, long keepFrom, boolean force,
-                               int maxDeletes) {
+                               int maxDeletes, boolean mayKeep) {
         int deleted = 0;
         MappedSegment[] segments = chain.snapshot();
         for (int i = 0; i < segments.length - 1 && deleted < maxDeletes; i++) {
@@ -633,19 +638,39 @@ public final class CommitLog implements AutoCloseable {
             if (!chain.removeOldest(s)) {
                 break;
             }
+            boolean kept;
             try {
-                s.delete();
+                kept = mayKeep && recycler.offer(s);
+                if (!kept) {
+                    s.delete();
+                }
             } catch (IOException e) {
-                // The segment is already out of the log, but a file system that cannot unlink is failing.
+                // The segment is already out of the log, but a file system that cannot rename or unlink is failing.
                 failureHandler.onIoFailure("delete expired " + s, e);
                 break;
             }
-            releases.track(s);
+            if (!kept) {
+                releases.track(s);
+            }
             deleted++;
-            LOG.info("deleted {} (last write {} ms ago, {})", s, nowMs - s.lastWriteTimeMs(),
+            LOG.info("{} {} (last write {} ms ago, {})", kept ? "kept for reuse" : "deleted", s,
+                    nowMs - s.lastWriteTimeMs(),
                     expired ? "expired" : s.endPosition() <= consumedBelow ? "consumed by every group" : "forced");
         }
         return minPosition();
+    }
+
+    /**
+     * Removed segments kept for reuse whose mappings the garbage collector has not yet found unreachable: they
+     * cannot be reused before it does. Any thread.
+     */
+    public int segmentsAwaitingCollection() {
+        return recycler.awaitingCollection();
+    }
+
+    /** Segments created from files that retention removed ({@link SegmentRecycler}) so far. Any thread. */
+    public long segmentsReused() {
+        return recycler.reusedCount();
     }
 
     /**
@@ -772,6 +797,7 @@ public final class CommitLog implements AutoCloseable {
         }
         zeroFill.close();
         allocator.close();
+        recycler.close();
         closeFileOf(chain.last()); // the only segment whose file the writer keeps open
         LOG.info("closed CommitLog {} at position {}, flushed {}", settings.commitLogDir(), writtenPosition(),
                 flushedPosition());

@@ -36,6 +36,8 @@ import java.util.Objects;
  *                                  (128 KiB)
  * @param zeroFillAheadBytes        lead of {@link ZeroFillAhead} before the end of the active segment; 0 turns it
  *                                  off; not used with {@code preallocateSegments} (512 MiB)
+ * @param recycledSegments          at most this many segments that retention removes are kept, renamed, and reused
+ *                                  as new segments ({@link SegmentRecycler}); 0 unlinks every removed segment (8)
  */
 public record LogSettings(
         Path commitLogDir,
@@ -52,7 +54,8 @@ public record LogSettings(
         int segmentAllocationTimeoutMs,
         int segmentsPreparedAhead,
         int boundaryGranuleBytes,
-        int zeroFillAheadBytes) {
+        int zeroFillAheadBytes,
+        int recycledSegments) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1 << 30;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -68,6 +71,8 @@ public record LogSettings(
     public static final int MIN_BOUNDARY_GRANULE_BYTES = 256;
     public static final int MAX_BOUNDARY_GRANULE_BYTES = 1 << 30;
     public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = 512 << 20;
+    public static final int DEFAULT_RECYCLED_SEGMENTS = 8;
+    public static final int MAX_RECYCLED_SEGMENTS = 64;
     /** Smallest segment accepted (one page). */
     public static final int MIN_SEGMENT_BYTES = 4096;
 
@@ -105,6 +110,10 @@ public record LogSettings(
                     + MIN_BOUNDARY_GRANULE_BYTES + ", " + MAX_BOUNDARY_GRANULE_BYTES + "], was "
                     + boundaryGranuleBytes);
         }
+        if (recycledSegments < 0 || recycledSegments > MAX_RECYCLED_SEGMENTS) {
+            throw new IllegalArgumentException("recycledSegments must be in [0, " + MAX_RECYCLED_SEGMENTS
+                    + "], was " + recycledSegments);
+        }
         if (zeroFillAheadBytes < 0) {
             throw new IllegalArgumentException("zeroFillAheadBytes must be >= 0, was " + zeroFillAheadBytes);
         }
@@ -123,7 +132,7 @@ public record LogSettings(
         this(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs, flushMinPages,
                 flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover, preallocateSegments,
                 segmentAllocationTimeoutMs, DEFAULT_SEGMENTS_PREPARED_AHEAD, DEFAULT_BOUNDARY_GRANULE_BYTES,
-                DEFAULT_ZERO_FILL_AHEAD_BYTES);
+                DEFAULT_ZERO_FILL_AHEAD_BYTES, DEFAULT_RECYCLED_SEGMENTS);
     }
 
     /** The flush agent's slice. */
@@ -154,6 +163,7 @@ public record LogSettings(
         private int segmentsPreparedAhead = DEFAULT_SEGMENTS_PREPARED_AHEAD;
         private int boundaryGranuleBytes = DEFAULT_BOUNDARY_GRANULE_BYTES;
         private int zeroFillAheadBytes = DEFAULT_ZERO_FILL_AHEAD_BYTES;
+        private int recycledSegments = DEFAULT_RECYCLED_SEGMENTS;
 
         private Builder(Path commitLogDir, InetSocketAddress storeHost) {
             this.commitLogDir = commitLogDir;
@@ -225,11 +235,16 @@ public record LogSettings(
             return this;
         }
 
+        public Builder recycledSegments(int value) {
+            this.recycledSegments = value;
+            return this;
+        }
+
         public LogSettings build() {
             return new LogSettings(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs,
                     flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover,
                     preallocateSegments, segmentAllocationTimeoutMs, segmentsPreparedAhead, boundaryGranuleBytes,
-                    zeroFillAheadBytes);
+                    zeroFillAheadBytes, recycledSegments);
         }
     }
 }

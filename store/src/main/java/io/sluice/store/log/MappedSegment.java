@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -85,21 +86,34 @@ final class MappedSegment {
      *
      * @param preallocate write zeros through the whole file in large blocks, so that its disk blocks exist from
      *                    the start; otherwise the file is sparse and blocks are allocated as records are written
+     * @param recycled    a file of {@code sizeBytes} kept by {@link SegmentRecycler} to reuse instead of a new one;
+     *                    its old bytes stay until overwritten (zeroed first with {@code preallocate}). A recycled
+     *                    file of another size is deleted and a new file created
      * @throws IOException when the file cannot be created, filled or mapped
      */
-    static MappedSegment create(Path dir, long startPosition, int sizeBytes, boolean preallocate)
-            throws IOException {
+    static MappedSegment create(Path dir, long startPosition, int sizeBytes, boolean preallocate,
+                                Optional<Path> recycled) throws IOException {
         Path file = dir.resolve(fileName(startPosition));
         // Built under a temporary name and renamed when complete: a crash mid-way leaves only a *.tmp file,
         // which load ignores, never a short segment that would stop the log from opening.
         Path temp = dir.resolve(fileName(startPosition) + TEMP_SUFFIX);
         Files.deleteIfExists(temp);
+        boolean reuse = false;
+        if (recycled.isPresent()) {
+            Files.move(recycled.get(), temp, StandardCopyOption.ATOMIC_MOVE);
+            reuse = Files.size(temp) == sizeBytes;
+            if (!reuse) {
+                Files.delete(temp);
+            }
+        }
         MappedByteBuffer mapped;
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
+        try (FileChannel channel = reuse
+                ? FileChannel.open(temp, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE)) {
             if (preallocate) {
                 writeZeros(channel, ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK_BYTES, sizeBytes)), 0, sizeBytes);
-            } else {
+            } else if (!reuse) {
                 channel.write(ByteBuffer.allocate(1), sizeBytes - 1L); // full length, sparse
             }
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
@@ -110,6 +124,12 @@ final class MappedSegment {
         // The mapping follows the file through the rename.
         Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return new MappedSegment(file, startPosition, sizeBytes, mapped);
+    }
+
+    /** {@link #create(Path, long, int, boolean, Optional)} of a new file. */
+    static MappedSegment create(Path dir, long startPosition, int sizeBytes, boolean preallocate)
+            throws IOException {
+        return create(dir, startPosition, sizeBytes, preallocate, Optional.empty());
     }
 
     /**

@@ -14,10 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Prepares the next segments (create, zero-fill when pre-allocating, map) on a background thread so that the
- * writer rarely waits for a file system call when it rolls. Keeps {@code ahead} consecutive segments in
- * preparation or ready, in start order; the thread prepares them one after the other, the next one to be used
- * first.
+ * Prepares the next segments (create or reuse a recycled file, zero-fill when pre-allocating, map) on a background
+ * thread so that the writer rarely waits for a file system call when it rolls. Keeps {@code ahead} consecutive segments
+ * in preparation or ready, in start order; the thread prepares them one after the other, the next one to be used first.
  *
  * <p>When to start: as soon as the writer rolls onto a segment, the preparation of the one after it begins (and
  * at {@link CommitLog#recover}), so a preparation has the writer's whole pass over a segment to finish. With
@@ -41,12 +40,14 @@ final class SegmentAllocator implements AutoCloseable {
     private final boolean preallocate;
     private final int ahead;
     private final ExecutorService executor;
+    /** Where new segments come from first. */
+    private final SegmentRecycler recycler;
     /** Consecutive segments, the next to be taken first. Lock holder only. */
     private final ArrayDeque<Preparation> queue = new ArrayDeque<>();
     /** Copy of {@link #queue} for {@link #readyCount()}; replaced by the lock holder on every change. */
     private volatile Preparation[] published = new Preparation[0];
 
-    SegmentAllocator(Path dir, int segmentBytes, boolean preallocate, int ahead) {
+    SegmentAllocator(Path dir, int segmentBytes, boolean preallocate, int ahead, SegmentRecycler recycler) {
         if (ahead < 1) {
             throw new IllegalArgumentException("ahead must be >= 1, was " + ahead);
         }
@@ -54,6 +55,7 @@ final class SegmentAllocator implements AutoCloseable {
         this.segmentBytes = segmentBytes;
         this.preallocate = preallocate;
         this.ahead = ahead;
+        this.recycler = recycler;
         this.executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "sluice-segment-allocator");
             t.setDaemon(true);
@@ -81,7 +83,7 @@ final class SegmentAllocator implements AutoCloseable {
     private Preparation submit(long startPosition) {
         return new Preparation(startPosition, CompletableFuture.supplyAsync(() -> {
             try {
-                return MappedSegment.create(dir, startPosition, segmentBytes, preallocate);
+                return MappedSegment.create(dir, startPosition, segmentBytes, preallocate, recycler.take());
             } catch (IOException e) {
                 throw new SegmentCreationException(e);
             }

@@ -31,7 +31,8 @@ final class SegmentChain {
     }
 
     /**
-     * Maps every segment file of {@code dir}. Files that are not named like segments are ignored.
+     * Maps every segment file of {@code dir}. Files that are not named like segments are ignored, except
+     * interrupted creations and files kept for reuse ({@link SegmentRecycler}), which are deleted.
      *
      * @throws IOException naming the file when a size is wrong or two neighbours are not contiguous
      */
@@ -45,6 +46,9 @@ final class SegmentChain {
                 } else if (name.endsWith(MappedSegment.TEMP_SUFFIX) && MappedSegment.isSegmentFileName(
                         name.substring(0, name.length() - MappedSegment.TEMP_SUFFIX.length()))) {
                     LOG.warn("deleting {}: a segment whose creation was interrupted", p);
+                    Files.delete(p);
+                } else if (SegmentRecycler.isRecycledFileName(name)) {
+                    LOG.info("deleting {}: a removed segment kept for reuse before the restart", p);
                     Files.delete(p);
                 }
             }

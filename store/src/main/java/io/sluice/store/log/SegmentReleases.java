@@ -27,6 +27,14 @@ final class SegmentReleases {
         CLEANER.register(segment.mapping(), new Released(pendingBytes, segment.sizeBytes()));
     }
 
+    /**
+     * Runs {@code action} on the cleaner thread once {@code mapping} is phantom reachable. The action must not
+     * reference the mapping or its segment, or it never becomes so.
+     */
+    static void whenCollected(Object mapping, Runnable action) {
+        CLEANER.register(mapping, action);
+    }
+
     /** Bytes of deleted segments whose mappings have not been collected yet. */
     long pendingBytes() {
         return pendingBytes.get();

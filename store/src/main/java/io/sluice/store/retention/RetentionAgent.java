@@ -81,8 +81,10 @@ public final class RetentionAgent implements Runnable {
         boolean forceWanted = settings.cleanFileForcibly()
                 && (ratio > settings.diskForceCleanRatio() || ratio > settings.diskRefuseWriteRatio());
         boolean forced = forceWanted && pendingRelease == 0;
-        if (pendingRelease > 0 && (pressure || forceWanted)
-                && nowMs - lastCollectionRequestMs >= COLLECTION_REQUEST_INTERVAL_MS) {
+        // Removed segments kept for reuse wait for the same collection before they can be reused.
+        boolean collectionWanted = pendingRelease > 0 && (pressure || forceWanted)
+                || log.segmentsAwaitingCollection() > 0;
+        if (collectionWanted && nowMs - lastCollectionRequestMs >= COLLECTION_REQUEST_INTERVAL_MS) {
             lastCollectionRequestMs = nowMs;
             collectionRequests.incrementAndGet();
             System.gc();
@@ -101,11 +103,14 @@ public final class RetentionAgent implements Runnable {
                 RetentionGuard g = guard;
                 long keepFrom = g.neededFromPosition();
                 long consumedBelow = pressure || forced ? g.unconsumedFromPosition() : Long.MIN_VALUE;
-                log.deleteSegments(nowMs, settings.fileReservedMs(), consumedBelow, keepFrom, false, allowed);
+                // Near the refuse ratio the space is needed now: removed segments are unlinked, not kept for reuse.
+                boolean mayKeep = ratio <= settings.diskForceCleanRatio() && ratio <= settings.diskRefuseWriteRatio();
+                log.deleteSegments(nowMs, settings.fileReservedMs(), consumedBelow, keepFrom, false, allowed, mayKeep);
                 // Unread data goes only when nothing expired or consumed could go: the disk figure shows earlier
                 // deletions only at the next check.
                 if (forced && log.minPosition() == minBefore) {
-                    log.deleteSegments(nowMs, settings.fileReservedMs(), consumedBelow, keepFrom, true, allowed);
+                    log.deleteSegments(nowMs, settings.fileReservedMs(), consumedBelow, keepFrom, true, allowed,
+                            false);
                     forcedRun = true;
                     lostFrom = Math.max(minBefore, consumedBelow);
                 }

@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.format.RecordDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class CommitLogRetentionTest {
@@ -60,6 +65,71 @@ class CommitLogRetentionTest {
             assertEquals(3L * SEG, log.minPosition());
             log.recover(0, true, e -> { });
             assertTrue(log.writtenPosition() > 3L * SEG);
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldReuseRemovedSegmentsAndReadBackWhatIsWrittenOverThem() throws IOException {
+        CachedEpochClock clock = new CachedEpochClock();
+        LogSettings settings = LogFixture.settings(dir).zeroFillAheadBytes(0).recycledSegments(2).build();
+        List<AppendResult> after = new ArrayList<>();
+        long end;
+        try (CommitLog log = LogFixture.openRecovered(settings, LogEnvironment.system().withEpochClock(clock))) {
+            fill(log, clock, 3);
+            assertEquals(2L * SEG, log.deleteSegments(10_000, Long.MAX_VALUE, 2L * SEG, Long.MAX_VALUE, false, 10,
+                    true));
+            Path commitLogDir = settings.commitLogDir();
+            assertTrue(Files.exists(commitLogDir.resolve(SegmentRecycler.FILE_PREFIX + MappedSegment.fileName(0))));
+            byte[] body = LogFixture.filled(9_000, 5);
+            Await.until("a removed segment to be reused and written over", () -> {
+                System.gc();
+                for (int i = 0; i < 4; i++) {
+                    after.add(LogFixture.appendOk(log, LogFixture.draft("Ret", 2, body, "")));
+                }
+                return log.segmentsReused() >= 1 && log.writtenPosition() > 7L * SEG;
+            }, Duration.ofSeconds(60));
+            for (AppendResult r : after) {
+                ByteBuffer record = log.readRecord(r.position(), r.wroteBytes()).buffer();
+                assertEquals(r.position(), record.getLong(record.position() + RecordDescriptor.PHYSICAL_OFFSET_OFFSET));
+            }
+            end = log.writtenPosition();
+        }
+        try (CommitLog log = CommitLog.open(settings)) {
+            List<Long> recovered = new ArrayList<>();
+            log.recover(2L * SEG, true, e -> recovered.add(e.position()));
+            assertEquals(end, log.writtenPosition());
+            assertTrue(recovered.containsAll(after.stream().map(AppendResult::position).toList()));
+        }
+    }
+
+    @Test
+    void recoveryEndsBeforeOldRecordsLeftInAReusedFile() throws IOException {
+        LogSettings settings = LogFixture.settings(dir).zeroFillAheadBytes(0).build();
+        long end;
+        try (CommitLog log = LogFixture.openRecovered(settings, LogEnvironment.system())) {
+            byte[] body = LogFixture.filled(9_000, 3);
+            while (log.writtenPosition() < SEG + SEG / 3) {
+                LogFixture.appendOk(log, LogFixture.draft("Ret", 0, body, ""));
+            }
+            end = log.writtenPosition();
+        }
+        // What a reused file holds past the end: records at the same offsets, written for another position.
+        Path first = settings.commitLogDir().resolve(MappedSegment.fileName(0));
+        Path last = settings.commitLogDir().resolve(MappedSegment.fileName(SEG));
+        byte[] old = Files.readAllBytes(first);
+        byte[] current = Files.readAllBytes(last);
+        int offset = (int) (end - SEG);
+        System.arraycopy(old, offset, current, offset, SEG - offset);
+        Files.write(last, current);
+
+        try (CommitLog log = CommitLog.open(settings)) {
+            log.recover(0, false, e -> { });
+            assertEquals(end, log.writtenPosition(), "an old record fails the PHYSICALOFFSET check");
+        }
+        byte[] cut = Files.readAllBytes(last);
+        for (int i = offset; i < SEG; i++) {
+            assertEquals(0, cut[i], "recovery zeroed the old bytes after the end, at offset " + i);
         }
     }
 

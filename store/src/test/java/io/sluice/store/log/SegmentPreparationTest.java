@@ -45,7 +45,7 @@ class SegmentPreparationTest {
 
     @Test
     void allocatorPreparesAheadInOrderAndTopsUp() throws Exception {
-        try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, true, 3)) {
+        try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, true, 3, new SegmentRecycler(0))) {
             assertEquals(0, allocator.readyCount());
             allocator.prepare(0);
             Await.until("3 segments ready", () -> allocator.readyCount() == 3);
@@ -65,7 +65,7 @@ class SegmentPreparationTest {
 
     @Test
     void allocatorDiscardsPreparationsForAnotherPosition() throws Exception {
-        try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, false, 2)) {
+        try (SegmentAllocator allocator = new SegmentAllocator(dir, SEG, false, 2, new SegmentRecycler(0))) {
             allocator.prepare(4L * SEG);
             Await.until("2 segments ready", () -> allocator.readyCount() == 2);
             MappedSegment taken = allocator.take(SEG, 5_000); // the log was truncated back
@@ -85,7 +85,7 @@ class SegmentPreparationTest {
 
     @Test
     void closeDeletesSegmentsNobodyTook() throws Exception {
-        SegmentAllocator allocator = new SegmentAllocator(dir, SEG, true, 2);
+        SegmentAllocator allocator = new SegmentAllocator(dir, SEG, true, 2, new SegmentRecycler(0));
         allocator.prepare(0);
         Await.until("2 segments ready", () -> allocator.readyCount() == 2);
         allocator.close();

@@ -20,6 +20,7 @@ import io.sluice.store.log.ReadStatus;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import org.agrona.concurrent.CachedEpochClock;
@@ -123,6 +124,23 @@ class RetentionAgentTest {
         });
         assertEquals(2, agent.check().deletedSegments());
         assertEquals(3, agent.deletedSegments());
+    }
+
+    @Test
+    void shouldKeepRemovedSegmentsForReuseUnlessTheDiskIsNearlyFull() {
+        dispatched[0] = log.writtenPosition();
+        clock.update(Long.MAX_VALUE / 2); // every segment expired
+        agent = new RetentionAgent(RetentionSettings.defaults().withMaxSegmentDeletesPerRun(1), log, queues,
+                dispatcher, failures, path -> disk[0], clock, ZoneOffset.UTC);
+        disk[0] = 0.80; // above diskMaxUsedSpaceRatio, below the forced and refuse ratios
+
+        assertEquals(1, agent.check().deletedSegments());
+        assertEquals(0, log.pendingReleaseBytes(), "kept for reuse, not unlinked");
+        assertTrue(Files.exists(dir.resolve("commitlog").resolve("recycled-" + "0".repeat(20))));
+
+        disk[0] = 0.95;
+        assertEquals(1, agent.check().deletedSegments());
+        assertEquals(SEGMENT_BYTES, log.pendingReleaseBytes(), "unlinked: the space is needed now");
     }
 
     @Test
