@@ -91,6 +91,7 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -407,7 +408,8 @@ public final class Broker implements AutoCloseable {
      * The send path of this broker's role. A slave refuses sends (Apache: its store refuses them and the send is
      * answered SERVICE_NOT_AVAILABLE); producers only see masters in routes anyway. A master wakes its slaves'
      * links after each append; a SYNC_MASTER answers a stored send once a slave has the log up to the end it had
-     * when the send completed (which covers the send's records).
+     * when the send completed (which covers the send's records); in controller mode it refuses a send while the
+     * in-sync set is smaller than {@code minInSyncReplicas}.
      */
     private RequestHandler sendPath(SendHandler handler) {
         if (settings.brokerRole() == BrokerRole.SLAVE) {
@@ -424,7 +426,16 @@ public final class Broker implements AutoCloseable {
                 return response;
             };
         }
+        int minInSyncReplicas = settings.get(BrokerConfigKeys.MIN_IN_SYNC_REPLICAS);
         return (connection, request) -> {
+            Optional<Set<Long>> inSyncSlaves = group.inSyncSlaves();
+            if (inSyncSlaves.isPresent() && inSyncSlaves.get().size() + 1 < minInSyncReplicas) {
+                // Apache's IN_SYNC_REPLICAS_NOT_ENOUGH: refused before it is stored, so nothing is half-done.
+                return CompletableFuture.completedFuture(RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
+                        "in-sync replicas not enough: the in-sync set holds " + (inSyncSlaves.get().size() + 1)
+                                + " replicas, minInSyncReplicas is " + minInSyncReplicas + "; the message was not"
+                                + " stored"));
+            }
             CompletableFuture<RemotingCommand> response = handler.onSend(connection, request);
             ha.wakeUp();
             return response.thenCompose(r -> r.code() == ResponseCode.SUCCESS && group.waitsForSlaves()

@@ -1,12 +1,14 @@
 package io.sluice.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.broker.testing.Await;
 import io.sluice.broker.testing.SameLog;
 import io.sluice.namesrv.NameServer;
+import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.controller.ReplicaInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
@@ -31,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the name server routes to it and the sends go on; the old master comes back as a slave of the new one. Every
  * acknowledged message is stored exactly once. An old master whose log holds a tail the new master lacks is told
  * by the new master's HA handshake where to cut it, and copies from there. A SYNC_MASTER acknowledges a send only
- * once every slave of the in-sync set has it.
+ * once every slave of the in-sync set has it, and refuses sends while the in-sync set is below minInSyncReplicas.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FailoverIT {
@@ -163,6 +167,34 @@ class FailoverIT {
         }
     }
 
+    @Test
+    void aSyncMasterRefusesSendsWhileTheInSyncSetIsBelowMinInSyncReplicas() throws Exception {
+        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
+            String namesrvAddr = "127.0.0.1:" + namesrv.port();
+            Map<String, String> twoReplicas = Map.of("minInSyncReplicas", "2");
+            FailoverBroker a = start(namesrvAddr, "a", twoReplicas);
+            Await.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER, a::role);
+            FailoverLoad.createTopic(namesrvAddr, TOPIC, a.broker().orElseThrow().addressText());
+            DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, "min-in-sync-pg");
+            producer.setRetryTimesWhenSendFailed(0);
+            producer.start();
+            try {
+                long endBefore = endOf(a);
+                MQClientException refused = assertThrows(MQClientException.class, () -> send(producer, 1));
+                assertEquals(ResponseCode.SYSTEM_ERROR, refused.getResponseCode());
+                MQBrokerException cause = (MQBrokerException) refused.getCause();
+                assertTrue(cause.getErrorMessage().contains("in-sync replicas not enough"), cause::toString);
+                assertEquals(endBefore, endOf(a), "a refused send is not stored");
+
+                start(namesrvAddr, "b", twoReplicas);
+                Await.until("b in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
+                assertEquals(SendStatus.SEND_OK, send(producer, 10));
+            } finally {
+                producer.shutdown();
+            }
+        }
+    }
+
     /** Stops every broker a test started (closing one twice does nothing). */
     @AfterEach
     void closeStarted() {
@@ -203,6 +235,11 @@ class FailoverIT {
     }
 
     private FailoverBroker start(String namesrvAddr, String name) throws IOException {
+        return start(namesrvAddr, name, Map.of());
+    }
+
+    /** Starts broker {@code name} of group broker-a with {@code extra} broker.conf keys. */
+    private FailoverBroker start(String namesrvAddr, String name, Map<String, String> extra) throws IOException {
         Map<String, String> conf = new LinkedHashMap<>();
         conf.put("namesrvAddr", namesrvAddr);
         conf.put("enableControllerMode", "true");
@@ -216,6 +253,7 @@ class FailoverIT {
         conf.put("mappedFileSizeCommitLog", Integer.toString(16 * 1024 * 1024));
         conf.put("mappedFileSizeConsumeQueue", Integer.toString(20 * 10_000));
         conf.put("mapperFileSizeBatchConsumeQueue", Integer.toString(46 * 10_000));
+        conf.putAll(extra);
         BrokerSettings.Builder settings = BrokerSettings.builder();
         conf.forEach(settings::setText);
         FailoverBroker broker = new FailoverBroker(settings.build());

@@ -144,6 +144,10 @@ class ReplicationIT {
                     assertEquals(-1, readUntilClosed(ahead.getInputStream()), "refused: closed by the master");
                 }
                 assertEquals(2, pair.master().haServer().refusedCount());
+                try (Socket lying = connectHa(pair, 0, -1)) {
+                    assertEquals(-1, readUntilClosed(lying.getInputStream()), "refused: closed by the master");
+                }
+                assertEquals(3, pair.master().haServer().refusedCount());
 
                 sendSync(producer, "after", 20);
                 awaitSameLog(pair);
@@ -259,14 +263,19 @@ class ReplicationIT {
         SameLog.await(pair.master().store(), pair.slave().store());
     }
 
-    /** A raw HA connection that sends one slave report of {@code position} and nothing else. */
+    /** A raw HA connection that sends one slave hello (no epochs) at {@code position} and nothing else. */
     private static Socket connectHa(ReplicaPair pair, long position) throws IOException {
+        return connectHa(pair, position, 0);
+    }
+
+    /** A raw HA connection that sends one slave hello of brokerId 9 and claims {@code epochCount} epochs. */
+    private static Socket connectHa(ReplicaPair pair, long position, int epochCount) throws IOException {
         Socket socket = new Socket("127.0.0.1", pair.master().haServer().port());
         DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-        out.writeInt(0x534C4849); // a slave hello: brokerId 9, its end, no epochs
+        out.writeInt(0x534C4849);
         out.writeLong(9);
         out.writeLong(position);
-        out.writeInt(0);
+        out.writeInt(epochCount);
         out.flush();
         return socket;
     }
