@@ -103,7 +103,9 @@ class FailoverIT {
         try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
             FailoverBroker a = start(namesrvAddr, "a");
-            FailoverBroker b = startInSyncSlave(namesrv, namesrvAddr, a, "b");
+            // b's lease outlives it by 30 s, so that a keeps b in the in-sync set while it stores what b lacks.
+            FailoverBroker b = startInSyncSlave(namesrv, namesrvAddr, a, "b",
+                    Map.of("controllerHeartBeatTimeoutMills", "30000"));
             DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, "divergent-pg");
             producer.start();
             try {
@@ -148,7 +150,7 @@ class FailoverIT {
         try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
             FailoverBroker a = start(namesrvAddr, "a");
-            startInSyncSlave(namesrv, namesrvAddr, a, "b");
+            startInSyncSlave(namesrv, namesrvAddr, a, "b", Map.of());
             FailoverBroker c = start(namesrvAddr, "c");
             Await.until("b and c in the in-sync set", 30_000, () -> inSync(namesrv) == 3, () -> inSync(namesrv));
             DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, "every-slave-pg");
@@ -160,6 +162,9 @@ class FailoverIT {
                 assertTrue(send(producer, 1) != SendStatus.SEND_OK);
                 Await.until("a to take c out of the in-sync set", 40_000, () -> inSync(namesrv) == 2,
                         () -> inSync(namesrv));
+                // a learns that the controller applied its change when its call returns, a moment after the test.
+                Await.until("a send acknowledged by a and b", 10_000, () -> sendOne(producer) == SendStatus.SEND_OK,
+                        () -> "not yet");
                 assertEquals(SendStatus.SEND_OK, send(producer, 10));
             } finally {
                 producer.shutdown();
@@ -201,11 +206,11 @@ class FailoverIT {
         started.forEach(FailoverBroker::close);
     }
 
-    /** Starts broker {@code name} as the in-sync slave of master {@code a} and creates the topic. */
-    private FailoverBroker startInSyncSlave(NameServer namesrv, String namesrvAddr, FailoverBroker a, String name)
-            throws Exception {
+    /** Starts broker {@code name} (with {@code extra} keys) as the in-sync slave of master {@code a}; the topic. */
+    private FailoverBroker startInSyncSlave(NameServer namesrv, String namesrvAddr, FailoverBroker a, String name,
+                                            Map<String, String> extra) throws Exception {
         Await.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER, a::role);
-        FailoverBroker slave = start(namesrvAddr, name);
+        FailoverBroker slave = start(namesrvAddr, name, extra);
         Await.until(name + " to follow a", 20_000, () -> slave.role() == FailoverBroker.Role.SLAVE, slave::role);
         FailoverLoad.createTopic(namesrvAddr, TOPIC, a.broker().orElseThrow().addressText());
         Await.until(name + " in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
@@ -223,6 +228,15 @@ class FailoverIT {
             }
         }
         return status;
+    }
+
+    /** One send's status; null when it failed. */
+    private static SendStatus sendOne(DefaultMQProducer producer) {
+        try {
+            return send(producer, 1);
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     private static long endOf(FailoverBroker broker) {

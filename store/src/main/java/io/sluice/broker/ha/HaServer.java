@@ -25,9 +25,8 @@ import org.slf4j.LoggerFactory;
  * A master's HA service on {@code haListenPort}: accepts slaves, each served by a {@link SlaveLink}, and tells
  * {@link SyncReplication} (SYNC_MASTER) the position the slaves have acknowledged: in controller mode the lowest
  * acknowledgement among the in-sync slaves (a send is answered once every slave that may be elected has it), else
- * the highest of any connected slave. A connection
- * that breaks the protocol (garbage, a position beyond the master's end) is refused and logged; the others and
- * the broker go on.
+ * the highest of any connected slave. A connection that breaks the protocol (garbage, a position beyond the
+ * master's end) is refused and logged; the others and the broker go on.
  *
  * <p>Threads: {@code sluice-ha-accept} (an {@link AgentHost}) owns the listening socket (start: bind; duty: accept and
  * start a link; stop: {@link #close} closes the socket, which ends it); each link has its own two threads. The link
@@ -137,11 +136,16 @@ public final class HaServer implements AutoCloseable {
         return 1;
     }
 
-    /** Tells idle links that the log may have grown (after an append). Cheap; any thread. */
+    /** Tells links waiting on a quiet log that it may have grown (after an append). Cheap; any thread. */
     public void wakeUp() {
         for (SlaveLink link : links) {
             link.wakeUp();
         }
+    }
+
+    /** Whether sends wait for the slaves (SYNC_MASTER). */
+    boolean waitsForSlaves() {
+        return sync != null;
     }
 
     /** A link's acknowledged position moved. */

@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * {@link ReplicaGroupView}, whose owner cuts the log and starts it again.
  *
  * <p>Thread {@code sluice-ha-replica} (an {@link AgentHost}) owns the connection. Start: {@link #start}. Duty cycle:
- * connect, report, read and store transfers until the channel breaks, the master breaks the protocol or stays silent
- * for {@code silenceTimeoutMs}. Idle: without a master address, or after a failure, it waits {@code reconnectDelayMs}
- * and tries again. Stop: {@link #close} closes the socket and waits for the thread.
+ * connect, say hello, read and store transfers until the channel breaks, the master breaks the protocol or stays
+ * silent for {@code silenceTimeoutMs}. Idle: without a master address, or after a failure, it waits
+ * {@code reconnectDelayMs} and tries again. Stop: {@link #close} closes the socket and waits for the thread.
  */
 public final class ReplicaClient implements AutoCloseable {
 

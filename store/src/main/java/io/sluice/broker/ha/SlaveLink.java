@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threads ({@link AgentHost}s), one job each, both ending when the link closes: {@code sluice-ha-acks-<n>} owns
  * reading (the hello and the answer to it, then every acknowledgement; a silence longer than
  * {@code silenceTimeoutMs} closes the link) and {@code sluice-ha-push-<n>} owns writing (transfers while the log
- * is ahead of what was sent, a heartbeat after {@code heartbeatIntervalMs} of nothing; idle, it parks until
+ * is ahead of what was sent, a heartbeat after {@code heartbeatIntervalMs} of nothing; idle, it polls every
+ * {@link #SYNC_POLL_NS} (ASYNC_MASTER: {@link #ASYNC_POLL_NS}) while the log grows, else parks until
  * {@link #wakeUp} or {@link #IDLE_PARK_NS}). The positions are written by their owning thread and read by any.
  */
 final class SlaveLink {
@@ -38,6 +39,15 @@ final class SlaveLink {
     private static final Logger LOG = LoggerFactory.getLogger(SlaveLink.class);
     /** Longest idle park of the pusher: appends that do not call {@link #wakeUp} are sent at most this late. */
     static final long IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * While the log grows, the pusher looks this often instead of being woken per append (a wake-up per append
+     * costs the master a context switch per message): a SYNC_MASTER's sends wait for it, so briefly.
+     */
+    static final long SYNC_POLL_NS = TimeUnit.MICROSECONDS.toNanos(500);
+    /** The same for an ASYNC_MASTER, whose sends do not wait: fewer, larger transfers. */
+    static final long ASYNC_POLL_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** The pusher polls while it sent something within this; after that it waits to be woken. */
+    static final long ACTIVE_WINDOW_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final HaServer owner;
     private final SocketChannel channel;
@@ -47,8 +57,8 @@ final class SlaveLink {
     private final String remote;
     private final AgentHost reader;
     private final AgentHost pusher;
-    /** Signalled by appends ({@link #wakeUp}) when the pusher may be idle. */
-    private final WakeableIdleStrategy pusherIdle;
+    /** Signalled by appends ({@link #wakeUp}) when the pusher waits on a quiet log. */
+    private final PollThenWaitIdleStrategy pusherIdle;
     /** Written by the reader: the slave's acknowledged end; -1 until its hello is accepted. */
     private volatile long ackedPosition = -1;
     /** Written by the reader before {@link #ackedPosition} leaves -1: the slave's brokerId from its hello. */
@@ -79,9 +89,12 @@ final class SlaveLink {
         // No idle strategy: the reader's cycle blocks on the socket (bounded by silenceTimeoutMs).
         this.reader = new AgentHost(new LoopAgent("sluice-ha-acks-" + id, this::readCycle),
                 NoOpIdleStrategy.INSTANCE);
-        // Idle until an append wakes it, at most until a heartbeat is due.
-        this.pusherIdle = new WakeableIdleStrategy(new SleepingIdleStrategy(Math.min(IDLE_PARK_NS, heartbeatNs)),
+        // Polls while the log grows; on a quiet log, idle until an append wakes it, at most until a heartbeat.
+        WakeableIdleStrategy waiting = new WakeableIdleStrategy(
+                new SleepingIdleStrategy(Math.min(IDLE_PARK_NS, heartbeatNs)),
                 () -> !open || store.logEndPosition() != sentPosition);
+        this.pusherIdle = new PollThenWaitIdleStrategy(waiting,
+                owner.waitsForSlaves() ? SYNC_POLL_NS : ASYNC_POLL_NS, ACTIVE_WINDOW_NS);
         this.pusher = new AgentHost(new LoopAgent("sluice-ha-push-" + id, this::pushCycle), pusherIdle);
     }
 
