@@ -22,6 +22,7 @@ import io.sluice.broker.ha.HaSettings;
 import io.sluice.broker.ha.MasterMetadataSync;
 import io.sluice.broker.ha.MetadataExport;
 import io.sluice.broker.ha.ReplicaClient;
+import io.sluice.broker.ha.ReplicaGroupView;
 import io.sluice.broker.ha.SyncReplication;
 import io.sluice.broker.handler.AdminHandlers;
 import io.sluice.broker.handler.ClientHandler;
@@ -90,6 +91,7 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -98,7 +100,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
@@ -188,10 +189,11 @@ public final class Broker implements AutoCloseable {
     /** Pull requests waiting for a pull thread. */
     private final QueueBound pullQueue;
     /**
-     * Whether a SYNC_MASTER's sends wait for a slave: always, unless controller mode says the in-sync set holds
-     * this master alone (then nobody else may be elected, and the send is acknowledged once stored here).
+     * The broker group as controller mode sees it: the epochs the HA handshake compares, and which slaves a
+     * SYNC_MASTER's sends wait for (none when the in-sync set holds this master alone: nobody else may be elected,
+     * and the send is acknowledged once stored here). Plain master/slave: any one connected slave.
      */
-    private volatile BooleanSupplier slaveAckRequired = () -> true;
+    private volatile ReplicaGroupView group = ReplicaGroupView.NONE;
 
     /** A broker on the system clock; nothing runs until {@link #start()}. */
     public Broker(BrokerSettings settings) {
@@ -219,11 +221,11 @@ public final class Broker implements AutoCloseable {
     }
 
     /**
-     * Controller mode: a SYNC_MASTER's sends wait for a slave only while {@code required} says so (the in-sync set
-     * has slaves). Call before {@link #start()}.
+     * Controller mode: the HA handshake compares {@code view}'s epochs, and a SYNC_MASTER's sends wait for every
+     * slave of its in-sync set. Call before {@link #start()}.
      */
-    public void requireSlaveAckWhen(BooleanSupplier required) {
-        this.slaveAckRequired = Objects.requireNonNull(required, "required");
+    public void replicaGroup(ReplicaGroupView view) {
+        this.group = Objects.requireNonNull(view, "view");
     }
 
     /**
@@ -338,7 +340,8 @@ public final class Broker implements AutoCloseable {
         registered = true;
         registrar.start();
         if (settings.brokerRole() == BrokerRole.SLAVE) {
-            replica = new ReplicaClient(store, HaSettings.DEFAULTS, this::masterHaAddress);
+            replica = new ReplicaClient(store, HaSettings.DEFAULTS, settings.brokerId(), group,
+                    this::masterHaAddress);
             replica.start();
             scheduler.scheduleWithFixedDelay(metadataSync::syncAll, 0, METADATA_SYNC_INTERVAL_MS,
                     TimeUnit.MILLISECONDS);
@@ -381,7 +384,7 @@ public final class Broker implements AutoCloseable {
             syncReplication = new SyncReplication(settings.syncFlushTimeoutMs(), SystemNanoClock.INSTANCE);
             syncReplication.start();
         }
-        haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication);
+        haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication, group);
         haListener = null;
         haServer.start();
         // Appends that do not come through the send path (delays, timers, transactions, send-backs).
@@ -405,7 +408,8 @@ public final class Broker implements AutoCloseable {
      * The send path of this broker's role. A slave refuses sends (Apache: its store refuses them and the send is
      * answered SERVICE_NOT_AVAILABLE); producers only see masters in routes anyway. A master wakes its slaves'
      * links after each append; a SYNC_MASTER answers a stored send once a slave has the log up to the end it had
-     * when the send completed (which covers the send's records).
+     * when the send completed (which covers the send's records); in controller mode it refuses a send while the
+     * in-sync set is smaller than {@code minInSyncReplicas}.
      */
     private RequestHandler sendPath(SendHandler handler) {
         if (settings.brokerRole() == BrokerRole.SLAVE) {
@@ -422,10 +426,19 @@ public final class Broker implements AutoCloseable {
                 return response;
             };
         }
+        int minInSyncReplicas = settings.get(BrokerConfigKeys.MIN_IN_SYNC_REPLICAS);
         return (connection, request) -> {
+            Optional<Set<Long>> inSyncSlaves = group.inSyncSlaves();
+            if (inSyncSlaves.isPresent() && inSyncSlaves.get().size() + 1 < minInSyncReplicas) {
+                // Apache's IN_SYNC_REPLICAS_NOT_ENOUGH: refused before it is stored, so nothing is half-done.
+                return CompletableFuture.completedFuture(RemotingCommand.response(ResponseCode.SYSTEM_ERROR,
+                        "in-sync replicas not enough: the in-sync set holds " + (inSyncSlaves.get().size() + 1)
+                                + " replicas, minInSyncReplicas is " + minInSyncReplicas + "; the message was not"
+                                + " stored"));
+            }
             CompletableFuture<RemotingCommand> response = handler.onSend(connection, request);
             ha.wakeUp();
-            return response.thenCompose(r -> r.code() == ResponseCode.SUCCESS && slaveAckRequired.getAsBoolean()
+            return response.thenCompose(r -> r.code() == ResponseCode.SUCCESS && group.waitsForSlaves()
                     ? sync.await(r, store.logEndPosition()) : CompletableFuture.completedFuture(r));
         };
     }

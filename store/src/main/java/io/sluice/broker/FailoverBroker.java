@@ -6,6 +6,7 @@ import io.sluice.broker.config.BrokerSettings;
 import io.sluice.broker.ha.ControllerClient;
 import io.sluice.broker.ha.EpochEntry;
 import io.sluice.broker.ha.EpochFile;
+import io.sluice.broker.ha.ReplicaGroupView;
 import io.sluice.broker.ha.SyncStateTracker;
 import io.sluice.remoting.protocol.controller.ControllerWireDescriptor;
 import io.sluice.remoting.protocol.controller.ReplicaInfo;
@@ -23,6 +24,8 @@ import java.net.ServerSocket;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,12 +36,17 @@ import org.slf4j.LoggerFactory;
  * <p>Role changes restart the broker in-process on the same ports and store rather than switching components in
  * place: every role-specific component (HA service or replica, timers, transaction checks, delay scheduler, send
  * and pull paths) is composed at start, and the restart goes through the tested start and recovery paths. Before
- * it serves as master, the broker records its epoch at its log end ({@link EpochFile}); before it follows a new
- * master, it asks that master's epoch history, cuts its own log back to the end of the latest epoch they share
- * ({@link LogTail}) and copies the history. Clients reconnect after a role change, as after any broker restart.
+ * it serves as master, the broker records its epoch at its log end ({@link EpochFile}). As a slave, its HA
+ * handshake sends its epoch history and log end; the master answers how much of the log the two share. When that
+ * is all of it, the slave records the master's history and copies; when its log holds a tail the master does not
+ * share (it was master under an epoch that lost, or copied from one), the slave is restarted with its log cut back
+ * there ({@link LogTail}) first. A SYNC_MASTER's sends wait for every slave of the in-sync set, so whichever the
+ * controller elects holds every acknowledged message. Clients reconnect after a role change, as after any broker
+ * restart.
  *
  * <p>Threads: a {@link RoundAgent} (thread {@code sluice-broker-role-agent}) owns the role: the heartbeats, the
- * changes, the epoch file and the in-sync set reports. Other threads only read the volatile fields.
+ * changes and the in-sync set reports. The epoch file is written by it and by a slave's replica thread (the
+ * master's history, at the handshake), each under {@link #epochLock}. Other threads only read the volatile fields.
  */
 public final class FailoverBroker implements AutoCloseable {
 
@@ -55,13 +63,23 @@ public final class FailoverBroker implements AutoCloseable {
     private final RemotingClient client;
     private final ControllerClient controller;
     private final RoundAgent agent;
+    private final GroupView groupView = new GroupView();
+    /** Guards {@link #epochs}: held by the role agent thread and by a slave's replica thread. */
+    private final Object epochLock = new Object();
     private EpochFile epochs;
     private volatile List<EpochEntry> publishedEpochs = List.of();
     private volatile Broker current;
     private volatile Role role = Role.NONE;
     private volatile int epoch;
     private volatile ReplicaInfo lastInfo;
-    private volatile boolean slavesInSync;
+    /** A master's in-sync slaves (its in-sync set without itself), which every SYNC_MASTER send waits for. */
+    private volatile Optional<Set<Long>> inSyncSlaves = Optional.of(Set.of());
+    /**
+     * Written by a slave's replica thread when the master's handshake answer says this log must end lower; read
+     * and reset by the role agent, which cuts the log there and follows again. -1: nothing to cut.
+     */
+    private volatile long divergedAt = -1;
+    private final AtomicLong truncatedBytes = new AtomicLong();
     private String followedMaster = "";
     private SyncStateTracker tracker;
     private long lastKnownEnd;
@@ -107,8 +125,10 @@ public final class FailoverBroker implements AutoCloseable {
             throw new IllegalStateException("failover broker already " + (closed ? "closed" : "started"));
         }
         started = true;
-        epochs = EpochFile.open(base.storePathRootDir());
-        publishedEpochs = epochs.entries();
+        synchronized (epochLock) {
+            epochs = EpochFile.open(base.storePathRootDir());
+            publishedEpochs = epochs.entries();
+        }
         lastKnownEnd = LogTail.end(storeSettings);
         agent.start();
         LOG.info("broker {} at {} in controller mode (controllers {}), log end {}", base.brokerName(), address,
@@ -136,7 +156,8 @@ public final class FailoverBroker implements AutoCloseable {
                 }
                 reportSyncStateSet(nowMs, info);
             } else if (info.masterBrokerId() > 0 && !info.masterAddress().isEmpty()) {
-                if (role != Role.SLAVE || epoch != info.masterEpoch() || !followedMaster.equals(info.masterAddress())) {
+                if (role != Role.SLAVE || epoch != info.masterEpoch() || !followedMaster.equals(info.masterAddress())
+                        || divergedAt >= 0) {
                     becomeSlave(info);
                 }
             }
@@ -150,38 +171,36 @@ public final class FailoverBroker implements AutoCloseable {
         stopCurrent();
         long end = LogTail.end(storeSettings);
         lastKnownEnd = end;
-        if (epochs.last().map(e -> e.epoch() < info.masterEpoch()).orElse(true)) {
-            epochs.append(info.masterEpoch(), end);
+        synchronized (epochLock) {
+            if (epochs.last().map(e -> e.epoch() < info.masterEpoch()).orElse(true)) {
+                epochs.append(info.masterEpoch(), end);
+            }
+            publishedEpochs = epochs.entries();
         }
-        publishedEpochs = epochs.entries();
         tracker = new SyncStateTracker(info.brokerId(), base.haMaxTimeSlaveNotCatchupMs());
-        slavesInSync = info.syncStateSet().size() > 1;
-        Broker broker = new Broker(roleSettings(0, base.brokerRole(), ""));
-        broker.requireSlaveAckWhen(() -> slavesInSync);
-        startBroker(broker, Role.MASTER, info);
+        setInSyncSlaves(info.brokerId(), info.syncStateSet());
+        startBroker(new Broker(roleSettings(0, base.brokerRole(), "")), Role.MASTER, info);
         LOG.warn("broker {} (id {}) is MASTER at epoch {} from log position {}", base.brokerName(), info.brokerId(),
                 info.masterEpoch(), end);
     }
 
+    /**
+     * Follows the master {@code info} names, first cutting the log where the last handshake said it diverges from
+     * its master's (a cut of data the new master also holds only costs copying it again).
+     */
     private void becomeSlave(ReplicaInfo info) throws IOException {
         stopCurrent();
-        ControllerClient.EpochCache master;
-        try {
-            master = controller.epochCache(info.masterAddress());
-        } catch (ControllerClient.ControllerException e) {
-            agent.reportFailure("cannot follow master " + info.masterAddress() + " yet: " + e.getMessage());
-            return;
-        }
         long end = LogTail.end(storeSettings);
-        long cut = EpochFile.truncationPoint(epochs.entries(), end, master.epochs(), master.logEndPosition());
-        if (cut < end) {
-            LOG.warn("broker {}: dropping the log tail [{}, {}) that master {} does not share", base.brokerName(),
-                    cut, end, info.masterAddress());
-            end = LogTail.truncate(storeSettings, cut);
+        long cut = divergedAt;
+        divergedAt = -1;
+        if (cut >= 0 && cut < end) {
+            LOG.warn("broker {}: dropping the log tail [{}, {}) that its master does not share", base.brokerName(),
+                    cut, end);
+            long newEnd = LogTail.truncate(storeSettings, cut);
+            truncatedBytes.addAndGet(end - newEnd);
+            end = newEnd;
         }
         lastKnownEnd = end;
-        epochs.replaceAll(master.epochs());
-        publishedEpochs = epochs.entries();
         startBroker(new Broker(roleSettings(info.brokerId(), BrokerRole.SLAVE, info.masterHaAddress())), Role.SLAVE,
                 info);
         followedMaster = info.masterAddress();
@@ -190,6 +209,7 @@ public final class FailoverBroker implements AutoCloseable {
     }
 
     private void startBroker(Broker broker, Role newRole, ReplicaInfo info) throws IOException {
+        broker.replicaGroup(groupView);
         broker.start();
         broker.server().registerHandler(ControllerWireDescriptor.GET_BROKER_EPOCH_CACHE,
                 RequestHandler.sync((connection, request) -> RemotingCommand.response(ResponseCode.SUCCESS, null)
@@ -211,18 +231,34 @@ public final class FailoverBroker implements AutoCloseable {
         }
         Set<Long> wanted = tracker.update(nowMs, broker.store().logEndPosition(), info);
         if (wanted.equals(info.syncStateSet())) {
-            slavesInSync = wanted.size() > 1;
+            setInSyncSlaves(info.brokerId(), wanted);
             return;
         }
-        slavesInSync = wanted.size() > 1 || info.syncStateSet().size() > 1;
+        Set<Long> either = new TreeSet<>(wanted);
+        either.addAll(info.syncStateSet());
+        setInSyncSlaves(info.brokerId(), either);
         try {
             controller.alterSyncStateSet(base.brokerName(), info.brokerId(), info.masterEpoch(),
                     info.syncStateSetEpoch(), wanted);
-            slavesInSync = wanted.size() > 1;
+            setInSyncSlaves(info.brokerId(), wanted);
             LOG.info("broker {}: in-sync set {} -> {}", base.brokerName(), info.syncStateSet(), wanted);
         } catch (ControllerClient.ControllerException e) {
             LOG.warn("broker {}: changing the in-sync set to {} failed: {}", base.brokerName(), wanted,
                     e.getMessage());
+        }
+    }
+
+    /** Sends wait for every member of {@code syncStateSet} but this master {@code selfId}; role agent thread. */
+    private void setInSyncSlaves(long selfId, Set<Long> syncStateSet) {
+        Set<Long> slaves = new TreeSet<>(syncStateSet);
+        slaves.remove(selfId);
+        if (inSyncSlaves.orElseThrow().equals(slaves)) {
+            return;
+        }
+        inSyncSlaves = Optional.of(Set.copyOf(slaves));
+        Broker broker = current;
+        if (broker != null && broker.haServer() != null) {
+            broker.haServer().inSyncSetChanged();
         }
     }
 
@@ -294,9 +330,51 @@ public final class FailoverBroker implements AutoCloseable {
         return publishedEpochs;
     }
 
+    /** Log bytes dropped because a master's handshake said they diverge from its log, so far. */
+    public long truncatedBytes() {
+        return truncatedBytes.get();
+    }
+
     /** The settings with resolved ports. */
     public BrokerSettings settings() {
         return base;
+    }
+
+    /**
+     * The broker group as this broker's HA channel sees it. Read by the send path and the HA threads; the epoch
+     * history is written under {@link #epochLock}.
+     */
+    private final class GroupView implements ReplicaGroupView {
+
+        @Override
+        public List<EpochEntry> epochs() {
+            return publishedEpochs;
+        }
+
+        @Override
+        public boolean waitsForSlaves() {
+            return !inSyncSlaves.orElseThrow().isEmpty();
+        }
+
+        @Override
+        public Optional<Set<Long>> inSyncSlaves() {
+            return inSyncSlaves;
+        }
+
+        @Override
+        public void onMasterEpochs(List<EpochEntry> masterEpochs) throws IOException {
+            synchronized (epochLock) {
+                if (!epochs.entries().equals(masterEpochs)) {
+                    epochs.replaceAll(masterEpochs);
+                    publishedEpochs = epochs.entries();
+                }
+            }
+        }
+
+        @Override
+        public void onDivergence(long position) {
+            divergedAt = position;
+        }
     }
 
     /** Stops heartbeating, then the running broker. Idempotent. */

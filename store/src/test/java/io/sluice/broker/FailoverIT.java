@@ -1,17 +1,29 @@
 package io.sluice.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.broker.testing.Await;
+import io.sluice.broker.testing.SameLog;
 import io.sluice.namesrv.NameServer;
+import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.controller.ReplicaInfo;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * controller mode (SYNC_MASTER when elected) on free loopback ports. The master is closed under load from the
  * unmodified Apache producer (sync and async sends); the controller elects the in-sync slave with the next epoch,
  * the name server routes to it and the sends go on; the old master comes back as a slave of the new one. Every
- * acknowledged message is stored exactly once.
+ * acknowledged message is stored exactly once. An old master whose log holds a tail the new master lacks is told
+ * by the new master's HA handshake where to cut it, and copies from there. A SYNC_MASTER acknowledges a send only
+ * once every slave of the in-sync set has it, and refuses sends while the in-sync set is below minInSyncReplicas.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FailoverIT {
@@ -84,12 +98,162 @@ class FailoverIT {
         }
     }
 
+    @Test
+    void theHandshakeCutsAnOldMastersDivergentTailBeforeItCopies() throws Exception {
+        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
+            String namesrvAddr = "127.0.0.1:" + namesrv.port();
+            FailoverBroker a = start(namesrvAddr, "a");
+            // b's lease outlives it by 30 s, so that a keeps b in the in-sync set while it stores what b lacks.
+            FailoverBroker b = startInSyncSlave(namesrv, namesrvAddr, a, "b",
+                    Map.of("controllerHeartBeatTimeoutMills", "30000"));
+            DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, "divergent-pg");
+            producer.start();
+            try {
+                assertEquals(SendStatus.SEND_OK, send(producer, 20));
+                Await.until("b to have every acknowledged message", 20_000, () -> endOf(b) == endOf(a),
+                        () -> endOf(b) + " vs " + endOf(a));
+                b.close();
+                // Stored on a only: b, still in the in-sync set, is gone.
+                assertTrue(send(producer, 10) != SendStatus.SEND_OK);
+            } finally {
+                producer.shutdown();
+            }
+            long oldMasterEnd = endOf(a);
+            a.close();
+
+            FailoverBroker newMaster = start(namesrvAddr, "b");
+            Await.until("b to be elected master", 40_000, () -> newMaster.role() == FailoverBroker.Role.MASTER,
+                    newMaster::role);
+            long newMasterStart = newMaster.epochs().get(newMaster.epochs().size() - 1).startPosition();
+            assertTrue(newMasterStart < oldMasterEnd, newMasterStart + " vs " + oldMasterEnd);
+
+            FailoverBroker oldMaster = start(namesrvAddr, "a");
+            Await.until("a to follow b after cutting its tail", 40_000,
+                    () -> oldMaster.role() == FailoverBroker.Role.SLAVE && oldMaster.truncatedBytes() > 0
+                            && inSync(namesrv) == 2, () -> oldMaster.role() + " " + oldMaster.truncatedBytes());
+            assertEquals(oldMasterEnd - newMasterStart, oldMaster.truncatedBytes());
+            assertTrue(newMaster.broker().orElseThrow().haServer().divergentCount() >= 1);
+            DefaultMQProducer again = ApacheClients.producer(namesrvAddr, "divergent-pg2");
+            again.start();
+            try {
+                assertEquals(SendStatus.SEND_OK, send(again, 20));
+            } finally {
+                again.shutdown();
+            }
+            SameLog.await(newMaster.broker().orElseThrow().store(), oldMaster.broker().orElseThrow().store());
+            assertEquals(newMaster.epochs(), oldMaster.epochs());
+        }
+    }
+
+    @Test
+    void aSyncMasterWaitsForEveryInSyncSlave() throws Exception {
+        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
+            String namesrvAddr = "127.0.0.1:" + namesrv.port();
+            FailoverBroker a = start(namesrvAddr, "a");
+            startInSyncSlave(namesrv, namesrvAddr, a, "b", Map.of());
+            FailoverBroker c = start(namesrvAddr, "c");
+            Await.until("b and c in the in-sync set", 30_000, () -> inSync(namesrv) == 3, () -> inSync(namesrv));
+            DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, "every-slave-pg");
+            producer.start();
+            try {
+                assertEquals(SendStatus.SEND_OK, send(producer, 10));
+                c.close();
+                // b alone has it: not acknowledged while c is in the in-sync set.
+                assertTrue(send(producer, 1) != SendStatus.SEND_OK);
+                Await.until("a to take c out of the in-sync set", 40_000, () -> inSync(namesrv) == 2,
+                        () -> inSync(namesrv));
+                // a learns that the controller applied its change when its call returns, a moment after the test.
+                Await.until("a send acknowledged by a and b", 10_000, () -> sendOne(producer) == SendStatus.SEND_OK,
+                        () -> "not yet");
+                assertEquals(SendStatus.SEND_OK, send(producer, 10));
+            } finally {
+                producer.shutdown();
+            }
+        }
+    }
+
+    @Test
+    void aSyncMasterRefusesSendsWhileTheInSyncSetIsBelowMinInSyncReplicas() throws Exception {
+        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
+            String namesrvAddr = "127.0.0.1:" + namesrv.port();
+            Map<String, String> twoReplicas = Map.of("minInSyncReplicas", "2");
+            FailoverBroker a = start(namesrvAddr, "a", twoReplicas);
+            Await.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER, a::role);
+            FailoverLoad.createTopic(namesrvAddr, TOPIC, a.broker().orElseThrow().addressText());
+            DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, "min-in-sync-pg");
+            producer.setRetryTimesWhenSendFailed(0);
+            producer.start();
+            try {
+                long endBefore = endOf(a);
+                MQClientException refused = assertThrows(MQClientException.class, () -> send(producer, 1));
+                assertEquals(ResponseCode.SYSTEM_ERROR, refused.getResponseCode());
+                MQBrokerException cause = (MQBrokerException) refused.getCause();
+                assertTrue(cause.getErrorMessage().contains("in-sync replicas not enough"), cause::toString);
+                assertEquals(endBefore, endOf(a), "a refused send is not stored");
+
+                start(namesrvAddr, "b", twoReplicas);
+                Await.until("b in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
+                assertEquals(SendStatus.SEND_OK, send(producer, 10));
+            } finally {
+                producer.shutdown();
+            }
+        }
+    }
+
+    /** Stops every broker a test started (closing one twice does nothing). */
+    @AfterEach
+    void closeStarted() {
+        started.forEach(FailoverBroker::close);
+    }
+
+    /** Starts broker {@code name} (with {@code extra} keys) as the in-sync slave of master {@code a}; the topic. */
+    private FailoverBroker startInSyncSlave(NameServer namesrv, String namesrvAddr, FailoverBroker a, String name,
+                                            Map<String, String> extra) throws Exception {
+        Await.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER, a::role);
+        FailoverBroker slave = start(namesrvAddr, name, extra);
+        Await.until(name + " to follow a", 20_000, () -> slave.role() == FailoverBroker.Role.SLAVE, slave::role);
+        FailoverLoad.createTopic(namesrvAddr, TOPIC, a.broker().orElseThrow().addressText());
+        Await.until(name + " in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
+        return slave;
+    }
+
+    /** Sends {@code count} messages one by one; the status of the last one that was not SEND_OK, else SEND_OK. */
+    private static SendStatus send(DefaultMQProducer producer, int count) throws Exception {
+        SendStatus status = SendStatus.SEND_OK;
+        for (int i = 0; i < count; i++) {
+            SendStatus one = producer.send(new Message(TOPIC, ("m" + i).getBytes(StandardCharsets.UTF_8)))
+                    .getSendStatus();
+            if (one != SendStatus.SEND_OK) {
+                status = one;
+            }
+        }
+        return status;
+    }
+
+    /** One send's status; null when it failed. */
+    private static SendStatus sendOne(DefaultMQProducer producer) {
+        try {
+            return send(producer, 1);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static long endOf(FailoverBroker broker) {
+        return broker.broker().map(running -> running.store().logEndPosition()).orElse(-1L);
+    }
+
     private static int inSync(NameServer namesrv) {
         return namesrv.controller().orElseThrow().replicaInfo("broker-a").map(ReplicaInfo::syncStateSet)
                 .map(java.util.Set::size).orElse(0);
     }
 
     private FailoverBroker start(String namesrvAddr, String name) throws IOException {
+        return start(namesrvAddr, name, Map.of());
+    }
+
+    /** Starts broker {@code name} of group broker-a with {@code extra} broker.conf keys. */
+    private FailoverBroker start(String namesrvAddr, String name, Map<String, String> extra) throws IOException {
         Map<String, String> conf = new LinkedHashMap<>();
         conf.put("namesrvAddr", namesrvAddr);
         conf.put("enableControllerMode", "true");
@@ -103,14 +267,17 @@ class FailoverIT {
         conf.put("mappedFileSizeCommitLog", Integer.toString(16 * 1024 * 1024));
         conf.put("mappedFileSizeConsumeQueue", Integer.toString(20 * 10_000));
         conf.put("mapperFileSizeBatchConsumeQueue", Integer.toString(46 * 10_000));
+        conf.putAll(extra);
         BrokerSettings.Builder settings = BrokerSettings.builder();
         conf.forEach(settings::setText);
         FailoverBroker broker = new FailoverBroker(settings.build());
+        started.add(broker);
         broker.start();
         return broker;
     }
 
     private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final List<FailoverBroker> started = new ArrayList<>();
 
     /** The same port for a broker across its restarts: the controller knows it by its address. */
     private int port(String name) throws IOException {

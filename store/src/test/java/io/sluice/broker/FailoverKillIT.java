@@ -6,20 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.broker.testing.Await;
 import io.sluice.namesrv.NameServer;
 import io.sluice.remoting.protocol.controller.ReplicaInfo;
-import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,64 +36,60 @@ class FailoverKillIT {
     @TempDir
     Path dir;
 
-    private final Map<String, Process> children = new HashMap<>();
     private final Map<String, Path> confs = new LinkedHashMap<>();
+    private ChildJvms children;
 
     @Test
     void everyAcknowledgedMessageSurvivesMasterKills() throws Exception {
         int cycles = Integer.getInteger("failover.cycles", 3);
-        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
+        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"));
+             ChildJvms jvms = new ChildJvms(dir)) {
+            children = jvms;
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
-            try {
-                for (String name : List.of("a", "b")) {
-                    confs.put("127.0.0.1:" + writeConf(namesrvAddr, name), dir.resolve(name + ".conf"));
-                }
-                confs.keySet().forEach(this::startChild);
-                Await.until("a master and an in-sync slave", 60_000, () -> inSync(namesrv) == 2,
-                        () -> info(namesrv));
-                ReplicaInfo first = info(namesrv).orElseThrow();
-                FailoverLoad.createTopic(namesrvAddr, TOPIC, first.masterAddress());
-                String slave = first.replicas().stream().filter(r -> r.brokerId() != first.masterBrokerId())
-                        .findFirst().orElseThrow().address();
-                Await.until("the slave to copy the topic", 30_000, () -> hasTopic(namesrvAddr, slave),
-                        () -> slave);
-                try (FailoverLoad load = new FailoverLoad(namesrvAddr, TOPIC)) {
-                    load.start();
-                    List<Long> failoverMs = new ArrayList<>();
-                    for (int cycle = 1; cycle <= cycles; cycle++) {
-                        load.awaitMoreAcks(200, 60_000);
-                        ReplicaInfo before = info(namesrv).orElseThrow();
-                        String master = before.masterAddress();
-                        long killNanos = System.nanoTime();
-                        kill(master);
-                        long firstAck = load.awaitFirstAckAfter(killNanos, master, 60_000);
-                        long ms = TimeUnit.NANOSECONDS.toMillis(firstAck - killNanos);
-                        failoverMs.add(ms);
-                        ReplicaInfo after = info(namesrv).orElseThrow();
-                        System.out.printf("failover cycle %d: killed master %s (epoch %d), new master %s (epoch %d),"
-                                + " kill to first acknowledged send %d ms%n", cycle, master, before.masterEpoch(),
-                                after.masterAddress(), after.masterEpoch(), ms);
-                        assertTrue(after.masterEpoch() > before.masterEpoch());
-                        startChild(master);
-                        Await.until("the killed broker back in the in-sync set", 60_000,
-                                () -> inSync(namesrv) == 2, () -> info(namesrv));
-                    }
-                    freezeTheMaster(namesrv, load);
+            for (String name : List.of("a", "b")) {
+                confs.put("127.0.0.1:" + FailoverLoad.writeBrokerConf(dir, name, namesrvAddr, namesrvAddr),
+                        dir.resolve(name + ".conf"));
+            }
+            confs.keySet().forEach(this::startChild);
+            Await.until("a master and an in-sync slave", 60_000, () -> inSync(namesrv) == 2,
+                    () -> info(namesrv));
+            ReplicaInfo first = info(namesrv).orElseThrow();
+            FailoverLoad.createTopic(namesrvAddr, TOPIC, first.masterAddress());
+            String slave = first.replicas().stream().filter(r -> r.brokerId() != first.masterBrokerId())
+                    .findFirst().orElseThrow().address();
+            Await.until("the slave to copy the topic", 30_000, () -> FailoverLoad.hasTopic(namesrvAddr, slave, TOPIC),
+                    () -> slave);
+            try (FailoverLoad load = new FailoverLoad(namesrvAddr, TOPIC)) {
+                load.start();
+                List<Long> failoverMs = new ArrayList<>();
+                for (int cycle = 1; cycle <= cycles; cycle++) {
                     load.awaitMoreAcks(200, 60_000);
-                    load.stop();
-                    List<Long> sorted = failoverMs.stream().sorted().toList();
-                    System.out.printf("failover over %d kill cycles: kill to first acknowledged send min %d ms, median"
-                            + " %d ms, max %d ms; %d sends acknowledged, %d failed or refused%n", cycles,
-                            sorted.get(0), sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1),
-                            load.ackedCount(), load.failedCount());
-                    load.verify(namesrvAddr);
-                    assertEquals(cycles, failoverMs.size());
+                    ReplicaInfo before = info(namesrv).orElseThrow();
+                    String master = before.masterAddress();
+                    long killNanos = System.nanoTime();
+                    kill(master);
+                    long firstAck = load.awaitFirstAckAfter(killNanos, master, 60_000);
+                    long ms = TimeUnit.NANOSECONDS.toMillis(firstAck - killNanos);
+                    failoverMs.add(ms);
+                    ReplicaInfo after = info(namesrv).orElseThrow();
+                    System.out.printf("failover cycle %d: killed master %s (epoch %d), new master %s (epoch %d),"
+                            + " kill to first acknowledged send %d ms%n", cycle, master, before.masterEpoch(),
+                            after.masterAddress(), after.masterEpoch(), ms);
+                    assertTrue(after.masterEpoch() > before.masterEpoch());
+                    startChild(master);
+                    Await.until("the killed broker back in the in-sync set", 60_000,
+                            () -> inSync(namesrv) == 2, () -> info(namesrv));
                 }
-            } finally {
-                children.values().forEach(Process::destroyForcibly);
-                for (Process child : children.values()) {
-                    child.waitFor(30, TimeUnit.SECONDS);
-                }
+                freezeTheMaster(namesrv, load);
+                load.awaitMoreAcks(200, 60_000);
+                load.stop();
+                List<Long> sorted = failoverMs.stream().sorted().toList();
+                System.out.printf("failover over %d kill cycles: kill to first acknowledged send min %d ms, median"
+                        + " %d ms, max %d ms; %d sends acknowledged, %d failed or refused%n", cycles,
+                        sorted.get(0), sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1),
+                        load.ackedCount(), load.failedCount());
+                load.verify(namesrvAddr);
+                assertEquals(cycles, failoverMs.size());
             }
         }
     }
@@ -114,25 +103,19 @@ class FailoverKillIT {
         load.awaitMoreAcks(200, 60_000);
         ReplicaInfo before = info(namesrv).orElseThrow();
         String master = before.masterAddress();
-        long pid = children.get(master).pid();
         long freezeNanos = System.nanoTime();
-        signal("STOP", pid);
+        children.signal(master, "STOP");
         try {
             long firstAck = load.awaitFirstAckAfter(freezeNanos, master, 60_000);
             System.out.printf("failover after SIGSTOP of master %s: freeze to first acknowledged send %d ms%n",
                     master, TimeUnit.NANOSECONDS.toMillis(firstAck - freezeNanos));
         } finally {
-            signal("CONT", pid);
+            children.signal(master, "CONT");
         }
         Await.until("the woken master back as a slave in the in-sync set", 60_000,
                 () -> inSync(namesrv) == 2 && !info(namesrv).orElseThrow().masterAddress().equals(master),
                 () -> info(namesrv));
         assertTrue(info(namesrv).orElseThrow().masterEpoch() > before.masterEpoch());
-    }
-
-    private static void signal(String signal, long pid) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " failed");
     }
 
     private static Optional<ReplicaInfo> info(NameServer namesrv) {
@@ -144,61 +127,11 @@ class FailoverKillIT {
     }
 
     private void kill(String address) throws InterruptedException {
-        Process child = children.remove(address);
-        assertTrue(child.toHandle().destroyForcibly(), "kill not sent");
-        assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-        assertEquals(137, child.exitValue(), "killed by SIGKILL");
+        children.kill(address);
     }
 
     private void startChild(String address) {
         Path conf = confs.get(address);
-        try {
-            Path log = dir.resolve(conf.getFileName() + ".log");
-            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                    FailoverChild.class.getName(), conf.toString())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
-            children.put(address, child);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot start a broker JVM", e);
-        }
+        children.start(address, conf.getFileName().toString(), FailoverChild.class, conf.toString());
     }
-
-    /** Writes broker {@code name}'s config and returns its listen port. */
-    private int writeConf(String namesrvAddr, String name) throws IOException {
-        int port = FailoverLoad.freePort();
-        Properties conf = new Properties();
-        conf.setProperty("namesrvAddr", namesrvAddr);
-        conf.setProperty("enableControllerMode", "true");
-        conf.setProperty("controllerAddr", namesrvAddr);
-        conf.setProperty("brokerName", GROUP);
-        conf.setProperty("brokerRole", "SYNC_MASTER");
-        conf.setProperty("listenPort", Integer.toString(port));
-        conf.setProperty("haListenPort", Integer.toString(FailoverLoad.freePort()));
-        conf.setProperty("brokerIP1", "127.0.0.1");
-        conf.setProperty("storePathRootDir", dir.resolve(name).toString());
-        conf.setProperty("mappedFileSizeCommitLog", Integer.toString(16 * 1024 * 1024));
-        conf.setProperty("mappedFileSizeConsumeQueue", Integer.toString(20 * 10_000));
-        conf.setProperty("mapperFileSizeBatchConsumeQueue", Integer.toString(46 * 10_000));
-        try (Writer out = Files.newBufferedWriter(dir.resolve(name + ".conf"), StandardCharsets.UTF_8)) {
-            conf.store(out, "failover kill test broker " + name);
-        }
-        return port;
-    }
-
-
-    private static boolean hasTopic(String namesrvAddr, String brokerAddr) {
-        DefaultMQAdminExt admin = ApacheClients.admin(namesrvAddr);
-        try {
-            admin.start();
-            return admin.examineTopicConfig(brokerAddr, TOPIC) != null;
-        } catch (Exception e) {
-            return false;
-        } finally {
-            admin.shutdown();
-        }
-    }
-
 }

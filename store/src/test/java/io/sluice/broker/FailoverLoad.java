@@ -8,10 +8,12 @@ import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
 import io.sluice.namesrv.controller.ControllerSettings;
 import java.io.IOException;
+import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -44,7 +47,7 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * a window of asynchronous sends; every message has its own key, and a send is acknowledged only when answered
  * SEND_OK (the producer does not retry: a failed send is followed by a new message, so a key never appears twice
  * unless the broker stored it twice). {@link #verify} reads every queue from the start with the Apache lite pull
- * consumer and checks each acknowledged key once, no key twice.
+ * consumer and checks each acknowledged key once, no key twice, every body as sent (the body is the key).
  */
 final class FailoverLoad implements AutoCloseable {
 
@@ -234,18 +237,23 @@ final class FailoverLoad implements AutoCloseable {
             // first pulls race the seeks), so positions are counted, not deliveries.
             Map<String, Set<String>> positionsByKey = new HashMap<>();
             Set<String> positions = new HashSet<>();
+            Set<String> changed = new HashSet<>();
             long expected = total;
             Await.until("every stored message read back", 60_000, () -> {
                 for (MessageExt message : consumer.poll(500)) {
                     String position = message.getQueueId() + "@" + message.getQueueOffset();
                     positions.add(position);
                     positionsByKey.computeIfAbsent(message.getKeys(), key -> new HashSet<>()).add(position);
+                    if (!new String(message.getBody(), StandardCharsets.UTF_8).equals(message.getKeys())) {
+                        changed.add(message.getKeys());
+                    }
                 }
                 return positions.size() >= expected;
             }, () -> positions.size() + " of " + expected);
             List<String> doubled = positionsByKey.entrySet().stream().filter(e -> e.getValue().size() > 1)
                     .map(Map.Entry::getKey).toList();
             assertEquals(List.of(), doubled, "keys stored twice");
+            assertEquals(Set.of(), changed, "keys whose stored body is not the one sent");
             List<String> lost = acked.stream().filter(key -> !positionsByKey.containsKey(key)).toList();
             assertEquals(List.of(), lost, "acknowledged keys lost");
             assertEquals(expected, positions.size(), "queue positions read");
@@ -272,6 +280,45 @@ final class FailoverLoad implements AutoCloseable {
                 Optional.of(ControllerSettings.single("127.0.0.1:" + freePort(), dir)));
         namesrv.start();
         return namesrv;
+    }
+
+    /** Whether the broker at {@code brokerAddr} has {@code topic} (false also when it does not answer). */
+    static boolean hasTopic(String namesrvAddr, String brokerAddr, String topic) {
+        DefaultMQAdminExt admin = ApacheClients.admin(namesrvAddr);
+        try {
+            admin.start();
+            return admin.examineTopicConfig(brokerAddr, topic) != null;
+        } catch (Exception e) {
+            return false;
+        } finally {
+            admin.shutdown();
+        }
+    }
+
+    /**
+     * Writes {@code <dir>/<name>.conf}: a controller-mode broker of group {@code broker-a} (SYNC_MASTER when
+     * elected) on free loopback ports, storing under {@code <dir>/<name>}. Returns its listen port.
+     */
+    static int writeBrokerConf(Path dir, String name, String namesrvAddr, String controllerAddr)
+            throws IOException {
+        int port = freePort();
+        Properties conf = new Properties();
+        conf.setProperty("namesrvAddr", namesrvAddr);
+        conf.setProperty("enableControllerMode", "true");
+        conf.setProperty("controllerAddr", controllerAddr);
+        conf.setProperty("brokerName", "broker-a");
+        conf.setProperty("brokerRole", "SYNC_MASTER");
+        conf.setProperty("listenPort", Integer.toString(port));
+        conf.setProperty("haListenPort", Integer.toString(freePort()));
+        conf.setProperty("brokerIP1", "127.0.0.1");
+        conf.setProperty("storePathRootDir", dir.resolve(name).toString());
+        conf.setProperty("mappedFileSizeCommitLog", Integer.toString(16 * 1024 * 1024));
+        conf.setProperty("mappedFileSizeConsumeQueue", Integer.toString(20 * 10_000));
+        conf.setProperty("mapperFileSizeBatchConsumeQueue", Integer.toString(46 * 10_000));
+        try (Writer out = Files.newBufferedWriter(dir.resolve(name + ".conf"), StandardCharsets.UTF_8)) {
+            conf.store(out, "controller-mode test broker " + name);
+        }
+        return port;
     }
 
     static int freePort() throws IOException {

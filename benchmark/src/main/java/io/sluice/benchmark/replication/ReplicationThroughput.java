@@ -1,14 +1,20 @@
 package io.sluice.benchmark.replication;
 
 import io.sluice.benchmark.BenchFiles;
-import io.sluice.broker.Broker;
-import io.sluice.broker.config.BrokerSettings;
-import io.sluice.broker.topic.TopicUpdate;
+import io.sluice.client.Admin;
+import io.sluice.client.TopicSpec;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
+import java.io.IOException;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,10 +26,13 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 
 /**
- * SYNC_MASTER against ASYNC_MASTER throughput from one producer: an embedded name server, a master and a slave
- * on loopback (stores in {@code /dev/shm} when it exists; a topic of 8 queues), one Apache producer sending 1 KiB
- * messages asynchronously with at most {@code inflight} unanswered; messages acknowledged SEND_OK per second, after a
- * warm-up, alternating the roles {@code rounds} times so that both see the same machine load.
+ * SYNC_MASTER against ASYNC_MASTER throughput from one producer, and what replication costs the master's CPU: an
+ * embedded name server; a master and a slave, each in its own JVM ({@code BrokerMain}, stores in {@code /dev/shm}
+ * when it exists; a topic of 8 queues); one Apache producer in this JVM sending 1 KiB messages asynchronously with
+ * at most {@code inflight} unanswered. After a warm-up it counts messages acknowledged SEND_OK per second, and the
+ * master process's CPU time per acknowledged message over the same window. Three setups, alternated {@code rounds}
+ * times so that each sees the same machine load: ASYNC_MASTER alone (no replication), ASYNC_MASTER and
+ * SYNC_MASTER with a slave.
  *
  * <p>Usage: {@code ReplicationThroughput [rounds=2] [seconds=10] [inflight=256]}.
  */
@@ -32,40 +41,50 @@ public final class ReplicationThroughput {
     private static final String TOPIC = "ReplicationThroughput";
     private static final int BODY_BYTES = 1024;
     private static final long WARMUP_MS = 3_000;
+    private static final long READY_TIMEOUT_MS = 60_000;
 
     private ReplicationThroughput() {
+    }
+
+    /** One measured setup: the master's role and whether a slave copies it. */
+    private record Setup(String role, boolean slave) {
+        String label() {
+            return role + (slave ? " + slave" : " alone");
+        }
     }
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 2;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int inflight = args.length > 2 ? Integer.parseInt(args[2]) : 256;
+        List<Setup> setups = List.of(new Setup("ASYNC_MASTER", false), new Setup("ASYNC_MASTER", true),
+                new Setup("SYNC_MASTER", true));
         for (int round = 1; round <= rounds; round++) {
-            for (String role : new String[] {"ASYNC_MASTER", "SYNC_MASTER"}) {
-                double rate = run(role, seconds, inflight);
-                System.out.printf("round %d %-12s %,10.0f msg/s%n", round, role, rate);
+            for (Setup setup : setups) {
+                run(round, setup, seconds, inflight);
             }
         }
     }
 
-    private static double run(String role, int seconds, int inflight) throws Exception {
+    private static void run(int round, Setup setup, int seconds, int inflight) throws Exception {
         Path root = BenchFiles.newRoot("sluice-replication-bench");
         NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0));
         namesrv.start();
         String namesrvAddr = "127.0.0.1:" + namesrv.port();
-        Broker master = start(namesrvAddr, root.resolve("master"), "0", role);
-        Broker slave = start(namesrvAddr, root.resolve("slave"), "1", "SLAVE");
+        int masterPort = freePort();
+        Process master = startBroker(root, namesrvAddr, "master", 0, setup.role(), masterPort);
+        Optional<Process> slave = setup.slave()
+                ? Optional.of(startBroker(root, namesrvAddr, "slave", 1, "SLAVE", freePort()))
+                : Optional.empty();
         DefaultMQProducer producer = new DefaultMQProducer("bench-pg");
         producer.setNamesrvAddr(namesrvAddr);
-        producer.setInstanceName("bench-producer-" + role);
+        producer.setInstanceName("bench-producer-" + round + "-" + setup.role() + setup.slave());
         producer.setSendMsgTimeout(10_000);
-        try {
-            master.topics().createOrUpdate(new TopicUpdate(TOPIC, 8, 8, 6, null, 0, false, null)).join();
+        try (Admin admin = Admin.start(namesrvAddr)) {
+            awaitBrokers(admin, setup.slave() ? 2 : 1);
+            admin.createTopicOnBroker(TopicSpec.of(TOPIC, 8), "127.0.0.1:" + masterPort);
             producer.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (master.haServer().connectedSlaves() == 0 && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-            }
+            awaitSendOk(producer);
             Semaphore window = new Semaphore(inflight);
             AtomicLong ok = new AtomicLong();
             AtomicLong other = new AtomicLong();
@@ -88,43 +107,103 @@ public final class ReplicationThroughput {
             long measureFrom = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WARMUP_MS);
             long end = measureFrom + TimeUnit.SECONDS.toNanos(seconds);
             long okAtStart = -1;
+            long cpuAtStartNs = 0;
             while (System.nanoTime() < end) {
                 if (okAtStart < 0 && System.nanoTime() >= measureFrom) {
                     okAtStart = ok.get();
+                    cpuAtStartNs = cpuNs(master);
                 }
                 window.acquire();
                 producer.send(new Message(TOPIC, body), callback);
             }
             long measured = ok.get() - okAtStart;
+            long cpuNs = cpuNs(master) - cpuAtStartNs;
             window.acquire(inflight);
-            if (other.get() > 0) {
-                System.out.printf("  %s: %d sends not SEND_OK%n", role, other.get());
-            }
-            return measured / (double) seconds;
+            System.out.printf("round %d %-22s %,10.0f msg/s  master CPU %,6.1f us/msg%s%n", round, setup.label(),
+                    measured / (double) seconds, cpuNs / 1_000.0 / Math.max(1, measured),
+                    other.get() > 0 ? "  (" + other.get() + " sends not SEND_OK)" : "");
         } finally {
             producer.shutdown();
-            slave.close();
-            master.close();
+            slave.ifPresent(ReplicationThroughput::stop);
+            stop(master);
             namesrv.close();
             BenchFiles.deleteRecursively(root);
         }
     }
 
-    private static Broker start(String namesrvAddr, Path dir, String brokerId, String role) throws Exception {
-        Map<String, String> conf = new LinkedHashMap<>();
-        conf.put("namesrvAddr", namesrvAddr);
-        conf.put("brokerName", "bench-a");
-        conf.put("brokerId", brokerId);
-        conf.put("brokerRole", role);
-        conf.put("listenPort", "0");
-        conf.put("haListenPort", "0");
-        conf.put("brokerIP1", "127.0.0.1");
-        conf.put("storePathRootDir", dir.toString());
-        conf.put("mappedFileSizeCommitLog", Integer.toString(256 * 1024 * 1024));
-        BrokerSettings.Builder settings = BrokerSettings.builder();
-        conf.forEach(settings::setText);
-        Broker broker = new Broker(settings.build());
-        broker.start();
-        return broker;
+    /** CPU time the process has used so far, every thread included. */
+    private static long cpuNs(Process process) {
+        return process.toHandle().info().totalCpuDuration().map(Duration::toNanos)
+                .orElseThrow(() -> new IllegalStateException("this OS does not report a process's CPU time"));
+    }
+
+    private static void awaitBrokers(Admin admin, int brokers) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_TIMEOUT_MS);
+        while (registered(admin) < brokers) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException(brokers + " brokers did not register within " + READY_TIMEOUT_MS
+                        + " ms");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+    }
+
+    /** Brokers (masters and slaves) the name server knows. */
+    private static int registered(Admin admin) {
+        return admin.clusterInfo().brokerAddrTable().values().stream().mapToInt(b -> b.brokerAddrs().size()).sum();
+    }
+
+    /** Sends one message at a time until one is SEND_OK (a SYNC_MASTER's slave has connected). */
+    private static void awaitSendOk(DefaultMQProducer producer) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_TIMEOUT_MS);
+        while (producer.send(new Message(TOPIC, new byte[BODY_BYTES])).getSendStatus() != SendStatus.SEND_OK) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("no send was acknowledged within " + READY_TIMEOUT_MS + " ms");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+    }
+
+    private static Process startBroker(Path root, String namesrvAddr, String name, int brokerId, String role,
+                                       int port) throws IOException {
+        Properties conf = new Properties();
+        conf.setProperty("namesrvAddr", namesrvAddr);
+        conf.setProperty("brokerName", "bench-a");
+        conf.setProperty("brokerId", Integer.toString(brokerId));
+        conf.setProperty("brokerRole", role);
+        conf.setProperty("listenPort", Integer.toString(port));
+        conf.setProperty("haListenPort", Integer.toString(freePort()));
+        conf.setProperty("brokerIP1", "127.0.0.1");
+        conf.setProperty("storePathRootDir", root.resolve(name).toString());
+        conf.setProperty("mappedFileSizeCommitLog", Integer.toString(256 * 1024 * 1024));
+        Path file = root.resolve(name + ".conf");
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            conf.store(out, "replication benchmark " + name);
+        }
+        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
+                "-cp", System.getProperty("java.class.path"), "io.sluice.broker.BrokerMain", "broker", "-c",
+                file.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(root.resolve(name + ".log").toFile())
+                .start();
+    }
+
+    private static void stop(Process process) {
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 }

@@ -97,6 +97,11 @@ public final class BrokerConfigKeys {
             15_000, 1_000, 3_600_000, "ms", "With enableControllerMode: a master takes a slave out of the in-sync"
                     + " set (which elections choose from) when it has not caught up with the master's end for this"
                     + " long, and back in once it has.");
+    /** Smallest in-sync set a SYNC_MASTER stores sends for. */
+    public static final ConfigKey<Integer> MIN_IN_SYNC_REPLICAS = ConfigKey.ofInt("minInSyncReplicas", 1, 1, 64, "",
+            "With enableControllerMode and SYNC_MASTER: a send is refused (SYSTEM_ERROR, not stored) while the"
+                    + " in-sync set, this master included, has fewer replicas; otherwise it is acknowledged once"
+                    + " every in-sync slave has it.");
     /** Name server addresses. */
     public static final ConfigKey<List<String>> NAMESRV_ADDR = ConfigKey.of("namesrvAddr", "host:port list",
             List.of(), "(none)", "",
@@ -458,7 +463,8 @@ public final class BrokerConfigKeys {
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, HA_LISTEN_PORT, HA_MASTER_ADDRESS,
             SLAVE_READ_ENABLE, ENABLE_CONTROLLER_MODE, CONTROLLER_ADDR, CONTROLLER_HEART_BEAT_TIMEOUT_MILLS,
-            BROKER_HEARTBEAT_INTERVAL, HA_MAX_TIME_SLAVE_NOT_CATCHUP, NAMESRV_ADDR, LISTEN_PORT, BROKER_IP1,
+            BROKER_HEARTBEAT_INTERVAL, HA_MAX_TIME_SLAVE_NOT_CATCHUP, MIN_IN_SYNC_REPLICAS, NAMESRV_ADDR, LISTEN_PORT,
+            BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
             PULL_MESSAGE_THREAD_POOL_NUMS, PULL_ON_IO_THREAD,
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,

@@ -1,8 +1,6 @@
 package io.sluice.broker.ha;
 
-import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONArray;
-import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.protocol.controller.ControllerWireDescriptor;
 import io.sluice.remoting.protocol.controller.ReplicaInfo;
@@ -10,7 +8,6 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.RemotingClient;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -20,7 +17,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * A broker's calls in controller mode ({@link ControllerWireDescriptor}): heartbeats and in-sync set changes to the
  * controller leader, found by trying each of {@code controllerAddr} in turn (the last one that answered first);
- * and the epoch history of a master, asked on its client port.
+ * and the body a broker answers GET_BROKER_EPOCH_CACHE with (its epoch history and log end).
  *
  * <p>Not thread-safe: used by the role agent thread only.
  */
@@ -89,36 +86,6 @@ public final class ControllerClient {
                 .setBody(ControllerWireDescriptor.encodeSyncStateSet(syncStateSet));
         RemotingCommand response = callLeader(request);
         return (int) response.requireLong(ControllerWireDescriptor.NEW_SYNC_STATE_SET_EPOCH);
-    }
-
-    /** A master's epoch history and log end. */
-    public record EpochCache(List<EpochEntry> epochs, long logEndPosition) {
-    }
-
-    /**
-     * The epoch history and log end of the broker at {@code brokerAddr} (GET_BROKER_EPOCH_CACHE).
-     *
-     * @throws ControllerException when it does not answer (e.g. it is still starting)
-     */
-    public EpochCache epochCache(String brokerAddr) throws ControllerException {
-        RemotingCommand response = call(brokerAddr,
-                RemotingCommand.request(ControllerWireDescriptor.GET_BROKER_EPOCH_CACHE));
-        if (response.code() != ResponseCode.SUCCESS || response.body() == null) {
-            throw new ControllerException("broker " + brokerAddr + " answered the epoch query " + response.code()
-                    + " " + response.remark());
-        }
-        try {
-            JSONObject json = JSON.parseObject(new String(response.body(), StandardCharsets.UTF_8));
-            JSONArray array = json.getJSONArray("epochs");
-            List<EpochEntry> epochs = new ArrayList<>();
-            for (int i = 0; i < array.size(); i++) {
-                JSONObject entry = array.getJSONObject(i);
-                epochs.add(new EpochEntry(entry.getIntValue("epoch"), entry.getLongValue("startPosition")));
-            }
-            return new EpochCache(epochs, json.getLongValue("logEndPosition"));
-        } catch (JSONException | NullPointerException e) {
-            throw new ControllerException("broker " + brokerAddr + " sent a bad epoch cache: " + e.getMessage());
-        }
     }
 
     /** The GET_BROKER_EPOCH_CACHE answer body for {@code epochs} and {@code logEndPosition}. */

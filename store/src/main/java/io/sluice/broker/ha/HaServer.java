@@ -11,6 +11,8 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,9 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A master's HA service on {@code haListenPort}: accepts slaves, each served by a {@link SlaveLink}, and tells
- * {@link SyncReplication} (SYNC_MASTER) the highest position a connected slave has acknowledged. A connection
- * that breaks the protocol (garbage, a position beyond the master's end) is refused and logged; the others and
- * the broker go on.
+ * {@link SyncReplication} (SYNC_MASTER) the position the slaves have acknowledged: in controller mode the lowest
+ * acknowledgement among the in-sync slaves (a send is answered once every slave that may be elected has it), else
+ * the highest of any connected slave. A connection that breaks the protocol (garbage, a position beyond the
+ * master's end) is refused and logged; the others and the broker go on.
  *
  * <p>Threads: {@code sluice-ha-accept} (an {@link AgentHost}) owns the listening socket (start: bind; duty: accept and
  * start a link; stop: {@link #close} closes the socket, which ends it); each link has its own two threads. The link
@@ -36,12 +39,14 @@ public final class HaServer implements AutoCloseable {
 
     private final MessageStore store;
     private final HaSettings settings;
+    private final ReplicaGroupView group;
     private final ServerSocketChannel listener;
     /** Null for an ASYNC_MASTER: nothing waits for the slaves. */
     private final SyncReplication sync;
     private final List<SlaveLink> links = new CopyOnWriteArrayList<>();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong divergent = new AtomicLong();
     private final AtomicInteger linkIds = new AtomicInteger();
     /** Set once by {@link #start}; read under this object's monitor. */
     private AgentHost acceptor;
@@ -50,10 +55,13 @@ public final class HaServer implements AutoCloseable {
     /**
      * @param listener the bound HA socket ({@link #bind}); this server owns it from now on
      * @param sync     the SYNC_MASTER waiters to release, or null
+     * @param group    this master's epochs and in-sync slaves ({@link ReplicaGroupView#NONE} without a controller)
      */
-    public HaServer(MessageStore store, HaSettings settings, ServerSocketChannel listener, SyncReplication sync) {
+    public HaServer(MessageStore store, HaSettings settings, ServerSocketChannel listener, SyncReplication sync,
+                    ReplicaGroupView group) {
         this.store = store;
         this.settings = settings;
+        this.group = group;
         this.listener = listener;
         this.sync = sync;
     }
@@ -118,7 +126,7 @@ public final class HaServer implements AutoCloseable {
             return 1;
         }
         accepted.incrementAndGet();
-        SlaveLink link = new SlaveLink(this, channel, store, settings, remote, linkIds.incrementAndGet());
+        SlaveLink link = new SlaveLink(this, channel, store, settings, group, remote, linkIds.incrementAndGet());
         links.add(link);
         if (!running) {
             link.close();
@@ -128,11 +136,16 @@ public final class HaServer implements AutoCloseable {
         return 1;
     }
 
-    /** Tells idle links that the log may have grown (after an append). Cheap; any thread. */
+    /** Tells links waiting on a quiet log that it may have grown (after an append). Cheap; any thread. */
     public void wakeUp() {
         for (SlaveLink link : links) {
             link.wakeUp();
         }
+    }
+
+    /** Whether sends wait for the slaves (SYNC_MASTER). */
+    boolean waitsForSlaves() {
+        return sync != null;
     }
 
     /** A link's acknowledged position moved. */
@@ -140,6 +153,18 @@ public final class HaServer implements AutoCloseable {
         if (sync != null) {
             sync.onAcked(ackedPosition());
         }
+    }
+
+    /**
+     * The in-sync set changed (controller mode): what the waiting sends need is recomputed, which releases those
+     * the remaining in-sync slaves already have. Any thread.
+     */
+    public void inSyncSetChanged() {
+        onAcked();
+    }
+
+    void onDivergentSlave() {
+        divergent.incrementAndGet();
     }
 
     void onRefused(String remote, String reason) {
@@ -152,16 +177,39 @@ public final class HaServer implements AutoCloseable {
         onAcked();
     }
 
-    /** The highest position a connected slave has acknowledged; -1 when no slave is connected. */
+    /**
+     * What the slaves have acknowledged, as a SYNC_MASTER's sends need it: in controller mode the lowest
+     * acknowledgement among the in-sync slaves (-1 when one of them is not connected), else the highest of any
+     * connected slave (-1 when none is).
+     */
     public long ackedPosition() {
+        Optional<Set<Long>> inSync = group.inSyncSlaves();
+        if (inSync.isEmpty()) {
+            return ackedBy(-1);
+        }
+        long min = -1;
+        for (long slaveId : inSync.get()) {
+            long acked = ackedBy(slaveId);
+            if (acked < 0) {
+                return -1;
+            }
+            min = min < 0 ? acked : Math.min(min, acked);
+        }
+        return min;
+    }
+
+    /** The highest acknowledgement of slave {@code slaveId}'s links (of any slave's for -1); -1 when none. */
+    private long ackedBy(long slaveId) {
         long max = -1;
         for (SlaveLink link : links) {
-            max = Math.max(max, link.ackedPosition());
+            if (slaveId < 0 || link.slaveId() == slaveId) {
+                max = Math.max(max, link.ackedPosition());
+            }
         }
         return max;
     }
 
-    /** Slaves whose first report was accepted and whose link is open. */
+    /** Slaves whose hello was accepted and whose link is open. */
     public int connectedSlaves() {
         int n = 0;
         for (SlaveLink link : links) {
@@ -175,6 +223,11 @@ public final class HaServer implements AutoCloseable {
     /** HA connections refused for breaking the protocol so far. */
     public long refusedCount() {
         return refused.get();
+    }
+
+    /** Slaves told to cut a tail this master does not share, so far. */
+    public long divergentCount() {
+        return divergent.get();
     }
 
     /** HA connections accepted so far. */

@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,15 +21,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A slave's end of the HA channel (framing in {@link HaFrameDescriptor}): connects to its master, reports where
- * its CommitLog ends, stores every transfer at its position through {@link MessageStore#appendReplicated} (the
- * dispatcher builds the consume queues from it) and reports the new end. A restarted slave reports its recovered
- * end and the master continues from there.
+ * A slave's end of the HA channel (framing in {@link HaFrameDescriptor}): connects to its master, says hello with
+ * its brokerId, where its CommitLog ends and its epoch history; the master answers where this log must end to
+ * follow it. When that is the end, it records the master's epochs, stores every transfer at its position through
+ * {@link MessageStore#appendReplicated} (the dispatcher builds the consume queues from it) and reports the new
+ * end; a restarted slave thus continues from its recovered end. When the answer lies below the end (a tail written
+ * under an epoch the master does not share, e.g. as an old master), it copies nothing and tells its
+ * {@link ReplicaGroupView}, whose owner cuts the log and starts it again.
  *
  * <p>Thread {@code sluice-ha-replica} (an {@link AgentHost}) owns the connection. Start: {@link #start}. Duty cycle:
- * connect, report, read and store transfers until the channel breaks, the master breaks the protocol or stays silent
- * for {@code silenceTimeoutMs}. Idle: without a master address, or after a failure, it waits {@code reconnectDelayMs}
- * and tries again. Stop: {@link #close} closes the socket and waits for the thread.
+ * connect, say hello, read and store transfers until the channel breaks, the master breaks the protocol or stays
+ * silent for {@code silenceTimeoutMs}. Idle: without a master address, or after a failure, it waits
+ * {@code reconnectDelayMs} and tries again. Stop: {@link #close} closes the socket and waits for the thread.
  */
 public final class ReplicaClient implements AutoCloseable {
 
@@ -39,10 +43,13 @@ public final class ReplicaClient implements AutoCloseable {
 
     private final MessageStore store;
     private final HaSettings settings;
+    private final long selfId;
+    private final ReplicaGroupView group;
     private final Supplier<Optional<String>> masterAddress;
     private final AgentHost thread;
     private final AtomicLong storedBytes = new AtomicLong();
     private final AtomicLong sessions = new AtomicLong();
+    private final AtomicLong divergences = new AtomicLong();
     private volatile Socket socket;
     private volatile boolean connected;
     private volatile boolean running;
@@ -50,11 +57,16 @@ public final class ReplicaClient implements AutoCloseable {
     private boolean quiet;
 
     /**
+     * @param selfId        this slave's brokerId, sent in the hello
+     * @param group         this slave's epochs and where the handshake's outcome goes
      * @param masterAddress the master's HA {@code host:port}, asked before every connection (empty: not known yet)
      */
-    public ReplicaClient(MessageStore store, HaSettings settings, Supplier<Optional<String>> masterAddress) {
+    public ReplicaClient(MessageStore store, HaSettings settings, long selfId, ReplicaGroupView group,
+                         Supplier<Optional<String>> masterAddress) {
         this.store = store;
         this.settings = settings;
+        this.selfId = selfId;
+        this.group = group;
         this.masterAddress = masterAddress;
         // A session blocks on the socket; between two sessions (no master known, or a failure) the retry delay.
         this.thread = new AgentHost(new LoopAgent("sluice-ha-replica", this::session),
@@ -115,7 +127,7 @@ public final class ReplicaClient implements AutoCloseable {
         OutputStream out = s.getOutputStream();
         ByteBuffer report = ByteBuffer.allocate(HaFrameDescriptor.REPORT_BYTES);
         long start = store.logEndPosition();
-        send(out, report, start);
+        handshake(in, out, start);
         connected = true;
         sessions.incrementAndGet();
         LOG.info("replicating from master {} from position {}", s.getRemoteSocketAddress(), start);
@@ -155,6 +167,35 @@ public final class ReplicaClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Says hello and reads the answer; returns when this log may follow the master from {@code end}.
+     *
+     * @throws IOException when the master answers otherwise (a divergent tail is handed to the group first), or the
+     *                     master's epochs cannot be recorded
+     */
+    private void handshake(DataInputStream in, OutputStream out, long end) throws IOException {
+        ByteBuffer hello = HaFrameDescriptor.hello(selfId, end, group.epochs());
+        out.write(hello.array(), 0, hello.limit());
+        out.flush();
+        int magic = in.readInt();
+        if (magic != HaFrameDescriptor.ANSWER_MAGIC) {
+            throw new IOException("the master broke the HA protocol: 0x" + Integer.toHexString(magic)
+                    + " where its answer starts");
+        }
+        long follow = in.readLong();
+        List<EpochEntry> masterEpochs = HaFrameDescriptor.readEpochs(in);
+        if (follow < end) {
+            divergences.incrementAndGet();
+            group.onDivergence(follow);
+            throw new IOException("this log ends at " + end + " but the master (epochs " + masterEpochs
+                    + ") shares it only up to " + follow + ": the tail must be cut before it can follow");
+        }
+        if (follow > end) {
+            throw new IOException("the master answered position " + follow + " beyond this log's end " + end);
+        }
+        group.onMasterEpochs(masterEpochs);
+    }
+
     private static void send(OutputStream out, ByteBuffer report, long position) throws IOException {
         HaFrameDescriptor.report(report, position);
         out.write(report.array(), 0, HaFrameDescriptor.REPORT_BYTES);
@@ -174,6 +215,11 @@ public final class ReplicaClient implements AutoCloseable {
     /** Channels to a master opened so far. */
     public long sessions() {
         return sessions.get();
+    }
+
+    /** Handshakes whose answer said this log must be cut first, so far. */
+    public long divergences() {
+        return divergences.get();
     }
 
     /** Stops following: closes the channel and waits for the thread. Idempotent. */

@@ -9,9 +9,11 @@ import io.sluice.store.thread.WakeableIdleStrategy;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.NoOpIdleStrategy;
@@ -20,39 +22,54 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master's end of one slave's HA channel (framing in {@link HaFrameDescriptor}): it checks the slave's first
- * report, then streams the CommitLog from there, byte for byte, and follows the slave's acknowledgements.
+ * The master's end of one slave's HA channel (framing in {@link HaFrameDescriptor}): it answers the slave's hello
+ * with where the slave's log must end (the epoch histories' agreement), then streams the CommitLog from there,
+ * byte for byte, and follows the slave's acknowledgements. A slave whose log holds a tail this master does not
+ * share is told where to cut it and its channel is closed; it cuts and connects again.
  *
  * <p>Threads ({@link AgentHost}s), one job each, both ending when the link closes: {@code sluice-ha-acks-<n>} owns
- * reading (the first report, then every acknowledgement; a silence longer than {@code silenceTimeoutMs} closes the
- * link) and {@code sluice-ha-push-<n>} owns writing (transfers while the log is ahead of what was sent, a heartbeat
- * after {@code heartbeatIntervalMs} of nothing; idle, it parks until {@link #wakeUp} or {@link #IDLE_PARK_NS}). The
- * positions are written by their owning thread and read by any.
+ * reading (the hello and the answer to it, then every acknowledgement; a silence longer than
+ * {@code silenceTimeoutMs} closes the link) and {@code sluice-ha-push-<n>} owns writing (transfers while the log
+ * is ahead of what was sent, a heartbeat after {@code heartbeatIntervalMs} of nothing; idle, it polls every
+ * {@link #SYNC_POLL_NS} (ASYNC_MASTER: {@link #ASYNC_POLL_NS}) while the log grows, else parks until
+ * {@link #wakeUp} or {@link #IDLE_PARK_NS}). The positions are written by their owning thread and read by any.
  */
 final class SlaveLink {
 
     private static final Logger LOG = LoggerFactory.getLogger(SlaveLink.class);
     /** Longest idle park of the pusher: appends that do not call {@link #wakeUp} are sent at most this late. */
     static final long IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * While the log grows, the pusher looks this often instead of being woken per append (a wake-up per append
+     * costs the master a context switch per message): a SYNC_MASTER's sends wait for it, so briefly.
+     */
+    static final long SYNC_POLL_NS = TimeUnit.MICROSECONDS.toNanos(500);
+    /** The same for an ASYNC_MASTER, whose sends do not wait: fewer, larger transfers. */
+    static final long ASYNC_POLL_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** The pusher polls while it sent something within this; after that it waits to be woken. */
+    static final long ACTIVE_WINDOW_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final HaServer owner;
     private final SocketChannel channel;
     private final MessageStore store;
     private final HaSettings settings;
+    private final ReplicaGroupView group;
     private final String remote;
     private final AgentHost reader;
     private final AgentHost pusher;
-    /** Signalled by appends ({@link #wakeUp}) when the pusher may be idle. */
-    private final WakeableIdleStrategy pusherIdle;
-    /** Written by the reader: the slave's acknowledged end; -1 until its first report is accepted. */
+    /** Signalled by appends ({@link #wakeUp}) when the pusher waits on a quiet log. */
+    private final PollThenWaitIdleStrategy pusherIdle;
+    /** Written by the reader: the slave's acknowledged end; -1 until its hello is accepted. */
     private volatile long ackedPosition = -1;
+    /** Written by the reader before {@link #ackedPosition} leaves -1: the slave's brokerId from its hello. */
+    private volatile long slaveId = -1;
     /**
      * Written by the pusher (first by the reader, before it starts the pusher): the end of what was sent or is
      * being sent.
      */
     private volatile long sentPosition;
     private volatile boolean open = true;
-    /** Reader thread only: the acknowledgement stream, once the first report was read. */
+    /** Reader thread only: the acknowledgement stream, once the hello was accepted. */
     private DataInputStream in;
     /** Pusher thread only. */
     private final ByteBuffer header = ByteBuffer.allocate(HaFrameDescriptor.TRANSFER_HEADER_BYTES);
@@ -60,19 +77,24 @@ final class SlaveLink {
     private final long heartbeatNs;
     private long lastSendNs;
 
-    SlaveLink(HaServer owner, SocketChannel channel, MessageStore store, HaSettings settings, String remote, int id) {
+    SlaveLink(HaServer owner, SocketChannel channel, MessageStore store, HaSettings settings, ReplicaGroupView group,
+              String remote, int id) {
         this.owner = owner;
         this.channel = channel;
         this.store = store;
         this.settings = settings;
+        this.group = group;
         this.remote = remote;
         this.heartbeatNs = TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMs());
         // No idle strategy: the reader's cycle blocks on the socket (bounded by silenceTimeoutMs).
         this.reader = new AgentHost(new LoopAgent("sluice-ha-acks-" + id, this::readCycle),
                 NoOpIdleStrategy.INSTANCE);
-        // Idle until an append wakes it, at most until a heartbeat is due.
-        this.pusherIdle = new WakeableIdleStrategy(new SleepingIdleStrategy(Math.min(IDLE_PARK_NS, heartbeatNs)),
+        // Polls while the log grows; on a quiet log, idle until an append wakes it, at most until a heartbeat.
+        WakeableIdleStrategy waiting = new WakeableIdleStrategy(
+                new SleepingIdleStrategy(Math.min(IDLE_PARK_NS, heartbeatNs)),
                 () -> !open || store.logEndPosition() != sentPosition);
+        this.pusherIdle = new PollThenWaitIdleStrategy(waiting,
+                owner.waitsForSlaves() ? SYNC_POLL_NS : ASYNC_POLL_NS, ACTIVE_WINDOW_NS);
         this.pusher = new AgentHost(new LoopAgent("sluice-ha-push-" + id, this::pushCycle), pusherIdle);
     }
 
@@ -80,9 +102,14 @@ final class SlaveLink {
         reader.start();
     }
 
-    /** The slave's acknowledged end; -1 before its first report was accepted. */
+    /** The slave's acknowledged end; -1 before its hello was accepted. */
     long ackedPosition() {
         return ackedPosition;
+    }
+
+    /** The slave's brokerId, as its hello said; -1 before. */
+    long slaveId() {
+        return slaveId;
     }
 
     /** Tells an idle pusher that the log may have grown. Cheap; any thread. */
@@ -92,14 +119,17 @@ final class SlaveLink {
         }
     }
 
-    /** The reader's duty cycle: the first report (then starts the pusher), or one acknowledgement. */
+    /** The reader's duty cycle: the hello (then starts the pusher), or one acknowledgement. */
     private int readCycle() {
         if (!open) {
             throw new AgentTerminationException("the HA link of slave " + remote + " is closed");
         }
         try {
             if (in == null) {
-                acceptFirstReport();
+                if (!acceptHello()) {
+                    close();
+                    throw new AgentTerminationException("slave " + remote + " must cut its log first");
+                }
             } else {
                 long position = readReport(in);
                 if (position < ackedPosition || position > sentPosition) {
@@ -123,26 +153,61 @@ final class SlaveLink {
         throw new AgentTerminationException("the HA link of slave " + remote + " is closed");
     }
 
-    private void acceptFirstReport() throws IOException {
+    /**
+     * Reads the hello and answers it. True: the slave follows from its end and the pusher is started; false: the
+     * slave must cut its log first (the channel is to be closed).
+     */
+    private boolean acceptHello() throws IOException {
         channel.socket().setSoTimeout((int) Math.min(Integer.MAX_VALUE, settings.silenceTimeoutMs()));
         DataInputStream stream = new DataInputStream(new BufferedInputStream(channel.socket().getInputStream(),
                 HaFrameDescriptor.REPORT_BYTES * 64));
-        long first = readReport(stream);
+        int magic = stream.readInt();
+        if (magic != HaFrameDescriptor.HELLO_MAGIC) {
+            throw new Refusal("it sent 0x" + Integer.toHexString(magic) + " where a slave hello starts (0x"
+                    + Integer.toHexString(HaFrameDescriptor.HELLO_MAGIC) + ")");
+        }
+        long id = stream.readLong();
+        long slaveEnd = stream.readLong();
+        List<EpochEntry> slaveEpochs;
+        try {
+            slaveEpochs = HaFrameDescriptor.readEpochs(stream);
+        } catch (ProtocolException e) {
+            throw new Refusal("its hello carries " + e.getMessage());
+        }
+        if (slaveEnd < 0) {
+            throw new Refusal("it reported a negative position " + slaveEnd);
+        }
+        List<EpochEntry> masterEpochs = group.epochs();
         long end = store.logEndPosition();
         long start = store.logStartPosition();
-        if (first > end) {
-            throw new Refusal("its position " + first + " lies beyond the master's end " + end);
+        long follow = masterEpochs.isEmpty() ? slaveEnd
+                : EpochFile.truncationPoint(slaveEpochs, slaveEnd, masterEpochs, end);
+        if (follow > end) {
+            throw new Refusal("its position " + follow + " lies beyond the master's end " + end);
         }
-        if (first < start) {
-            throw new Refusal("its position " + first + " lies before the master's oldest data at " + start);
+        if (follow < start) {
+            throw new Refusal("its position " + follow + " lies before the master's oldest data at " + start);
+        }
+        ByteBuffer answer = HaFrameDescriptor.answer(follow, masterEpochs);
+        while (answer.hasRemaining()) {
+            channel.write(answer);
+        }
+        if (follow < slaveEnd) {
+            owner.onDivergentSlave();
+            LOG.warn("slave {} (brokerId {}, epochs {}) ends at {}, but this master (epochs {}) shares its log only"
+                    + " up to {}: told it to cut its tail there before it follows", remote, id, slaveEpochs,
+                    slaveEnd, masterEpochs, follow);
+            return false;
         }
         in = stream;
-        sentPosition = first;
-        ackedPosition = first;
-        LOG.info("slave {} connected at position {} (master end {})", remote, first, end);
+        sentPosition = follow;
+        slaveId = id;
+        ackedPosition = follow;
+        LOG.info("slave {} (brokerId {}) connected at position {} (master end {})", remote, id, follow, end);
         owner.onAcked();
         lastSendNs = System.nanoTime();
         pusher.start();
+        return true;
     }
 
     private static long readReport(DataInputStream in) throws IOException {

@@ -14,7 +14,9 @@
  * heartbeats the controller leader ({@link io.sluice.broker.ha.ControllerClient}), which answers its role; a
  * master reports its in-sync set ({@link io.sluice.broker.ha.SyncStateTracker}). Each broker keeps the history of
  * master epochs over its CommitLog ({@link io.sluice.broker.ha.EpochFile}, layout
- * {@link io.sluice.broker.ha.EpochFileDescriptor}), from which a replica that follows a new master learns how much
- * of its log tail to drop.
+ * {@link io.sluice.broker.ha.EpochFileDescriptor}); a slave's HA hello carries it, and the master's answer says
+ * how much of the slave's log tail to drop before it copies. What controller mode tells the HA channel (epochs,
+ * in-sync slaves, the handshake's outcome) comes through {@link io.sluice.broker.ha.ReplicaGroupView}; a
+ * SYNC_MASTER's sends then wait for every in-sync slave.
  */
 package io.sluice.broker.ha;
