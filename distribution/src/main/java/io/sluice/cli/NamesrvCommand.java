@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,6 +23,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "namesrv", mixinStandardHelpOptions = true, description = "Run a name server.")
 final class NamesrvCommand implements Callable<Integer> {
+
+    @Mixin
+    DaemonOption daemon;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
             description = "name server config file (see conf/namesrv.conf)")

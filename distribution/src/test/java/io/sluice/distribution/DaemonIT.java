@@ -83,6 +83,8 @@ class DaemonIT {
         assertEquals(2, result.exitCode(), result.toString());
         assertTrue(result.stderr().contains("--daemon is for standalone, broker, namesrv and controller"),
                 result.stderr());
+        SluiceProcess.Result help = SluiceProcess.run(dir, "broker", "--help");
+        assertTrue(help.stdout().contains("--daemon"), "the option is documented: " + help.stdout());
     }
 
     /** The pid of a process that has exited. */

@@ -746,10 +746,10 @@ public final class Broker implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ settings
 
-    /** The transport's settings: all interfaces, I/O threads and lanes from the broker's thread counts. */
+    /** The transport's settings: bindAddress, I/O threads and lanes from the broker's thread counts. */
     static ServerSettings serverSettings(BrokerSettings settings) {
         return ServerSettings.builder()
-                .bindAddress("0.0.0.0")
+                .bindAddress(settings.bindAddress())
                 .port(settings.listenPort())
                 .ioThreads(settings.serverWorkerThreads())
                 .laneCount(settings.sendMessageThreads())
