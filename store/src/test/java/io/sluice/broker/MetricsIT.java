@@ -3,8 +3,11 @@ package io.sluice.broker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricFamily;
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricType;
 import io.sluice.broker.testing.Await;
 import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -87,6 +90,13 @@ class MetricsIT {
                 Await.until("the lag drops to 0 once offsets are committed", 30_000,
                         () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP) == 0,
                         () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP));
+                Map<String, MetricFamily> families = scrapeProtobuf(port);
+                assertEquals(MetricType.HISTOGRAM, families.get("sluice_request_latency_seconds").getType());
+                assertEquals(MESSAGES, families.get("sluice_request_latency_seconds").getMetricList().stream()
+                        .filter(m -> m.getLabelList().stream().anyMatch(l -> l.getName().equals("request")
+                                && l.getValue().equals("send")))
+                        .mapToLong(m -> m.getHistogram().getSampleCount()).sum(),
+                        "the protobuf exposition carries the same send histogram");
                 Scrape consumed = scrape(port);
                 assertEquals(1, consumed.value("rocketmq_consumer_connections", null, GROUP));
                 assertTrue(consumed.value("sluice_pull_transferred_bytes_total", null, null) > 0);
@@ -207,6 +217,22 @@ class MetricsIT {
                 + "/metrics")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode());
         return Scrape.parse(response.body());
+    }
+
+    /** The endpoint's protobuf exposition, parsed by the Prometheus client's generated MetricFamily parser. */
+    private Map<String, MetricFamily> scrapeProtobuf(int port) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/metrics")).header("Accept", "application/vnd.google.protobuf;"
+                + " proto=io.prometheus.client.MetricFamily; encoding=delimited").timeout(Duration.ofSeconds(10))
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, response.statusCode());
+        Map<String, MetricFamily> families = new LinkedHashMap<>();
+        ByteArrayInputStream in = new ByteArrayInputStream(response.body());
+        for (MetricFamily family = MetricFamily.parseDelimitedFrom(in); family != null;
+             family = MetricFamily.parseDelimitedFrom(in)) {
+            families.put(family.getName(), family);
+        }
+        return families;
     }
 
     private Scrape scrapeQuietly(int port) {
