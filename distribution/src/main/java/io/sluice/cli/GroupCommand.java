@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -94,14 +95,16 @@ final class GroupCommand extends AdminCommand.Group {
                 requireGroup(admin, group, target.cluster);
                 ConsumerProgress progress = admin.consumerProgress(group, null);
                 Map<MessageQueue, String> holders = new TreeMap<>();
-                int online = 0;
+                Set<String> asked = new TreeSet<>();
                 for (String broker : admin.masterAddresses(target.cluster)) {
-                    Set<String> clients = admin.consumerClientIds(group, broker);
-                    online = Math.max(online, clients.size());
-                    for (String client : clients) {
-                        admin.heldQueues(group, client, broker).forEach(q -> holders.putIfAbsent(q, client));
+                    for (String client : admin.consumerClientIds(group, broker)) {
+                        // Every broker knows every member; each member is asked once, through the first.
+                        if (asked.add(client)) {
+                            admin.heldQueues(group, client, broker).forEach(q -> holders.putIfAbsent(q, client));
+                        }
                     }
                 }
+                int online = asked.size();
                 Table table = new Table("TOPIC", "BROKER", "QUEUE", "BROKER OFFSET", "COMMITTED OFFSET", "LAG",
                         "CLIENT");
                 new TreeMap<>(progress.queues()).forEach((q, p) -> table.row(q.topic(), q.brokerName(), q.queueId(),
