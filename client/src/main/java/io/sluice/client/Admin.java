@@ -10,6 +10,7 @@ import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.BrokerData;
 import io.sluice.remoting.protocol.body.ClusterInfo;
 import io.sluice.remoting.protocol.body.ConsumeStats;
+import io.sluice.remoting.protocol.body.ConsumerConnection;
 import io.sluice.remoting.protocol.body.KVTable;
 import io.sluice.remoting.protocol.body.MessageQueue;
 import io.sluice.remoting.protocol.body.OffsetWrapper;
@@ -32,6 +33,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -69,21 +71,26 @@ public final class Admin implements AutoCloseable {
 
     /** The master address of every broker of {@code clusterName}, sorted by broker name. */
     public List<String> masterAddresses(String clusterName) {
+        return new ArrayList<>(mastersByName(clusterName).values());
+    }
+
+    /** Broker name to master address of every broker of {@code clusterName} that has a master, sorted by name. */
+    private Map<String, String> mastersByName(String clusterName) {
         ClusterInfo info = clusterInfo();
         Set<String> names = info.clusterAddrTable().get(clusterName);
         if (names == null || names.isEmpty()) {
             throw new ClientException("cluster " + clusterName + " has no broker (known clusters: "
                     + info.clusterAddrTable().keySet() + ")");
         }
-        List<String> addresses = new ArrayList<>();
-        for (String name : new TreeMap<>(info.brokerAddrTable()).keySet()) {
+        Map<String, String> masters = new TreeMap<>();
+        for (String name : names) {
             BrokerData broker = info.brokerAddrTable().get(name);
-            String master = broker.brokerAddrs().get(BrokerData.MASTER_ID);
-            if (names.contains(name) && master != null) {
-                addresses.add(master);
+            String master = broker == null ? null : broker.brokerAddrs().get(BrokerData.MASTER_ID);
+            if (master != null) {
+                masters.put(name, master);
             }
         }
-        return addresses;
+        return masters;
     }
 
     /** The route of {@code topic}. @throws BrokerErrorException with code 17 when it has none */
@@ -271,6 +278,101 @@ public final class Admin implements AutoCloseable {
         }
         await(runtime.callOk(brokerAddress, RemotingCommand.request(RequestCode.UPDATE_BROKER_CONFIG)
                 .setBody(text.toString().getBytes(StandardCharsets.UTF_8))), "update settings of " + brokerAddress);
+    }
+
+    /**
+     * Every subscription group of the masters of {@code clusterName} (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), by group
+     * name, with the names of the brokers that have it; sorted.
+     */
+    public Map<String, Set<String>> groups(String clusterName) {
+        Map<String, Set<String>> groups = new TreeMap<>();
+        mastersByName(clusterName).forEach((brokerName, address) -> {
+            RemotingCommand response = await(runtime.callOk(address,
+                    RemotingCommand.request(RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)), "groups of " + address);
+            Object table = BodyCodec.decode(response.body(), Map.class).get("subscriptionGroupTable");
+            if (table instanceof Map<?, ?> byName) {
+                byName.keySet().forEach(name -> groups.computeIfAbsent(name.toString(), n -> new TreeSet<>())
+                        .add(brokerName));
+            }
+        });
+        return groups;
+    }
+
+    /**
+     * The client ids of {@code group}'s online consumers as the broker at {@code brokerAddress} knows them
+     * (GET_CONSUMER_CONNECTION_LIST); empty when none is online.
+     */
+    public Set<String> consumerClientIds(String group, String brokerAddress) {
+        Checks.group("group", group);
+        RemotingCommand request = RemotingCommand.request(RequestCode.GET_CONSUMER_CONNECTION_LIST)
+                .putExtField("consumerGroup", group);
+        RemotingCommand response = await(runtime.call(brokerAddress, request), "consumers of " + group);
+        if (response.code() == ResponseCode.CONSUMER_NOT_ONLINE) {
+            return Set.of();
+        }
+        Rpc.requireOk(response, brokerAddress);
+        Set<String> ids = new TreeSet<>();
+        BodyCodec.decode(response.body(), ConsumerConnection.class).connectionSet()
+                .forEach(c -> ids.add(c.clientId()));
+        return ids;
+    }
+
+    /**
+     * The queues the consumer {@code clientId} of {@code group} says it holds (GET_CONSUMER_RUNNING_INFO, forwarded
+     * by the broker at {@code brokerAddress} to the client); empty when the client does not answer.
+     */
+    public Set<MessageQueue> heldQueues(String group, String clientId, String brokerAddress) {
+        RemotingCommand response = await(runtime.call(brokerAddress, RemotingCommand.request(
+                RequestCode.GET_CONSUMER_RUNNING_INFO).putExtField("consumerGroup", group)
+                .putExtField("clientId", clientId).putExtField("jstackEnable", false)), "running info of " + clientId);
+        if (response.code() != ResponseCode.SUCCESS || response.body() == null || response.body().length == 0) {
+            return Set.of();
+        }
+        return RunningInfoQueues.of(response.body());
+    }
+
+    /**
+     * Deletes {@code group}'s config, and with {@code cleanOffsets} its committed offsets, on one broker
+     * (DELETE_SUBSCRIPTIONGROUP).
+     *
+     * @return false when the broker had neither
+     */
+    public boolean deleteGroup(String group, String brokerAddress, boolean cleanOffsets) {
+        Checks.group("group", group);
+        RemotingCommand response = await(runtime.call(brokerAddress, RemotingCommand.request(
+                RequestCode.DELETE_SUBSCRIPTIONGROUP).putExtField("groupName", group)
+                .putExtField("cleanOffset", cleanOffsets)), "delete group " + group);
+        if (response.code() == ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST) {
+            return false;
+        }
+        Rpc.requireOk(response, brokerAddress);
+        return true;
+    }
+
+    /**
+     * The offset of the first message of {@code queue} stored at or after {@code timestampMs}, or its max offset when
+     * none is (SEARCH_OFFSET_BY_TIMESTAMP).
+     */
+    public long offsetAt(MessageQueue queue, long timestampMs) {
+        String address = brokerAddress(queue);
+        return await(runtime.callOk(address, RemotingCommand.request(RequestCode.SEARCH_OFFSET_BY_TIMESTAMP)
+                .putExtField("topic", queue.topic()).putExtField("queueId", queue.queueId())
+                .putExtField("timestamp", timestampMs)), "offset of " + queue + " at " + timestampMs)
+                .requireLong("offset");
+    }
+
+    /**
+     * Moves {@code group}'s offset on {@code queue} to {@code offset} (INVOKE_BROKER_TO_RESET_OFFSET): committed at
+     * once, and online consumers are told at their next pull of the queue.
+     *
+     * @throws BrokerErrorException when the broker refuses (unknown group or topic, offset out of the queue's range)
+     */
+    public void resetOffset(String group, MessageQueue queue, long offset) {
+        Checks.group("group", group);
+        send(brokerAddress(queue), RemotingCommand.request(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET)
+                .putExtField("topic", queue.topic()).putExtField("group", group)
+                .putExtField("queueId", queue.queueId()).putExtField("offset", offset)
+                .putExtField("timestamp", 0).putExtField("isForce", true), "reset offset of " + group);
     }
 
     /** Closes the connections. Idempotent. */

@@ -33,9 +33,9 @@ import picocli.CommandLine.Spec;
  * Apache RocketMQ name servers and brokers alike. Not thread-safe; one command per process.
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
-        description = "Topics, clusters, brokers and consumer progress (tables on stdout).",
+        description = "Topics, clusters, brokers, consumer progress and consumer groups (tables on stdout).",
         subcommands = {AdminCommand.Topic.class, AdminCommand.Cluster.class, AdminCommand.Broker.class,
-            AdminCommand.Consumer.class})
+            AdminCommand.Consumer.class, GroupCommand.class})
 final class AdminCommand implements Runnable {
 
     @Mixin
@@ -46,7 +46,8 @@ final class AdminCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing subcommand: topic, cluster, broker or consumer");
+        throw new ParameterException(spec.commandLine(),
+                "missing subcommand: topic, cluster, broker, consumer or group");
     }
 
     Admin start() {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,6 +20,9 @@ import picocli.CommandLine.Option;
 @Command(name = "broker", mixinStandardHelpOptions = true,
         description = "Run a broker that registers with the name servers of the config file's namesrvAddr.")
 final class BrokerCommand implements Callable<Integer> {
+
+    @Mixin
+    DaemonOption daemon;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE", required = true,
             description = "broker config file (see conf/broker.conf)")

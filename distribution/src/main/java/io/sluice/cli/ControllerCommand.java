@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,6 +18,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "controller", mixinStandardHelpOptions = true, description = "Run a failover controller.")
 final class ControllerCommand implements Callable<Integer> {
+
+    @Mixin
+    DaemonOption daemon;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
             description = "controller config file (controllerDLegerGroup, controllerDLegerPeers, "

@@ -3,6 +3,7 @@ package io.sluice.cli;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
 import io.sluice.namesrv.controller.ControllerSettings;
+import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,6 +24,9 @@ import picocli.CommandLine.Option;
 @Command(name = "namesrv", mixinStandardHelpOptions = true, description = "Run a name server.")
 final class NamesrvCommand implements Callable<Integer> {
 
+    @Mixin
+    DaemonOption daemon;
+
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
             description = "name server config file (see conf/namesrv.conf)")
     Path configFile;
@@ -29,9 +34,11 @@ final class NamesrvCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Properties properties = configFile == null ? new Properties() : load(configFile);
-        NameServer server = new NameServer(settings(configFile), Optional.of(controllerSettings(properties)));
+        NameServer server = new NameServer(settings(configFile), Optional.of(controllerSettings(properties)),
+                metricsSettings(properties));
         server.start();
-        System.out.printf("sluice namesrv ready: listening on port %d%n", server.port());
+        System.out.printf("sluice namesrv ready: listening on port %d%s%n", server.port(), server.metricsPort() < 0
+                ? "" : ", metrics on port " + server.metricsPort());
         System.out.flush();
         ServerLifecycle.serveUntilTerminated("namesrv", server);
         return 0;
@@ -43,6 +50,15 @@ final class NamesrvCommand implements Callable<Integer> {
             return ControllerSettings.fromProperties(properties);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("controller settings: " + e.getMessage(), e);
+        }
+    }
+
+    /** The metrics endpoint's settings (metricsExporterType and the metricsProm* keys). */
+    static NamesrvMetricsSettings metricsSettings(Properties properties) {
+        try {
+            return NamesrvMetricsSettings.fromProperties(properties);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("metrics settings: " + e.getMessage(), e);
         }
     }
 

@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
  *   sluice namesrv [-c FILE]       a name server
  *   sluice controller [-c FILE]    a standalone failover controller
  *   sluice broker -c FILE          a broker registering with FILE's namesrvAddr
+ *   sluice stop [COMMAND]          stops a server started with bin/sluice COMMAND --daemon
  *   sluice admin ...               topics, clusters, consumer progress (tables on stdout)
  *   sluice produce / consume ...   quick tools with a live rate line
  *   sluice bench WORKLOAD.yaml ... the end-to-end load harness (io.sluice.benchmark.load)
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
         description = "Sluice: a RocketMQ-wire-compatible message broker with one shared CommitLog.",
         subcommands = {StandaloneCommand.class, NamesrvCommand.class, ControllerCommand.class, BrokerCommand.class,
                 AdminCommand.class,
-                ConfigCommand.class,
+                ConfigCommand.class, StopCommand.class,
                 ProduceCommand.class, ConsumeCommand.class, BenchCommand.class, HelpCommand.class})
 public final class SluiceCli implements Runnable {
 

@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,6 +53,23 @@ class StandaloneTest {
             assertEquals(1, running.nameServer().routes().liveBrokerCount());
             assertTrue(running.nameServer().routes().clusterInfo().toString().contains("broker-main"));
             assertTrue(running.broker().port() > 0);
+            assertEquals("127.0.0.1", running.broker().settings().bindAddress(),
+                    "a file without bindAddress binds the loopback address only");
         }
+        Files.writeString(conf, "\nbindAddress=0.0.0.0\n", StandardOpenOption.APPEND);
+        try (Standalone.Running running = Standalone.start(conf)) {
+            assertEquals("0.0.0.0", running.broker().settings().bindAddress(), "the file's bindAddress wins");
+            assertEquals("127.0.0.1", running.broker().settings().brokerIp1());
+        }
+    }
+
+    @Test
+    void withoutAFileEverythingIsOnTheLoopbackAddress() {
+        BrokerSettings defaults = BrokerConfigLoader.parse("storePathRootDir=" + dir);
+        BrokerSettings loopback = Standalone.with(defaults, Map.of("bindAddress", "127.0.0.1", "brokerIP1",
+                "127.0.0.1"));
+        assertEquals("127.0.0.1", loopback.bindAddress());
+        assertEquals("127.0.0.1", loopback.brokerIp1());
+        assertEquals("0.0.0.0", defaults.bindAddress(), "a broker outside standalone binds every interface");
     }
 }

@@ -39,6 +39,8 @@ class DistributionIT {
         for (String prefix : List.of("rocketmq-client-5.", "kafka-clients-", "xchart-", "HdrHistogram-")) {
             assertTrue(bench.stream().anyMatch(n -> n.startsWith(prefix)), prefix + " in lib/bench " + bench);
         }
+        lib.forEach(jar -> assertFalse(jar.matches(TarballIT.TEST_JARS), "test jar in lib/: " + jar));
+        bench.forEach(jar -> assertFalse(jar.matches(TarballIT.TEST_RUNNERS), "test runner in lib/bench/: " + jar));
         for (String conf : List.of("broker.conf", "namesrv.conf", "logback.xml")) {
             assertTrue(Files.size(home.resolve("conf").resolve(conf)) > 0, "conf/" + conf);
         }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One {@code bin/sluice} process of the assembled distribution, for tests: its stdout lines are collected by a
- * reader thread, its stderr goes to a file. Closing destroys it (SIGTERM, then SIGKILL after 20 s).
+ * reader thread, its stderr goes to a file; logs and daemon pid files go under the test's directory. Closing destroys it (SIGTERM, then SIGKILL after 20 s).
  */
 final class SluiceProcess implements AutoCloseable {
 
@@ -52,6 +52,7 @@ final class SluiceProcess implements AutoCloseable {
                 .redirectInput(ProcessBuilder.Redirect.from(input.toFile()));
         builder.environment().put("SLUICE_HEAP_OPTS", "-Xms128m -Xmx256m -XX:MaxDirectMemorySize=256m");
         builder.environment().put("SLUICE_LOG_DIR", workDir.resolve("logs").toString());
+        builder.environment().put("SLUICE_PID_DIR", workDir.resolve("run").toString());
         builder.environment().remove("SLUICE_NAMESRV");
         return new SluiceProcess(builder.start(), stderr);
     }

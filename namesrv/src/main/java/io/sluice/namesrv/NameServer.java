@@ -7,6 +7,10 @@ import io.sluice.namesrv.handler.KvConfigHandler;
 import io.sluice.namesrv.handler.NamesrvHandler;
 import io.sluice.namesrv.handler.RouteQueryHandler;
 import io.sluice.namesrv.handler.TopicAdminHandler;
+import io.sluice.namesrv.metrics.NamesrvMetrics;
+import io.sluice.namesrv.metrics.NamesrvMetricsEndpoint;
+import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
+import io.sluice.namesrv.metrics.RequestCounts;
 import io.sluice.namesrv.route.KvConfigTable;
 import io.sluice.namesrv.route.RemovedBroker;
 import io.sluice.namesrv.route.RouteTable;
@@ -15,8 +19,11 @@ import io.sluice.remoting.transport.ConnectionListener;
 import io.sluice.remoting.transport.RemotingServer;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.remoting.transport.ServerSettings;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -48,6 +55,10 @@ public final class NameServer implements AutoCloseable {
     private final AtomicLong scanFailures = new AtomicLong();
     /** The embedded failover controller ({@code enableControllerInNamesrv}); null without one. */
     private final Controller controller;
+    private final RequestCounts requestCounts = new RequestCounts();
+    private final NamesrvMetricsSettings metricsSettings;
+    /** The Prometheus endpoint; null unless {@code metricsExporterType=PROM}. */
+    private NamesrvMetricsEndpoint metrics;
     private ScheduledExecutorService scanner;
     private boolean started;
     private boolean closed;
@@ -68,7 +79,7 @@ public final class NameServer implements AutoCloseable {
      * @param clockMs source of epoch milliseconds
      */
     public NameServer(NamesrvSettings settings, LongSupplier clockMs) {
-        this(settings, clockMs, Optional.empty());
+        this(settings, clockMs, Optional.empty(), NamesrvMetricsSettings.DISABLED);
     }
 
     /**
@@ -79,11 +90,26 @@ public final class NameServer implements AutoCloseable {
      * @param controller the embedded controller's settings
      */
     public NameServer(NamesrvSettings settings, Optional<ControllerSettings> controller) {
-        this(settings, System::currentTimeMillis, controller);
+        this(settings, System::currentTimeMillis, controller, NamesrvMetricsSettings.DISABLED);
     }
 
-    private NameServer(NamesrvSettings settings, LongSupplier clockMs, Optional<ControllerSettings> controller) {
+    /**
+     * A name server on the system clock, embedding a failover controller when {@code controller} is present and
+     * enabled, and serving Prometheus metrics when {@code metrics} says so.
+     *
+     * @param settings   validated settings
+     * @param controller the embedded controller's settings
+     * @param metrics    the metrics endpoint's settings
+     */
+    public NameServer(NamesrvSettings settings, Optional<ControllerSettings> controller,
+                      NamesrvMetricsSettings metrics) {
+        this(settings, System::currentTimeMillis, controller, metrics);
+    }
+
+    private NameServer(NamesrvSettings settings, LongSupplier clockMs, Optional<ControllerSettings> controller,
+                       NamesrvMetricsSettings metrics) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.metricsSettings = Objects.requireNonNull(metrics, "metrics");
         this.clockMs = Objects.requireNonNull(clockMs, "clockMs");
         this.routes = new RouteTable(settings.brokerExpiryMs(), clockMs);
         this.server = new RemotingServer(ServerSettings.builder()
@@ -96,7 +122,7 @@ public final class NameServer implements AutoCloseable {
                 new RouteQueryHandler(routes, settings.enableAllTopicList()), new TopicAdminHandler(routes),
                 new KvConfigHandler(kvConfig))) {
             RequestHandler adapted = RequestHandler.sync(handler);
-            handler.codes().forEach(code -> server.registerHandler(code, adapted));
+            handler.codes().forEach(code -> server.registerHandler(code, requestCounts.counted(code, adapted)));
         }
         this.controller = controller.filter(ControllerSettings::enabled).map(c -> new Controller(c, clockMs))
                 .orElse(null);
@@ -130,6 +156,11 @@ public final class NameServer implements AutoCloseable {
             }
         }
         server.start();
+        if (metricsSettings.enabled()) {
+            PrometheusRegistry registry = new PrometheusRegistry();
+            NamesrvMetrics.register(registry, routes, requestCounts, server.counters());
+            metrics = NamesrvMetricsEndpoint.start(metricsAddress(), metricsSettings.port(), registry);
+        }
         scanner = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "sluice-namesrv-scan");
             thread.setDaemon(true);
@@ -138,6 +169,16 @@ public final class NameServer implements AutoCloseable {
         scanner.scheduleWithFixedDelay(this::scan, settings.scanIntervalMs(), settings.scanIntervalMs(),
                 TimeUnit.MILLISECONDS);
         LOG.info("name server listening on {}", server.localAddress());
+    }
+
+    /** Where the metrics endpoint binds: metricsPromExporterHost, else listenAddress. */
+    private InetAddress metricsAddress() {
+        String host = metricsSettings.host().isBlank() ? settings.listenAddress() : metricsSettings.host();
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("cannot resolve metricsPromExporterHost '" + host + "'", e);
+        }
     }
 
     /** Expires silent brokers and closes their connections. Runs on the scan thread; never throws. */
@@ -162,6 +203,11 @@ public final class NameServer implements AutoCloseable {
      */
     public int port() {
         return server.port();
+    }
+
+    /** The metrics endpoint's bound port, or -1 without one. */
+    public synchronized int metricsPort() {
+        return metrics == null ? -1 : metrics.port();
     }
 
     /**
@@ -191,6 +237,9 @@ public final class NameServer implements AutoCloseable {
         closed = true;
         if (scanner != null) {
             scanner.shutdownNow();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         server.close();
         if (controller != null) {

@@ -1,6 +1,7 @@
 package io.sluice.namesrv;
 
 import io.sluice.namesrv.controller.ControllerSettings;
+import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
 import io.sluice.remoting.transport.ServerTls;
 import io.sluice.remoting.transport.TlsClientAuth;
 import io.sluice.remoting.transport.TlsMode;
@@ -142,8 +143,8 @@ public record NamesrvSettings(
         keys.put("tls.server.trustCertPath", (b, v) -> b.tlsTrustCertPath = optionalPath(v));
         keys.put("tls.server.need.client.auth", (b, v) -> b.tlsClientAuth = TlsClientAuth.parse(v));
         for (String name : new TreeSet<>(properties.stringPropertyNames())) {
-            if (ControllerSettings.KEYS.contains(name)) {
-                continue; // read by ControllerSettings.fromProperties
+            if (ControllerSettings.KEYS.contains(name) || NamesrvMetricsSettings.KEYS.contains(name)) {
+                continue; // read by ControllerSettings.fromProperties and NamesrvMetricsSettings.fromProperties
             }
             BiConsumer<Builder, String> setter = keys.get(name);
             if (setter == null) {

@@ -39,6 +39,7 @@ import io.sluice.broker.longpoll.PullParking;
 import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.metrics.MetricsEndpoint;
 import io.sluice.broker.metrics.MetricsSources;
+import io.sluice.broker.metrics.RequestTimers;
 import io.sluice.broker.registry.NameServerRegistrar;
 import io.sluice.broker.registry.RegistrarSettings;
 import io.sluice.broker.retention.BrokerRetentionGuard;
@@ -172,6 +173,8 @@ public final class Broker implements AutoCloseable {
     private InetSocketAddress address;
     private SendHandler sendHandler;
     private PullHandler pullHandler;
+    /** Send, pull and key-query latency histograms; {@link RequestTimers#NONE} without a metrics endpoint. */
+    private RequestTimers requestTimers = RequestTimers.NONE;
     /** The Prometheus endpoint; null unless {@code metricsExporterType=PROM}. */
     private MetricsEndpoint metrics;
     /** A master's bound HA port, from before the store opens until {@link #haServer} owns it. */
@@ -301,10 +304,14 @@ public final class Broker implements AutoCloseable {
             // A slave's timer and transaction messages are its master's to deliver: it stores nothing itself.
             timers.start();
         }
+        if (settings.metricsExporterType() == MetricsExporterType.PROM) {
+            requestTimers = RequestTimers.create(settings.brokerClusterName(), settings.brokerName());
+        }
         // Retry, delay and admin first: the send and pull handlers feed its delay scheduler and statistics.
         retryAndAdmin = RetryAndAdminHandlers.install(runtime, server, store, metadata, topics, groups, clients,
                 adminExecutor, scheduler, clock, timers::runtimeFigures,
-                new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting));
+                new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting),
+                requestTimers::timeKeyLookups);
         if (!settings.brokerRole().isMaster()) {
             // Like timers and transactions: a slave's copies of delayed messages are its master's to deliver.
             retryAndAdmin.delays().close();
@@ -333,6 +340,7 @@ public final class Broker implements AutoCloseable {
             BrokerMetrics.register(registry, new MetricsSources(store, metadata, topics, groups, clients,
                     retryAndAdmin.stats(), server.counters(), pullHandler::transferredBytes,
                     settings::brokerPermission), settings.brokerClusterName(), settings.brokerName());
+            requestTimers.registerOn(registry);
             metrics = MetricsEndpoint.start(metricsAddress(settings), settings.metricsPromExporterPort(), registry);
         }
         ready = true;
@@ -447,7 +455,7 @@ public final class Broker implements AutoCloseable {
         sendHandler = new SendHandler(store, topics, groups, new SendSettings(settings.brokerClusterName(),
                 settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock,
                 new SendHooks(timers::refusal, this::beforeAppend, retryAndAdmin.stats()::onPut));
-        RequestHandler onSend = sendPath(sendHandler);
+        RequestHandler onSend = requestTimers.timeSends(sendPath(sendHandler));
         // On the I/O thread by default: a hand-off to a lane and back costs CPU on every send. The price: a send
         // that waits (append lock, next segment) holds up its I/O thread's connections; sendOnIoThread=false trades
         // the CPU back for isolation, with at most sendThreadPoolQueueCapacity sends queued (then SYSTEM_BUSY).
@@ -485,7 +493,7 @@ public final class Broker implements AutoCloseable {
                 ? RequestHandler.sync((connection, request) -> RemotingCommand.response(ResponseCode.SYSTEM_BUSY,
                         "[REJECTREQUEST] broker " + settings.brokerName() + " is a SLAVE and slaveReadEnable is"
                                 + " false"))
-                : pullHandler::onPull;
+                : requestTimers.timePulls(pullHandler::onPull);
         server.registerHandler(RequestCode.PULL_MESSAGE, onPull, pulls);
         server.registerHandler(RequestCode.LITE_PULL_MESSAGE, onPull, pulls);
 
@@ -751,10 +759,10 @@ public final class Broker implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ settings
 
-    /** The transport's settings: all interfaces, I/O threads and lanes from the broker's thread counts. */
+    /** The transport's settings: bindAddress, I/O threads and lanes from the broker's thread counts. */
     static ServerSettings serverSettings(BrokerSettings settings) {
         return ServerSettings.builder()
-                .bindAddress("0.0.0.0")
+                .bindAddress(settings.bindAddress())
                 .port(settings.listenPort())
                 .ioThreads(settings.serverWorkerThreads())
                 .laneCount(settings.sendMessageThreads())

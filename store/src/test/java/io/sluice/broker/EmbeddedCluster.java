@@ -3,9 +3,11 @@ package io.sluice.broker;
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
+import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A name server and a broker on free loopback ports with their files under one directory, for integration tests
@@ -25,15 +27,22 @@ final class EmbeddedCluster implements AutoCloseable {
     private Broker broker;
     private int brokerPort;
 
-    private EmbeddedCluster(Path dir, Map<String, String> overrides) {
+    private EmbeddedCluster(Path dir, Map<String, String> overrides, NamesrvMetricsSettings namesrvMetrics) {
         this.dir = dir;
         this.overrides = overrides;
-        this.nameServer = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0));
+        this.nameServer = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0), Optional.empty(),
+                namesrvMetrics);
     }
 
     /** Starts a name server and a broker storing under {@code dir}; {@code overrides} are broker.conf keys. */
     static EmbeddedCluster start(Path dir, Map<String, String> overrides) throws IOException {
-        EmbeddedCluster cluster = new EmbeddedCluster(dir, overrides);
+        return start(dir, overrides, NamesrvMetricsSettings.DISABLED);
+    }
+
+    /** {@link #start(Path, Map)} with the name server's metrics endpoint as {@code namesrvMetrics} says. */
+    static EmbeddedCluster start(Path dir, Map<String, String> overrides, NamesrvMetricsSettings namesrvMetrics)
+            throws IOException {
+        EmbeddedCluster cluster = new EmbeddedCluster(dir, overrides, namesrvMetrics);
         cluster.nameServer.start();
         try {
             cluster.startBroker(0);
@@ -73,6 +82,11 @@ final class EmbeddedCluster implements AutoCloseable {
     void restartBroker() throws IOException {
         broker.close();
         startBroker(brokerPort);
+    }
+
+    /** The name server's metrics port, -1 without the endpoint. */
+    int namesrvMetricsPort() {
+        return nameServer.metricsPort();
     }
 
     /** The name server's address, for {@code setNamesrvAddr}. */

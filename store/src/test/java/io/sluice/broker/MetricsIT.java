@@ -3,7 +3,11 @@ package io.sluice.broker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricFamily;
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricType;
 import io.sluice.broker.testing.Await;
+import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -65,9 +69,14 @@ class MetricsIT {
 
                 producer.start();
                 for (int i = 0; i < MESSAGES; i++) {
-                    producer.send(new Message(TOPIC, "TagA", ("m" + i).getBytes(StandardCharsets.UTF_8)));
+                    producer.send(new Message(TOPIC, "TagA", "key-" + i, ("m" + i).getBytes(StandardCharsets.UTF_8)));
                 }
                 Scrape sent = scrape(port);
+                assertEquals(MESSAGES, sent.labelled("sluice_request_latency_seconds_count", "request", "send"),
+                        "every send is timed once");
+                assertEquals(MESSAGES, sent.labelled("sluice_request_latency_seconds_bucket", "request", "send",
+                        "le", "+Inf"));
+                assertTrue(sent.labelled("sluice_request_latency_seconds_sum", "request", "send") > 0);
                 assertEquals(MESSAGES, sent.value("rocketmq_messages_in_total", TOPIC, null));
                 assertTrue(sent.value("sluice_store_messages_total", null, null) >= MESSAGES);
                 assertTrue(sent.value("sluice_commitlog_written_position_bytes", null, null) > 0);
@@ -81,10 +90,29 @@ class MetricsIT {
                 Await.until("the lag drops to 0 once offsets are committed", 30_000,
                         () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP) == 0,
                         () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP));
+                Map<String, MetricFamily> families = scrapeProtobuf(port);
+                assertEquals(MetricType.HISTOGRAM, families.get("sluice_request_latency_seconds").getType());
+                assertEquals(MESSAGES, families.get("sluice_request_latency_seconds").getMetricList().stream()
+                        .filter(m -> m.getLabelList().stream().anyMatch(l -> l.getName().equals("request")
+                                && l.getValue().equals("send")))
+                        .mapToLong(m -> m.getHistogram().getSampleCount()).sum(),
+                        "the protobuf exposition carries the same send histogram");
                 Scrape consumed = scrape(port);
                 assertEquals(1, consumed.value("rocketmq_consumer_connections", null, GROUP));
                 assertTrue(consumed.value("sluice_pull_transferred_bytes_total", null, null) > 0);
                 assertEquals(0, consumed.value("sluice_dispatch_lag_bytes", null, null));
+                assertTrue(consumed.labelled("sluice_request_latency_seconds_count", "request", "pull") >= 1,
+                        "pulls answered at once are timed");
+
+                Await.until("the keys of the sent messages are indexed", 30_000,
+                        () -> scrapeQuietly(port).value("sluice_key_index_keys_total", null, null) >= 2 * MESSAGES,
+                        () -> scrapeQuietly(port).value("sluice_key_index_keys_total", null, null));
+                assertEquals(1, admin.queryMessage(TOPIC, "key-7", 32, 0, Long.MAX_VALUE).getMessageList().size());
+                Scrape queried = scrape(port);
+                assertTrue(queried.value("sluice_key_index_lookup_latency_seconds_count", null, null) >= 1,
+                        "the key query is timed");
+                assertTrue(queried.value("sluice_key_index_files", null, null) >= 1);
+                assertEquals(0, queried.value("sluice_key_index_failures_total", null, null));
 
                 consumer.shutdown();
                 for (int i = 0; i < MESSAGES; i++) {
@@ -144,11 +172,67 @@ class MetricsIT {
         }
     }
 
+    @Test
+    void theNameServerCountsRoutesRequestsAndConnections() throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.start(dir, Map.of(),
+                new NamesrvMetricsSettings(true, "127.0.0.1", 0))) {
+            int port = cluster.namesrvMetricsPort();
+            assertTrue(port > 0, "the name server's endpoint is bound");
+            DefaultMQAdminExt admin = ApacheClients.admin(cluster.namesrvAddr());
+            DefaultMQProducer producer = ApacheClients.producer(cluster.namesrvAddr(), "namesrv-metrics-pg");
+            try {
+                admin.start();
+                admin.createAndUpdateTopicConfig(cluster.brokerAddr(), new TopicConfig(TOPIC, 4, 4, 6));
+                producer.start();
+                producer.send(new Message(TOPIC, "TagA", "routed".getBytes(StandardCharsets.UTF_8)));
+                Scrape scraped = scrape(port);
+                assertEquals(1, scraped.value("sluice_namesrv_clusters", null, null));
+                assertEquals(1, scraped.value("sluice_namesrv_broker_names", null, null));
+                assertEquals(1, scraped.value("sluice_namesrv_brokers", null, null));
+                assertEquals(1, scraped.value("sluice_namesrv_masters", null, null));
+                assertTrue(scraped.value("sluice_namesrv_topics", null, null) >= 1, "the topic has a route");
+                assertTrue(scraped.labelled("sluice_namesrv_requests_total", "request_code", "103") >= 1,
+                        "REGISTER_BROKER is counted");
+                assertTrue(scraped.labelled("sluice_namesrv_requests_total", "request_code", "105") >= 1,
+                        "the producer's GET_ROUTEINFO_BY_TOPIC is counted");
+                assertTrue(scraped.value("sluice_connections", null, null) >= 2, "the broker's and the clients'");
+                assertTrue(scraped.has("jvm_memory_used_bytes"), "JVM metrics are served");
+
+                String doc = Files.readString(Path.of("..", "distribution", "src", "docs", "metrics.md"));
+                for (String name : scraped.samples().keySet()) {
+                    String family = name.replaceAll("_(total|created)$", "");
+                    if (family.startsWith("sluice_")) {
+                        assertTrue(doc.contains("`" + family), "metrics.md does not document " + family);
+                    }
+                }
+            } finally {
+                producer.shutdown();
+                admin.shutdown();
+            }
+        }
+    }
+
     private Scrape scrape(int port) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/metrics")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode());
         return Scrape.parse(response.body());
+    }
+
+    /** The endpoint's protobuf exposition, parsed by the Prometheus client's generated MetricFamily parser. */
+    private Map<String, MetricFamily> scrapeProtobuf(int port) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/metrics")).header("Accept", "application/vnd.google.protobuf;"
+                + " proto=io.prometheus.client.MetricFamily; encoding=delimited").timeout(Duration.ofSeconds(10))
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, response.statusCode());
+        Map<String, MetricFamily> families = new LinkedHashMap<>();
+        ByteArrayInputStream in = new ByteArrayInputStream(response.body());
+        for (MetricFamily family = MetricFamily.parseDelimitedFrom(in); family != null;
+             family = MetricFamily.parseDelimitedFrom(in)) {
+            families.put(family.getName(), family);
+        }
+        return families;
     }
 
     private Scrape scrapeQuietly(int port) {
@@ -190,6 +274,19 @@ class MetricsIT {
 
         boolean has(String name) {
             return samples.containsKey(name);
+        }
+
+        /** The sum of the samples of {@code name} carrying the given label pairs ({@code k1, v1, k2, v2...}). */
+        double labelled(String name, String... pairs) {
+            double sum = 0;
+            for (Map.Entry<Map<String, String>, Double> sample : samples.getOrDefault(name, List.of())) {
+                boolean matches = true;
+                for (int i = 0; i < pairs.length; i += 2) {
+                    matches &= pairs[i + 1].equals(sample.getKey().get(pairs[i]));
+                }
+                sum += matches ? sample.getValue() : 0;
+            }
+            return sum;
         }
 
         /** The sum of the samples of {@code name} with the given topic and group labels (null: any); 0 if none. */

@@ -110,6 +110,11 @@ public final class BrokerConfigKeys {
     /** Main listen port. */
     public static final ConfigKey<Integer> LISTEN_PORT = ConfigKey.ofInt("listenPort", 10911, 0, 65535, "",
             "TCP port for clients (0 = any free port, for tests).");
+    /** Address the client port binds. */
+    public static final ConfigKey<String> BIND_ADDRESS = ConfigKey.of("bindAddress", "IP address", "0.0.0.0",
+            "0.0.0.0", "", "IP the client port (listenPort) binds; 0.0.0.0 = every interface, as Apache's"
+                    + " NettyServerConfig.bindAddress. bin/sluice standalone binds 127.0.0.1 unless the file sets it.",
+            BrokerConfigKeys::parseBindAddress, s -> s);
     /** Advertised IP. */
     public static final ConfigKey<String> BROKER_IP1 = ConfigKey.of("brokerIP1", "IP address", "", "(auto)", "",
             "IP the broker advertises to the name server and stores as STOREHOST. Empty = the first non-loopback"
@@ -464,6 +469,7 @@ public final class BrokerConfigKeys {
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, HA_LISTEN_PORT, HA_MASTER_ADDRESS,
             SLAVE_READ_ENABLE, ENABLE_CONTROLLER_MODE, CONTROLLER_ADDR, CONTROLLER_HEART_BEAT_TIMEOUT_MILLS,
             BROKER_HEARTBEAT_INTERVAL, HA_MAX_TIME_SLAVE_NOT_CATCHUP, MIN_IN_SYNC_REPLICAS, NAMESRV_ADDR, LISTEN_PORT,
+            BIND_ADDRESS,
             BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,
             PULL_MESSAGE_THREAD_POOL_NUMS, PULL_ON_IO_THREAD,
@@ -616,6 +622,12 @@ public final class BrokerConfigKeys {
             addresses.add(address);
         }
         return List.copyOf(addresses);
+    }
+
+    /** An IP literal; empty means every interface. */
+    private static String parseBindAddress(String raw) {
+        String ip = parseIpLiteral(raw);
+        return ip.isEmpty() ? "0.0.0.0" : ip;
     }
 
     private static String parseIpLiteral(String raw) {

@@ -143,6 +143,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.LISTEN_PORT);
     }
 
+    /** {@code bindAddress}: the IP the client port binds (0.0.0.0 = every interface). */
+    public String bindAddress() {
+        return get(BrokerConfigKeys.BIND_ADDRESS);
+    }
+
     /** {@code brokerIP1}; empty = pick the host's first non-loopback address. */
     public String brokerIp1() {
         return get(BrokerConfigKeys.BROKER_IP1);

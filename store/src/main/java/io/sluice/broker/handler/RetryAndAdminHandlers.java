@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
+import java.util.function.UnaryOperator;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +79,7 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
      * @param clock         the broker's clock
      * @param timerFigures  the timer figures of GET_BROKER_RUNTIME_INFO at a given time
      * @param queued        the send and pull requests waiting for a thread
+     * @param timeQueries   wraps the QUERY_MESSAGE handler to time its key lookups (identity when not timed)
      * @return the running part; {@link #close} it before the store
      */
     public static RetryAndAdminHandlers install(RuntimeSettings runtime, RemotingServer server, MessageStore store,
@@ -85,7 +87,8 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
                                                 SubscriptionGroups groups, ClientRegistry clients,
                                                 Executor adminExecutor, ScheduledExecutorService scheduler,
                                                 EpochClock clock, LongFunction<Map<String, String>> timerFigures,
-                                                QueuedRequests queued) {
+                                                QueuedRequests queued,
+                                                UnaryOperator<RequestHandler> timeQueries) {
         BrokerSettings settings = runtime.current();
         long bootMs = clock.time();
         BrokerStats stats = new BrokerStats(() -> store.stats().appendedMessages(), clock, ZoneId.systemDefault());
@@ -120,7 +123,8 @@ public final class RetryAndAdminHandlers implements AutoCloseable {
 
         MessageQueryHandler query = new MessageQueryHandler(store, topics, clock);
         server.registerHandler(RequestCode.VIEW_MESSAGE_BY_ID, RequestHandler.sync(query::onViewMessageById));
-        server.registerHandler(RequestCode.QUERY_MESSAGE, RequestHandler.sync(query::onQueryMessage),
+        server.registerHandler(RequestCode.QUERY_MESSAGE,
+                timeQueries.apply(RequestHandler.sync(query::onQueryMessage)),
                 HandlerOptions.onExecutor(adminExecutor));
         return new RetryAndAdminHandlers(delays, locks, stats, sampling, purging);
     }

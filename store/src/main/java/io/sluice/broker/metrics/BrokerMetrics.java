@@ -7,6 +7,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.sluice.remoting.transport.RemotingCounters;
 import io.sluice.store.StoreStats;
+import io.sluice.store.keyindex.KeyIndexStats;
 import io.sluice.broker.meta.ConsumerOffset;
 import io.sluice.broker.meta.SubscriptionGroupConfig;
 import java.util.Map;
@@ -14,11 +15,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
  * The broker's metrics, registered as callbacks on a {@link PrometheusRegistry}: each scrape reads the counters the
- * broker keeps anyway ({@link MetricsSources}), so the send and pull paths do no extra work. Per-topic and per-group
+ * broker keeps anyway ({@link MetricsSources}), so the send and pull paths do no extra work for them (the latency
+ * histograms of {@link RequestTimers} are the exception). Per-topic and per-group
  * series are aggregated over queues (a topic of 1,000 queues is one series), so a scrape of a broker with 10,000
  * queues yields a series per topic and group, not per queue. Names follow Apache RocketMQ 5's metrics where Apache
  * has the metric ({@code rocketmq_*}); Sluice's own figures are {@code sluice_*}; the JVM's are the Prometheus
@@ -46,13 +49,18 @@ public final class BrokerMetrics {
      */
     public static void register(PrometheusRegistry registry, MetricsSources sources, String clusterName,
                                 String brokerName) {
-        Labels constant = Labels.of("cluster", clusterName, "node_id", brokerName);
-        Registrar r = new Registrar(registry, constant);
+        Registrar r = new Registrar(registry, constantLabels(clusterName, brokerName));
         registerTraffic(r, sources);
         registerClients(r, sources);
         registerStore(r, sources);
+        registerKeyIndex(r, sources);
         registerTransport(r, sources.transport());
         JvmMetrics.builder().register(registry);
+    }
+
+    /** The labels every broker series carries: {@code cluster} and {@code node_id}, as Apache's do. */
+    static Labels constantLabels(String clusterName, String brokerName) {
+        return Labels.of("cluster", clusterName, "node_id", brokerName);
     }
 
     private static void registerTraffic(Registrar r, MetricsSources s) {
@@ -123,6 +131,20 @@ public final class BrokerMetrics {
                 StoreStats::deletedSegments);
         storeCounter(r, s, "sluice_checkpoint_failures", "Checkpoints that could not be written.",
                 StoreStats::checkpointFailures);
+    }
+
+    /** The key index's own counters; its lookup latency is a histogram of {@link RequestTimers}. */
+    private static void registerKeyIndex(Registrar r, MetricsSources s) {
+        Supplier<KeyIndexStats> index = () -> s.store().keyIndexStats();
+        r.counter("sluice_key_index_keys", "Keys (message keys and unique keys) written to the key index since the"
+                + " broker started, recovery included.", cb -> cb.call(index.get().keys()));
+        r.counter("sluice_key_index_skipped_keys", "Keys left out of records carrying more keys than the per-record"
+                + " maximum.", cb -> cb.call(index.get().skippedKeys()));
+        r.counter("sluice_key_index_failures", "Duty cycles of the key-index thread that failed (I/O).",
+                cb -> cb.call(index.get().failures()));
+        r.gauge("sluice_key_index_files", "Key-index files on disk.", cb -> cb.call(index.get().files()));
+        r.gauge("sluice_key_index_lag_bytes", "CommitLog bytes whose keys are not indexed yet.", cb -> cb.call(
+                Math.max(0, s.store().stats().writtenPosition() - index.get().indexedPosition())));
     }
 
     private static void registerTransport(Registrar r, RemotingCounters t) {
