@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.format.ConsumeQueueType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -34,7 +35,7 @@ final class ClusterExtension {
     }
 
     /** Creates a topic with a unique name starting with {@code prefix} and waits for its route. */
-    static String createTopic(TestCluster cluster, String prefix, int queues, QueueType type) {
+    static String createTopic(TestCluster cluster, String prefix, int queues, ConsumeQueueType type) {
         String topic = prefix + "_" + Long.toHexString(System.nanoTime());
         try (Admin admin = Admin.start(cluster.connection())) {
             admin.createTopic(TopicSpec.of(topic, queues).withQueueType(type), TestCluster.CLUSTER);

@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -78,7 +79,7 @@ class LitePullConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldUnwrapInnerBatchesIntoMessagesWithTheirOwnOffsets(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "LiteBcq", 4, QueueType.BATCH_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "LiteBcq", 4, ConsumeQueueType.BATCH);
         List<SendResult> sent = produce(cluster, topic, 300, "T");
         try (LitePullConsumer consumer = consumer(cluster, "lite-" + System.nanoTime())) {
             consumer.assign(consumer.fetchQueues(topic));
@@ -98,7 +99,7 @@ class LitePullConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldSkipTheMessagesBeforeAnOffsetInsideAnInnerBatch(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "LiteSeek", 1, QueueType.BATCH_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "LiteSeek", 1, ConsumeQueueType.BATCH);
         List<SendResult> sent = produce(cluster, topic, 50, null);
         assertTrue(sent.get(10).batchUniqId() != null && sent.get(10).batchUniqId().equals(sent.get(11).batchUniqId()),
                 "messages 10 and 11 share an inner batch");
@@ -124,7 +125,7 @@ class LitePullConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldResumeAtTheCommittedOffset(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "LiteCommit", 2, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "LiteCommit", 2, ConsumeQueueType.SIMPLE);
         produce(cluster, topic, 40, null);
         String group = "commit-" + System.nanoTime();
         Map<MessageQueue, Long> consumed = new HashMap<>();
@@ -149,7 +150,7 @@ class LitePullConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldShareQueuesAmongTheGroupAndFilterByTag(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "LiteGroup", 8, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "LiteGroup", 8, ConsumeQueueType.SIMPLE);
         String group = "group-" + System.nanoTime();
         try (LitePullConsumer first = consumer(cluster, group); LitePullConsumer second = consumer(cluster, group)) {
             first.subscribe(topic, "A");
@@ -184,12 +185,12 @@ class LitePullConsumerIT {
     @MethodSource("clusters")
     void shouldServeATopicOfTenThousandBatchCqQueues(TestCluster cluster) throws Exception {
         int queueNums = 10_000;
-        String topic = ClusterExtension.createTopic(cluster, "Wide", queueNums, QueueType.BATCH_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "Wide", queueNums, ConsumeQueueType.BATCH);
         try (Admin admin = Admin.start(cluster.connection())) {
             TopicSpec created = admin.topicConfig(topic, cluster.brokerAddress());
             assertEquals(queueNums, created.writeQueueNums());
             assertEquals(queueNums, created.readQueueNums());
-            assertEquals(QueueType.BATCH_CQ, created.queueType());
+            assertEquals(ConsumeQueueType.BATCH, created.queueType());
             Await.until(() -> admin.topicRoute(topic).queueDatas().get(0).writeQueueNums() == queueNums,
                     "a route of " + queueNums + " queues");
         }

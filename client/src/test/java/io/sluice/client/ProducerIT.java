@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -44,14 +45,14 @@ class ProducerIT {
         return ClusterExtension.clusters();
     }
 
-    private static String createTopic(TestCluster cluster, String prefix, int queues, QueueType type) {
+    private static String createTopic(TestCluster cluster, String prefix, int queues, ConsumeQueueType type) {
         return ClusterExtension.createTopic(cluster, prefix, queues, type);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldGiveEveryAutoBatchedMessageItsOwnOffsetOnABatchCqTopic(TestCluster cluster) throws Exception {
-        String topic = createTopic(cluster, "Bcq", 16, QueueType.BATCH_CQ);
+        String topic = createTopic(cluster, "Bcq", 16, ConsumeQueueType.BATCH);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).autoBatch(true)
                 .build())) {
             List<CompletableFuture<SendResult>> futures = new ArrayList<>();
@@ -79,7 +80,7 @@ class ProducerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldSplitUnpackedBatchesOnASimpleTopic(TestCluster cluster) throws Exception {
-        String topic = createTopic(cluster, "Scq", 4, QueueType.SIMPLE_CQ);
+        String topic = createTopic(cluster, "Scq", 4, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).autoBatch(true)
                 .batchMaxDelayMs(20).build())) {
             List<CompletableFuture<SendResult>> futures = new ArrayList<>();
@@ -106,7 +107,7 @@ class ProducerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldSendWithoutAutoBatchSyncAsyncAndOneway(TestCluster cluster) throws Exception {
-        String topic = createTopic(cluster, "Plain", 2, QueueType.SIMPLE_CQ);
+        String topic = createTopic(cluster, "Plain", 2, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).build())) {
             SendResult sync = producer.send(Message.builder(topic, "s".getBytes()).keys("k").build());
             assertEquals(SendStatus.SEND_OK, sync.status());
@@ -124,7 +125,7 @@ class ProducerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldTurnBrokerErrorsIntoTypedExceptions(TestCluster cluster) {
-        String topic = createTopic(cluster, "Errors", 2, QueueType.SIMPLE_CQ);
+        String topic = createTopic(cluster, "Errors", 2, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection())
                 .retryTimesWhenSendFailed(0).build())) {
             MessageQueue missing = new MessageQueue(topic, cluster.brokerName(), 9);
@@ -149,7 +150,7 @@ class ProducerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldFailEveryCoBatchedMessageWithTheBrokersError(TestCluster cluster) throws Exception {
-        String topic = createTopic(cluster, "Small", 1, QueueType.SIMPLE_CQ);
+        String topic = createTopic(cluster, "Small", 1, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).autoBatch(true)
                 .retryTimesWhenSendFailed(0).build())) {
             MessageQueue missing = new MessageQueue(topic, cluster.brokerName(), 7);

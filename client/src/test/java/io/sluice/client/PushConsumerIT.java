@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,7 +65,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldConsumeEveryMessageOnceAndCommitTheOffsets(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushBcq", 8, QueueType.BATCH_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushBcq", 8, ConsumeQueueType.BATCH);
         List<SendResult> sent = produce(cluster, topic, 400);
         String group = "push-" + System.nanoTime();
         Map<String, ReceivedMessage> received = new ConcurrentHashMap<>();
@@ -102,7 +103,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldRebalanceAveragelyWhenMembersComeAndGo(TestCluster cluster) {
-        String topic = ClusterExtension.createTopic(cluster, "PushGroup", 8, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushGroup", 8, ConsumeQueueType.SIMPLE);
         String group = "rebalance-" + System.nanoTime();
         PushConsumer first = PushConsumer.create(settings(cluster, group).build());
         PushConsumer second = PushConsumer.create(settings(cluster, group).build());
@@ -132,7 +133,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldRedeliverAMessageTheListenerFailed(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushRetry", 1, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushRetry", 1, ConsumeQueueType.SIMPLE);
         String group = "retry-" + System.nanoTime();
         List<ReceivedMessage> deliveries = new CopyOnWriteArrayList<>();
         PushConsumer consumer = PushConsumer.create(settings(cluster, group).build());
@@ -159,7 +160,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldConsumeEachQueueInOrderUnderALock(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushOrder", 4, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushOrder", 4, ConsumeQueueType.SIMPLE);
         List<SendResult> sent = produce(cluster, topic, 200);
         Map<MessageQueue, List<Long>> seen = new ConcurrentHashMap<>();
         AtomicInteger suspended = new AtomicInteger();
@@ -194,7 +195,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldStopPullingAQueueWhoseMessagesPileUp(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushFlow", 1, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushFlow", 1, ConsumeQueueType.SIMPLE);
         produce(cluster, topic, 300);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger consumed = new AtomicInteger();
@@ -224,7 +225,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldCommitTheOffsetOfAListenerCallThatFinishesDuringClose(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushClose", 1, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushClose", 1, ConsumeQueueType.SIMPLE);
         SendResult sent = produce(cluster, topic, 1).get(0);
         String group = "close-" + System.nanoTime();
         CountDownLatch entered = new CountDownLatch(1);

@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,7 +42,7 @@ class TransactionalProducerIT {
 
     @Test
     void commitIsDeliveredOnceRollbackNeverAndUnknownAsTheCheckerSays() {
-        String topic = ClusterExtension.createTopic(cluster, "Tx", 2, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "Tx", 2, ConsumeQueueType.SIMPLE);
         Set<String> checked = ConcurrentHashMap.newKeySet();
         TransactionChecker checker = message -> {
             String body = text(message.body());
