@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
 import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -50,12 +51,12 @@ class AdminClientIT {
             assertEquals(ConsumeQueueType.BATCH, created.queueType());
             assertEquals(4, created.readQueueNums());
             assertEquals(6, created.perm());
-            Await.until(() -> routeQueues(admin, topic) == 4, "route with 4 queues");
+            Await.until("route with 4 queues", () -> routeQueues(admin, topic) == 4);
 
             admin.updateTopic(TopicSpec.of(topic, 8).withQueueType(ConsumeQueueType.BATCH), TestCluster.CLUSTER);
             assertEquals(8, admin.topicConfig(topic, cluster.brokerAddress()).writeQueueNums());
             assertEquals(ConsumeQueueType.BATCH, admin.topicConfig(topic, cluster.brokerAddress()).queueType());
-            Await.until(() -> routeQueues(admin, topic) == 8, "route with 8 queues");
+            Await.until("route with 8 queues", () -> routeQueues(admin, topic) == 8);
             IllegalArgumentException change = assertThrows(IllegalArgumentException.class,
                     () -> admin.updateTopic(TopicSpec.of(topic, 8), TestCluster.CLUSTER));
             assertTrue(change.getMessage().contains("BatchCQ and cannot change to SimpleCQ"), change.getMessage());
@@ -81,7 +82,7 @@ class AdminClientIT {
             for (int i = 0; i < 10; i++) {
                 producer.send(Message.of(topic, "x".getBytes()), queue);
             }
-            Await.until(() -> admin.maxOffset(queue) == 10, "10 messages indexed");
+            Await.until("10 messages indexed", () -> admin.maxOffset(queue) == 10);
             consumer.commit(Map.of(queue, 4L));
             Map<MessageQueue, TopicOffset> stats = admin.topicStats(topic);
             assertEquals(10, stats.get(queue).maxOffset());

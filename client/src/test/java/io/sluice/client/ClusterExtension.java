@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
 import io.sluice.format.ConsumeQueueType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,13 +40,13 @@ final class ClusterExtension {
         String topic = prefix + "_" + Long.toHexString(System.nanoTime());
         try (Admin admin = Admin.start(cluster.connection())) {
             admin.createTopic(TopicSpec.of(topic, queues).withQueueType(type), TestCluster.CLUSTER);
-            Await.until(() -> {
+            Await.until("route of " + topic, () -> {
                 try {
                     return !admin.topicRoute(topic).queueDatas().isEmpty();
                 } catch (ClientException e) {
                     return false;
                 }
-            }, "route of " + topic);
+            });
         }
         return topic;
     }

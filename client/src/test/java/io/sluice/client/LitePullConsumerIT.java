@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
 import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,14 +66,14 @@ class LitePullConsumerIT {
 
     private static Map<String, ReceivedMessage> pollAll(LitePullConsumer consumer, int expected) {
         Map<String, ReceivedMessage> received = new HashMap<>();
-        Await.until(() -> {
+        Await.until(expected + " messages", 60_000, () -> {
             for (ReceivedMessage message : consumer.poll(100)) {
                 if (received.put(message.msgId(), message) != null) {
                     throw new AssertionError("received twice: " + message);
                 }
             }
             return received.size() >= expected;
-        }, 60_000, expected + " messages");
+        });
         return received;
     }
 
@@ -109,10 +110,10 @@ class LitePullConsumerIT {
             pollAll(consumer, 50);
             consumer.seek(queue, 11);
             List<ReceivedMessage> again = new ArrayList<>();
-            Await.until(() -> {
+            Await.until("messages from offset 11 on", () -> {
                 again.addAll(consumer.poll(100));
                 return again.size() >= 39;
-            }, "messages from offset 11 on");
+            });
             assertEquals(11, again.get(0).queueOffset(), "the pull starts at the requested offset, inside the batch");
             assertEquals(sent.get(11).msgId(), again.get(0).msgId());
             assertEquals(39, again.size());
@@ -155,17 +156,17 @@ class LitePullConsumerIT {
         try (LitePullConsumer first = consumer(cluster, group); LitePullConsumer second = consumer(cluster, group)) {
             first.subscribe(topic, "A");
             second.subscribe(topic, "A");
-            Await.until(() -> {
+            Await.until("each member owning half of the queues", () -> {
                 Set<MessageQueue> a = first.assignment();
                 Set<MessageQueue> b = second.assignment();
                 Set<MessageQueue> union = new HashSet<>(a);
                 union.addAll(b);
                 return a.size() == 4 && b.size() == 4 && union.size() == 8;
-            }, "each member owning half of the queues");
+            });
             produce(cluster, topic, 30, "A");
             produce(cluster, topic, 30, "B");
             Map<String, ReceivedMessage> received = new HashMap<>();
-            Await.until(() -> {
+            Await.until("the 30 messages tagged A", () -> {
                 for (LitePullConsumer consumer : List.of(first, second)) {
                     for (ReceivedMessage message : consumer.poll(50)) {
                         assertEquals("A", message.tags());
@@ -173,7 +174,7 @@ class LitePullConsumerIT {
                     }
                 }
                 return received.size() == 30;
-            }, "the 30 messages tagged A");
+            });
         }
     }
 
@@ -191,8 +192,8 @@ class LitePullConsumerIT {
             assertEquals(queueNums, created.writeQueueNums());
             assertEquals(queueNums, created.readQueueNums());
             assertEquals(ConsumeQueueType.BATCH, created.queueType());
-            Await.until(() -> admin.topicRoute(topic).queueDatas().get(0).writeQueueNums() == queueNums,
-                    "a route of " + queueNums + " queues");
+            Await.until("a route of " + queueNums + " queues",
+                    () -> admin.topicRoute(topic).queueDatas().get(0).writeQueueNums() == queueNums);
         }
         List<MessageQueue> named = new ArrayList<>();
         for (int queueId : new int[] {0, 1, 4_999, 9_998, queueNums - 1}) {

@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
 import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -72,7 +73,7 @@ class ProducerIT {
                 assertOffsetIdNamesTheBroker(cluster, result.offsetMsgId());
             }
             assertEquals(2000, inner, "every message of a BatchCQ topic went in an inner batch");
-            Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+            Await.until("batch memory given back", () -> producer.heldBatchBytes() == 0);
             assertStatsCount(cluster, topic, 2000, offsets);
         }
     }
@@ -115,9 +116,9 @@ class ProducerIT {
             assertNotNull(async.offsetMsgId());
             producer.sendOneway(Message.of(topic, "o".getBytes()));
             try (Admin admin = Admin.start(cluster.connection())) {
-                Await.until(() -> admin.maxOffset(new MessageQueue(topic, cluster.brokerName(), 0))
-                        + admin.maxOffset(new MessageQueue(topic, cluster.brokerName(), 1)) == 3,
-                        "three messages stored");
+                Await.until("three messages stored",
+                        () -> admin.maxOffset(new MessageQueue(topic, cluster.brokerName(), 0))
+                        + admin.maxOffset(new MessageQueue(topic, cluster.brokerName(), 1)) == 3);
             }
         }
     }
@@ -164,7 +165,7 @@ class ProducerIT {
                 BrokerErrorException error = assertInstanceOf(BrokerErrorException.class, failure.getCause());
                 assertEquals(ResponseCode.INVALID_PARAMETER, error.code());
             }
-            Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+            Await.until("batch memory given back", () -> producer.heldBatchBytes() == 0);
         }
     }
 
@@ -180,8 +181,8 @@ class ProducerIT {
             for (Map.Entry<MessageQueue, Set<Long>> queue : offsets.entrySet()) {
                 long expected = queue.getValue().size();
                 assertEquals(expected - 1, queue.getValue().stream().mapToLong(Long::longValue).max().orElse(-1));
-                Await.until(() -> admin.maxOffset(queue.getKey()) == expected,
-                        "max offset " + expected + " of " + queue.getKey() + " (offsets are exactly 0..max-1)");
+                Await.until("max offset " + expected + " of " + queue.getKey() + " (offsets are exactly 0..max-1)",
+                        () -> admin.maxOffset(queue.getKey()) == expected);
             }
             assertEquals(count, offsets.values().stream().mapToLong(Set::size).sum());
         }

@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
 import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -82,7 +83,7 @@ class PushConsumerIT {
         });
         consumer.start();
         try {
-            Await.until(() -> received.size() == 400, "400 messages consumed");
+            Await.until("400 messages consumed", () -> received.size() == 400);
             assertEquals(0, duplicates.get());
             for (int i = 0; i < sent.size(); i++) {
                 ReceivedMessage message = received.get(sent.get(i).msgId());
@@ -113,17 +114,17 @@ class PushConsumerIT {
         }
         try {
             first.start();
-            Await.until(() -> topicQueues(first, topic).size() == 8, "the only member owning all 8 queues");
+            Await.until("the only member owning all 8 queues", () -> topicQueues(first, topic).size() == 8);
             second.start();
-            Await.until(() -> {
+            Await.until("two members owning 4 queues each", () -> {
                 Set<MessageQueue> a = topicQueues(first, topic);
                 Set<MessageQueue> b = topicQueues(second, topic);
                 Set<MessageQueue> union = new HashSet<>(a);
                 union.addAll(b);
                 return a.size() == 4 && b.size() == 4 && union.size() == 8;
-            }, "two members owning 4 queues each");
+            });
             second.close();
-            Await.until(() -> topicQueues(first, topic).size() == 8, "the remaining member owning all 8 again");
+            Await.until("the remaining member owning all 8 again", () -> topicQueues(first, topic).size() == 8);
         } finally {
             first.close();
             second.close();
@@ -145,7 +146,7 @@ class PushConsumerIT {
         consumer.start();
         try {
             SendResult sent = produce(cluster, topic, 1).get(0);
-            Await.until(() -> deliveries.size() >= 2, 60_000, "a redelivery");
+            Await.until("a redelivery", 60_000, () -> deliveries.size() >= 2);
             ReceivedMessage again = deliveries.get(1);
             assertEquals(sent.msgId(), again.msgId());
             assertEquals(topic, again.topic(), "the original topic is restored");
@@ -180,7 +181,7 @@ class PushConsumerIT {
         });
         consumer.start();
         try {
-            Await.until(() -> count.get() == sent.size(), 60_000, "every message consumed in order");
+            Await.until("every message consumed in order", 60_000, () -> count.get() == sent.size());
             for (List<Long> offsets : seen.values()) {
                 for (int i = 0; i < offsets.size(); i++) {
                     assertEquals(i, offsets.get(i), "queue consumed in offset order without gaps or repeats");
@@ -213,9 +214,9 @@ class PushConsumerIT {
         });
         consumer.start();
         try {
-            Await.until(() -> consumer.flowControlCount() > 3, "pulls put off by flow control");
+            Await.until("pulls put off by flow control", () -> consumer.flowControlCount() > 3);
             release.countDown();
-            Await.until(() -> consumed.get() == 300, 60_000, "every message once the listener goes on");
+            Await.until("every message once the listener goes on", 60_000, () -> consumed.get() == 300);
         } finally {
             release.countDown();
             consumer.close();
@@ -247,8 +248,8 @@ class PushConsumerIT {
         try {
             assertTrue(entered.await(30, TimeUnit.SECONDS), "the listener got the message");
             closer.start();
-            Await.until(() -> closer.getState() == Thread.State.TIMED_WAITING,
-                    "close waiting for the running listener call");
+            Await.until("close waiting for the running listener call",
+                    () -> closer.getState() == Thread.State.TIMED_WAITING);
             release.countDown();
             closer.join(30_000);
             assertEquals(Thread.State.TERMINATED, closer.getState(), "close returned");

@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
 import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -76,7 +77,7 @@ class SecureClusterIT {
         });
         consumer.start();
         try {
-            Await.until(() -> received.size() == 10, "10 messages consumed over TLS with signed requests");
+            Await.until("10 messages consumed over TLS with signed requests", () -> received.size() == 10);
         } finally {
             consumer.close();
         }
