@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.client.internal.ClientRuntime;
 import io.sluice.client.internal.Rpc;
 import io.sluice.client.internal.RoutedSender;
@@ -137,8 +138,9 @@ public final class Admin implements AutoCloseable {
                 continue;
             }
             if (current.queueType() != spec.queueType()) {
-                throw new IllegalArgumentException("queue.type of topic " + spec.topic() + " is " + current.queueType()
-                        + " and cannot change to " + spec.queueType());
+                throw new IllegalArgumentException("queue.type of topic " + spec.topic() + " is "
+                        + current.queueType().attributeValue() + " and cannot change to "
+                        + spec.queueType().attributeValue());
             }
             send(address, topicRequest(spec, attributes(spec, false)), "update topic " + spec.topic());
         }
@@ -170,7 +172,9 @@ public final class Admin implements AutoCloseable {
         Rpc.requireOk(response, brokerAddress);
         TopicConfigWire config = BodyCodec.decode(response.body(), TopicConfigWire.class);
         Map<String, String> others = new HashMap<>(config.attributes());
-        QueueType type = QueueType.fromAttribute(others.remove(QueueType.ATTRIBUTE));
+        String typeAttribute = others.remove(ConsumeQueueType.ATTRIBUTE_KEY);
+        ConsumeQueueType type = typeAttribute == null ? ConsumeQueueType.SIMPLE
+                : ConsumeQueueType.fromAttribute(typeAttribute);
         return new TopicSpec(config.topicName(), config.readQueueNums(), config.writeQueueNums(), config.perm(),
                 type, config.order(), others);
     }
@@ -421,7 +425,7 @@ public final class Admin implements AutoCloseable {
     private static String attributes(TopicSpec spec, boolean create) {
         List<String> entries = new ArrayList<>();
         if (create) {
-            entries.add("+" + QueueType.ATTRIBUTE + "=" + spec.queueType().attributeValue());
+            entries.add("+" + ConsumeQueueType.ATTRIBUTE_KEY + "=" + spec.queueType().attributeValue());
         }
         new TreeMap<>(spec.attributes()).forEach((key, value) -> entries.add("+" + key + "=" + value));
         return String.join(",", entries);

@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.format.ConsumeQueueType;
 import java.util.Map;
 import java.util.Objects;
 
@@ -15,7 +16,7 @@ import java.util.Objects;
  * @param order whether the topic is ordered
  * @param attributes other topic attributes (without {@code queue.type}), e.g. {@code message.type}; never null
  */
-public record TopicSpec(String topic, int readQueueNums, int writeQueueNums, int perm, QueueType queueType,
+public record TopicSpec(String topic, int readQueueNums, int writeQueueNums, int perm, ConsumeQueueType queueType,
                         boolean order, Map<String, String> attributes) {
     /**
      * Largest queue count accepted per broker: the broker's own bound (queue ids are 0..65534), so a topic of
@@ -33,7 +34,7 @@ public record TopicSpec(String topic, int readQueueNums, int writeQueueNums, int
         attributes = Map.copyOf(attributes == null ? Map.of() : attributes);
         for (Map.Entry<String, String> attribute : attributes.entrySet()) {
             String key = attribute.getKey();
-            if (key.isEmpty() || key.equals(QueueType.ATTRIBUTE) || key.contains("=") || key.contains(",")
+            if (key.isEmpty() || key.equals(ConsumeQueueType.ATTRIBUTE_KEY) || key.contains("=") || key.contains(",")
                     || key.startsWith("+") || key.startsWith("-")) {
                 throw new IllegalArgumentException("illegal attribute key '" + key + "'");
             }
@@ -46,11 +47,11 @@ public record TopicSpec(String topic, int readQueueNums, int writeQueueNums, int
 
     /** A read-write SimpleCQ topic with {@code queueNums} read and write queues. */
     public static TopicSpec of(String topic, int queueNums) {
-        return new TopicSpec(topic, queueNums, queueNums, 6, QueueType.SIMPLE_CQ, false, Map.of());
+        return new TopicSpec(topic, queueNums, queueNums, 6, ConsumeQueueType.SIMPLE, false, Map.of());
     }
 
     /** A copy with another queue type. */
-    public TopicSpec withQueueType(QueueType type) {
+    public TopicSpec withQueueType(ConsumeQueueType type) {
         return new TopicSpec(topic, readQueueNums, writeQueueNums, perm, type, order, attributes);
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,20 +46,20 @@ class AdminClientIT {
             assertEquals(List.of(cluster.brokerAddress()), admin.masterAddresses(TestCluster.CLUSTER));
 
             String topic = "AdminT_" + Long.toHexString(System.nanoTime());
-            admin.createTopic(TopicSpec.of(topic, 4).withQueueType(QueueType.BATCH_CQ), TestCluster.CLUSTER);
+            admin.createTopic(TopicSpec.of(topic, 4).withQueueType(ConsumeQueueType.BATCH), TestCluster.CLUSTER);
             TopicSpec created = admin.topicConfig(topic, cluster.brokerAddress());
-            assertEquals(QueueType.BATCH_CQ, created.queueType());
+            assertEquals(ConsumeQueueType.BATCH, created.queueType());
             assertEquals(4, created.readQueueNums());
             assertEquals(6, created.perm());
-            Await.until(() -> routeQueues(admin, topic) == 4, "route with 4 queues");
+            Await.until("route with 4 queues", () -> routeQueues(admin, topic) == 4);
 
-            admin.updateTopic(TopicSpec.of(topic, 8).withQueueType(QueueType.BATCH_CQ), TestCluster.CLUSTER);
+            admin.updateTopic(TopicSpec.of(topic, 8).withQueueType(ConsumeQueueType.BATCH), TestCluster.CLUSTER);
             assertEquals(8, admin.topicConfig(topic, cluster.brokerAddress()).writeQueueNums());
-            assertEquals(QueueType.BATCH_CQ, admin.topicConfig(topic, cluster.brokerAddress()).queueType());
-            Await.until(() -> routeQueues(admin, topic) == 8, "route with 8 queues");
+            assertEquals(ConsumeQueueType.BATCH, admin.topicConfig(topic, cluster.brokerAddress()).queueType());
+            Await.until("route with 8 queues", () -> routeQueues(admin, topic) == 8);
             IllegalArgumentException change = assertThrows(IllegalArgumentException.class,
                     () -> admin.updateTopic(TopicSpec.of(topic, 8), TestCluster.CLUSTER));
-            assertTrue(change.getMessage().contains("BATCH_CQ and cannot change to SIMPLE_CQ"), change.getMessage());
+            assertTrue(change.getMessage().contains("BatchCQ and cannot change to SimpleCQ"), change.getMessage());
             assertTrue(admin.topicList().contains(topic));
 
             admin.deleteTopic(topic, TestCluster.CLUSTER);
@@ -70,7 +72,7 @@ class AdminClientIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldReportTopicStatsAndConsumerLag(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "AdminStats", 2, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "AdminStats", 2, ConsumeQueueType.SIMPLE);
         String group = "admin-" + System.nanoTime();
         MessageQueue queue = new MessageQueue(topic, cluster.brokerName(), 0);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).build());
@@ -80,7 +82,7 @@ class AdminClientIT {
             for (int i = 0; i < 10; i++) {
                 producer.send(Message.of(topic, "x".getBytes()), queue);
             }
-            Await.until(() -> admin.maxOffset(queue) == 10, "10 messages indexed");
+            Await.until("10 messages indexed", () -> admin.maxOffset(queue) == 10);
             consumer.commit(Map.of(queue, 4L));
             Map<MessageQueue, TopicOffset> stats = admin.topicStats(topic);
             assertEquals(10, stats.get(queue).maxOffset());

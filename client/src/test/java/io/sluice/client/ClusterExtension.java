@@ -1,5 +1,7 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
+import io.sluice.format.ConsumeQueueType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -34,17 +36,17 @@ final class ClusterExtension {
     }
 
     /** Creates a topic with a unique name starting with {@code prefix} and waits for its route. */
-    static String createTopic(TestCluster cluster, String prefix, int queues, QueueType type) {
+    static String createTopic(TestCluster cluster, String prefix, int queues, ConsumeQueueType type) {
         String topic = prefix + "_" + Long.toHexString(System.nanoTime());
         try (Admin admin = Admin.start(cluster.connection())) {
             admin.createTopic(TopicSpec.of(topic, queues).withQueueType(type), TestCluster.CLUSTER);
-            Await.until(() -> {
+            Await.until("route of " + topic, () -> {
                 try {
                     return !admin.topicRoute(topic).queueDatas().isEmpty();
                 } catch (ClientException e) {
                     return false;
                 }
-            }, "route of " + topic);
+            });
         }
         return topic;
     }

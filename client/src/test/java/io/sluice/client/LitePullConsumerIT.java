@@ -1,5 +1,7 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -64,21 +66,21 @@ class LitePullConsumerIT {
 
     private static Map<String, ReceivedMessage> pollAll(LitePullConsumer consumer, int expected) {
         Map<String, ReceivedMessage> received = new HashMap<>();
-        Await.until(() -> {
+        Await.until(expected + " messages", 60_000, () -> {
             for (ReceivedMessage message : consumer.poll(100)) {
                 if (received.put(message.msgId(), message) != null) {
                     throw new AssertionError("received twice: " + message);
                 }
             }
             return received.size() >= expected;
-        }, 60_000, expected + " messages");
+        });
         return received;
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldUnwrapInnerBatchesIntoMessagesWithTheirOwnOffsets(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "LiteBcq", 4, QueueType.BATCH_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "LiteBcq", 4, ConsumeQueueType.BATCH);
         List<SendResult> sent = produce(cluster, topic, 300, "T");
         try (LitePullConsumer consumer = consumer(cluster, "lite-" + System.nanoTime())) {
             consumer.assign(consumer.fetchQueues(topic));
@@ -98,7 +100,7 @@ class LitePullConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldSkipTheMessagesBeforeAnOffsetInsideAnInnerBatch(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "LiteSeek", 1, QueueType.BATCH_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "LiteSeek", 1, ConsumeQueueType.BATCH);
         List<SendResult> sent = produce(cluster, topic, 50, null);
         assertTrue(sent.get(10).batchUniqId() != null && sent.get(10).batchUniqId().equals(sent.get(11).batchUniqId()),
                 "messages 10 and 11 share an inner batch");
@@ -108,10 +110,10 @@ class LitePullConsumerIT {
             pollAll(consumer, 50);
             consumer.seek(queue, 11);
             List<ReceivedMessage> again = new ArrayList<>();
-            Await.until(() -> {
+            Await.until("messages from offset 11 on", () -> {
                 again.addAll(consumer.poll(100));
                 return again.size() >= 39;
-            }, "messages from offset 11 on");
+            });
             assertEquals(11, again.get(0).queueOffset(), "the pull starts at the requested offset, inside the batch");
             assertEquals(sent.get(11).msgId(), again.get(0).msgId());
             assertEquals(39, again.size());
@@ -124,7 +126,7 @@ class LitePullConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldResumeAtTheCommittedOffset(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "LiteCommit", 2, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "LiteCommit", 2, ConsumeQueueType.SIMPLE);
         produce(cluster, topic, 40, null);
         String group = "commit-" + System.nanoTime();
         Map<MessageQueue, Long> consumed = new HashMap<>();
@@ -149,22 +151,22 @@ class LitePullConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldShareQueuesAmongTheGroupAndFilterByTag(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "LiteGroup", 8, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "LiteGroup", 8, ConsumeQueueType.SIMPLE);
         String group = "group-" + System.nanoTime();
         try (LitePullConsumer first = consumer(cluster, group); LitePullConsumer second = consumer(cluster, group)) {
             first.subscribe(topic, "A");
             second.subscribe(topic, "A");
-            Await.until(() -> {
+            Await.until("each member owning half of the queues", () -> {
                 Set<MessageQueue> a = first.assignment();
                 Set<MessageQueue> b = second.assignment();
                 Set<MessageQueue> union = new HashSet<>(a);
                 union.addAll(b);
                 return a.size() == 4 && b.size() == 4 && union.size() == 8;
-            }, "each member owning half of the queues");
+            });
             produce(cluster, topic, 30, "A");
             produce(cluster, topic, 30, "B");
             Map<String, ReceivedMessage> received = new HashMap<>();
-            Await.until(() -> {
+            Await.until("the 30 messages tagged A", () -> {
                 for (LitePullConsumer consumer : List.of(first, second)) {
                     for (ReceivedMessage message : consumer.poll(50)) {
                         assertEquals("A", message.tags());
@@ -172,7 +174,7 @@ class LitePullConsumerIT {
                     }
                 }
                 return received.size() == 30;
-            }, "the 30 messages tagged A");
+            });
         }
     }
 
@@ -184,14 +186,14 @@ class LitePullConsumerIT {
     @MethodSource("clusters")
     void shouldServeATopicOfTenThousandBatchCqQueues(TestCluster cluster) throws Exception {
         int queueNums = 10_000;
-        String topic = ClusterExtension.createTopic(cluster, "Wide", queueNums, QueueType.BATCH_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "Wide", queueNums, ConsumeQueueType.BATCH);
         try (Admin admin = Admin.start(cluster.connection())) {
             TopicSpec created = admin.topicConfig(topic, cluster.brokerAddress());
             assertEquals(queueNums, created.writeQueueNums());
             assertEquals(queueNums, created.readQueueNums());
-            assertEquals(QueueType.BATCH_CQ, created.queueType());
-            Await.until(() -> admin.topicRoute(topic).queueDatas().get(0).writeQueueNums() == queueNums,
-                    "a route of " + queueNums + " queues");
+            assertEquals(ConsumeQueueType.BATCH, created.queueType());
+            Await.until("a route of " + queueNums + " queues",
+                    () -> admin.topicRoute(topic).queueDatas().get(0).writeQueueNums() == queueNums);
         }
         List<MessageQueue> named = new ArrayList<>();
         for (int queueId : new int[] {0, 1, 4_999, 9_998, queueNums - 1}) {

@@ -1,5 +1,7 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -44,14 +46,14 @@ class ProducerIT {
         return ClusterExtension.clusters();
     }
 
-    private static String createTopic(TestCluster cluster, String prefix, int queues, QueueType type) {
+    private static String createTopic(TestCluster cluster, String prefix, int queues, ConsumeQueueType type) {
         return ClusterExtension.createTopic(cluster, prefix, queues, type);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldGiveEveryAutoBatchedMessageItsOwnOffsetOnABatchCqTopic(TestCluster cluster) throws Exception {
-        String topic = createTopic(cluster, "Bcq", 16, QueueType.BATCH_CQ);
+        String topic = createTopic(cluster, "Bcq", 16, ConsumeQueueType.BATCH);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).autoBatch(true)
                 .build())) {
             List<CompletableFuture<SendResult>> futures = new ArrayList<>();
@@ -71,7 +73,7 @@ class ProducerIT {
                 assertOffsetIdNamesTheBroker(cluster, result.offsetMsgId());
             }
             assertEquals(2000, inner, "every message of a BatchCQ topic went in an inner batch");
-            Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+            Await.until("batch memory given back", () -> producer.heldBatchBytes() == 0);
             assertStatsCount(cluster, topic, 2000, offsets);
         }
     }
@@ -79,7 +81,7 @@ class ProducerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldSplitUnpackedBatchesOnASimpleTopic(TestCluster cluster) throws Exception {
-        String topic = createTopic(cluster, "Scq", 4, QueueType.SIMPLE_CQ);
+        String topic = createTopic(cluster, "Scq", 4, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).autoBatch(true)
                 .batchMaxDelayMs(20).build())) {
             List<CompletableFuture<SendResult>> futures = new ArrayList<>();
@@ -106,7 +108,7 @@ class ProducerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldSendWithoutAutoBatchSyncAsyncAndOneway(TestCluster cluster) throws Exception {
-        String topic = createTopic(cluster, "Plain", 2, QueueType.SIMPLE_CQ);
+        String topic = createTopic(cluster, "Plain", 2, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).build())) {
             SendResult sync = producer.send(Message.builder(topic, "s".getBytes()).keys("k").build());
             assertEquals(SendStatus.SEND_OK, sync.status());
@@ -114,9 +116,9 @@ class ProducerIT {
             assertNotNull(async.offsetMsgId());
             producer.sendOneway(Message.of(topic, "o".getBytes()));
             try (Admin admin = Admin.start(cluster.connection())) {
-                Await.until(() -> admin.maxOffset(new MessageQueue(topic, cluster.brokerName(), 0))
-                        + admin.maxOffset(new MessageQueue(topic, cluster.brokerName(), 1)) == 3,
-                        "three messages stored");
+                Await.until("three messages stored",
+                        () -> admin.maxOffset(new MessageQueue(topic, cluster.brokerName(), 0))
+                        + admin.maxOffset(new MessageQueue(topic, cluster.brokerName(), 1)) == 3);
             }
         }
     }
@@ -124,7 +126,7 @@ class ProducerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldTurnBrokerErrorsIntoTypedExceptions(TestCluster cluster) {
-        String topic = createTopic(cluster, "Errors", 2, QueueType.SIMPLE_CQ);
+        String topic = createTopic(cluster, "Errors", 2, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection())
                 .retryTimesWhenSendFailed(0).build())) {
             MessageQueue missing = new MessageQueue(topic, cluster.brokerName(), 9);
@@ -149,7 +151,7 @@ class ProducerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldFailEveryCoBatchedMessageWithTheBrokersError(TestCluster cluster) throws Exception {
-        String topic = createTopic(cluster, "Small", 1, QueueType.SIMPLE_CQ);
+        String topic = createTopic(cluster, "Small", 1, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).autoBatch(true)
                 .retryTimesWhenSendFailed(0).build())) {
             MessageQueue missing = new MessageQueue(topic, cluster.brokerName(), 7);
@@ -163,7 +165,7 @@ class ProducerIT {
                 BrokerErrorException error = assertInstanceOf(BrokerErrorException.class, failure.getCause());
                 assertEquals(ResponseCode.INVALID_PARAMETER, error.code());
             }
-            Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+            Await.until("batch memory given back", () -> producer.heldBatchBytes() == 0);
         }
     }
 
@@ -179,8 +181,8 @@ class ProducerIT {
             for (Map.Entry<MessageQueue, Set<Long>> queue : offsets.entrySet()) {
                 long expected = queue.getValue().size();
                 assertEquals(expected - 1, queue.getValue().stream().mapToLong(Long::longValue).max().orElse(-1));
-                Await.until(() -> admin.maxOffset(queue.getKey()) == expected,
-                        "max offset " + expected + " of " + queue.getKey() + " (offsets are exactly 0..max-1)");
+                Await.until("max offset " + expected + " of " + queue.getKey() + " (offsets are exactly 0..max-1)",
+                        () -> admin.maxOffset(queue.getKey()) == expected);
             }
             assertEquals(count, offsets.values().stream().mapToLong(Set::size).sum());
         }

@@ -1,5 +1,6 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -99,7 +100,7 @@ class ProducerTest {
             assertNull(results.get(i).batchUniqId());
         }
         assertEquals(20, results.stream().map(SendResult::offsetMsgId).distinct().count());
-        Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+        Await.until("batch memory given back", () -> producer.heldBatchBytes() == 0);
     }
 
     @Test
@@ -133,7 +134,7 @@ class ProducerTest {
             assertEquals(results.get(0).queueOffset() + i, results.get(i).queueOffset());
         }
         assertEquals(5, results.stream().map(SendResult::msgId).distinct().count());
-        Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+        Await.until("batch memory given back", () -> producer.heldBatchBytes() == 0);
     }
 
     @Test
@@ -163,9 +164,9 @@ class ProducerTest {
         for (int i = 0; i < 10; i++) {
             futures.add(producer.sendAsync(Message.of("Simple", new byte[334]))); // 3 bodies reach 1000 bytes
         }
-        Await.until(() -> allSendRequests().size() >= 3, "three full batches");
+        Await.until("three full batches", () -> allSendRequests().size() >= 3);
         assertTrue(producer.batchCounts()[0] >= 3);
-        Await.until(() -> futures.subList(0, 9).stream().allMatch(CompletableFuture::isDone), "three batches done");
+        Await.until("three batches done", () -> futures.subList(0, 9).stream().allMatch(CompletableFuture::isDone));
         assertTrue(!futures.get(9).isDone(), "the last message waits for more (its batch is not full)");
         producer.close();
         assertTrue(futures.get(9).isDone(), "close sends what auto-batching holds");
@@ -227,7 +228,7 @@ class ProducerTest {
     void shouldSendOnewayAndCallBackAsynchronously() throws Exception {
         Producer producer = producer(false);
         producer.sendOneway(Message.of("Simple", "o".getBytes()));
-        Await.until(() -> storedEverywhere().size() == 1, "oneway message stored");
+        Await.until("oneway message stored", () -> storedEverywhere().size() == 1);
         CompletableFuture<SendResult> callback = new CompletableFuture<>();
         producer.sendAsync(Message.of("Simple", "c".getBytes()), new SendCallback() {
             @Override
@@ -275,7 +276,7 @@ class ProducerTest {
             assertEquals(ResponseCode.MESSAGE_ILLEGAL, error.code());
             assertEquals("injected failure 13", error.remark());
         }
-        Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+        Await.until("batch memory given back", () -> producer.heldBatchBytes() == 0);
         cluster.broker(0).failNext.clear();
         cluster.broker(1).failNext.clear();
         BrokerErrorException sync = assertThrows(BrokerErrorException.class, () -> {
@@ -305,7 +306,7 @@ class ProducerTest {
         // Deterministic: the first batch completes its futures before it gives back the memory the second waits for.
         assertTrue(first.isDone(), "the second sender proceeded before the first batch's caller saw its result");
         assertEquals(SendStatus.SEND_OK, second.get(10, TimeUnit.SECONDS).status());
-        Await.until(() -> producer.heldBatchBytes() == 0, "batch memory given back");
+        Await.until("batch memory given back", () -> producer.heldBatchBytes() == 0);
     }
 
     @Test
@@ -364,9 +365,9 @@ class ProducerTest {
         Producer producer = producer(builder().connection(connection().withIntervals(50, 50)));
         producer.send(Message.of("Simple", "x".getBytes()));
         int before = cluster.routeQueries.get();
-        Await.until(() -> cluster.routeQueries.get() >= before + 3, "periodic route refreshes");
-        Await.until(() -> !cluster.broker(0).heartbeats.isEmpty() && !cluster.broker(1).heartbeats.isEmpty(),
-                "heartbeats to both brokers");
+        Await.until("periodic route refreshes", () -> cluster.routeQueries.get() >= before + 3);
+        Await.until("heartbeats to both brokers",
+                () -> !cluster.broker(0).heartbeats.isEmpty() && !cluster.broker(1).heartbeats.isEmpty());
     }
 
     @Test

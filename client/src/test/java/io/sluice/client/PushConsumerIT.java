@@ -1,5 +1,7 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,7 +66,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldConsumeEveryMessageOnceAndCommitTheOffsets(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushBcq", 8, QueueType.BATCH_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushBcq", 8, ConsumeQueueType.BATCH);
         List<SendResult> sent = produce(cluster, topic, 400);
         String group = "push-" + System.nanoTime();
         Map<String, ReceivedMessage> received = new ConcurrentHashMap<>();
@@ -81,7 +83,7 @@ class PushConsumerIT {
         });
         consumer.start();
         try {
-            Await.until(() -> received.size() == 400, "400 messages consumed");
+            Await.until("400 messages consumed", () -> received.size() == 400);
             assertEquals(0, duplicates.get());
             for (int i = 0; i < sent.size(); i++) {
                 ReceivedMessage message = received.get(sent.get(i).msgId());
@@ -102,7 +104,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldRebalanceAveragelyWhenMembersComeAndGo(TestCluster cluster) {
-        String topic = ClusterExtension.createTopic(cluster, "PushGroup", 8, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushGroup", 8, ConsumeQueueType.SIMPLE);
         String group = "rebalance-" + System.nanoTime();
         PushConsumer first = PushConsumer.create(settings(cluster, group).build());
         PushConsumer second = PushConsumer.create(settings(cluster, group).build());
@@ -112,17 +114,17 @@ class PushConsumerIT {
         }
         try {
             first.start();
-            Await.until(() -> topicQueues(first, topic).size() == 8, "the only member owning all 8 queues");
+            Await.until("the only member owning all 8 queues", () -> topicQueues(first, topic).size() == 8);
             second.start();
-            Await.until(() -> {
+            Await.until("two members owning 4 queues each", () -> {
                 Set<MessageQueue> a = topicQueues(first, topic);
                 Set<MessageQueue> b = topicQueues(second, topic);
                 Set<MessageQueue> union = new HashSet<>(a);
                 union.addAll(b);
                 return a.size() == 4 && b.size() == 4 && union.size() == 8;
-            }, "two members owning 4 queues each");
+            });
             second.close();
-            Await.until(() -> topicQueues(first, topic).size() == 8, "the remaining member owning all 8 again");
+            Await.until("the remaining member owning all 8 again", () -> topicQueues(first, topic).size() == 8);
         } finally {
             first.close();
             second.close();
@@ -132,7 +134,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldRedeliverAMessageTheListenerFailed(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushRetry", 1, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushRetry", 1, ConsumeQueueType.SIMPLE);
         String group = "retry-" + System.nanoTime();
         List<ReceivedMessage> deliveries = new CopyOnWriteArrayList<>();
         PushConsumer consumer = PushConsumer.create(settings(cluster, group).build());
@@ -144,7 +146,7 @@ class PushConsumerIT {
         consumer.start();
         try {
             SendResult sent = produce(cluster, topic, 1).get(0);
-            Await.until(() -> deliveries.size() >= 2, 60_000, "a redelivery");
+            Await.until("a redelivery", 60_000, () -> deliveries.size() >= 2);
             ReceivedMessage again = deliveries.get(1);
             assertEquals(sent.msgId(), again.msgId());
             assertEquals(topic, again.topic(), "the original topic is restored");
@@ -159,7 +161,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldConsumeEachQueueInOrderUnderALock(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushOrder", 4, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushOrder", 4, ConsumeQueueType.SIMPLE);
         List<SendResult> sent = produce(cluster, topic, 200);
         Map<MessageQueue, List<Long>> seen = new ConcurrentHashMap<>();
         AtomicInteger suspended = new AtomicInteger();
@@ -179,7 +181,7 @@ class PushConsumerIT {
         });
         consumer.start();
         try {
-            Await.until(() -> count.get() == sent.size(), 60_000, "every message consumed in order");
+            Await.until("every message consumed in order", 60_000, () -> count.get() == sent.size());
             for (List<Long> offsets : seen.values()) {
                 for (int i = 0; i < offsets.size(); i++) {
                     assertEquals(i, offsets.get(i), "queue consumed in offset order without gaps or repeats");
@@ -194,7 +196,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldStopPullingAQueueWhoseMessagesPileUp(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushFlow", 1, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushFlow", 1, ConsumeQueueType.SIMPLE);
         produce(cluster, topic, 300);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger consumed = new AtomicInteger();
@@ -212,9 +214,9 @@ class PushConsumerIT {
         });
         consumer.start();
         try {
-            Await.until(() -> consumer.flowControlCount() > 3, "pulls put off by flow control");
+            Await.until("pulls put off by flow control", () -> consumer.flowControlCount() > 3);
             release.countDown();
-            Await.until(() -> consumed.get() == 300, 60_000, "every message once the listener goes on");
+            Await.until("every message once the listener goes on", 60_000, () -> consumed.get() == 300);
         } finally {
             release.countDown();
             consumer.close();
@@ -224,7 +226,7 @@ class PushConsumerIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clusters")
     void shouldCommitTheOffsetOfAListenerCallThatFinishesDuringClose(TestCluster cluster) throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "PushClose", 1, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "PushClose", 1, ConsumeQueueType.SIMPLE);
         SendResult sent = produce(cluster, topic, 1).get(0);
         String group = "close-" + System.nanoTime();
         CountDownLatch entered = new CountDownLatch(1);
@@ -246,8 +248,8 @@ class PushConsumerIT {
         try {
             assertTrue(entered.await(30, TimeUnit.SECONDS), "the listener got the message");
             closer.start();
-            Await.until(() -> closer.getState() == Thread.State.TIMED_WAITING,
-                    "close waiting for the running listener call");
+            Await.until("close waiting for the running listener call",
+                    () -> closer.getState() == Thread.State.TIMED_WAITING);
             release.countDown();
             closer.join(30_000);
             assertEquals(Thread.State.TERMINATED, closer.getState(), "close returned");

@@ -1,5 +1,7 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,7 +59,7 @@ class SecureClusterIT {
 
     @Test
     void aSignedTlsClientProducesAndConsumes() throws Exception {
-        String topic = ClusterExtension.createTopic(cluster, "Sealed", 2, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "Sealed", 2, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()).build())) {
             for (int i = 0; i < 10; i++) {
                 assertEquals(SendStatus.SEND_OK, producer.send(Message.of(topic, ("sealed-" + i).getBytes()))
@@ -75,7 +77,7 @@ class SecureClusterIT {
         });
         consumer.start();
         try {
-            Await.until(() -> received.size() == 10, "10 messages consumed over TLS with signed requests");
+            Await.until("10 messages consumed over TLS with signed requests", () -> received.size() == 10);
         } finally {
             consumer.close();
         }
@@ -83,7 +85,7 @@ class SecureClusterIT {
 
     @Test
     void aWrongSecretIsRefused() {
-        String topic = ClusterExtension.createTopic(cluster, "Sealed", 1, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "Sealed", 1, ConsumeQueueType.SIMPLE);
         try (Producer producer = Producer.start(ProducerSettings.builder(cluster.connection()
                 .withCredentials("root", "wrong-secret")).build())) {
             Throwable thrown = assertThrows(ClientException.class,

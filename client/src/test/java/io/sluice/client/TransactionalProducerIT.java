@@ -1,5 +1,7 @@
 package io.sluice.client;
 
+import io.sluice.testing.Await;
+import io.sluice.format.ConsumeQueueType;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,7 +43,7 @@ class TransactionalProducerIT {
 
     @Test
     void commitIsDeliveredOnceRollbackNeverAndUnknownAsTheCheckerSays() {
-        String topic = ClusterExtension.createTopic(cluster, "Tx", 2, QueueType.SIMPLE_CQ);
+        String topic = ClusterExtension.createTopic(cluster, "Tx", 2, ConsumeQueueType.SIMPLE);
         Set<String> checked = ConcurrentHashMap.newKeySet();
         TransactionChecker checker = message -> {
             String body = text(message.body());
@@ -75,8 +77,8 @@ class TransactionalProducerIT {
                         });
                 assertEquals(TransactionState.UNKNOWN, failing.state(), "a failing local transaction is UNKNOWN");
             }
-            Await.until(() -> delivered.size() == 3 * EACH, 60_000,
-                    "commits and checked-back transactions delivered (" + delivered.keySet() + ")");
+            Await.until("commits and checked-back transactions delivered (" + delivered.keySet() + ")", 60_000,
+                    () -> delivered.size() == 3 * EACH);
             for (int i = 0; i < EACH; i++) {
                 assertTrue(checked.contains("unknown-" + i) && checked.contains("failing-" + i), checked::toString);
                 assertFalse(delivered.containsKey("rollback-" + i), "rollback-" + i + " is never delivered");

@@ -3,7 +3,7 @@ package io.sluice.cli;
 import io.sluice.client.Admin;
 import io.sluice.client.BrokerErrorException;
 import io.sluice.client.ConsumerProgress;
-import io.sluice.client.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.client.TopicSpec;
 import io.sluice.remoting.protocol.body.BrokerData;
 import io.sluice.remoting.protocol.body.ClusterInfo;
@@ -413,9 +413,9 @@ final class AdminCommand implements Runnable {
         }
     }
 
-    static QueueType queueType(String text) {
-        for (QueueType type : QueueType.values()) {
-            if (type.attributeValue().equalsIgnoreCase(text) || type.name().equalsIgnoreCase(text)) {
+    static ConsumeQueueType queueType(String text) {
+        for (ConsumeQueueType type : ConsumeQueueType.values()) {
+            if (type.attributeValue().equalsIgnoreCase(text) || (type.name() + "_CQ").equalsIgnoreCase(text)) {
                 return type;
             }
         }

@@ -2,7 +2,7 @@ package io.sluice.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;

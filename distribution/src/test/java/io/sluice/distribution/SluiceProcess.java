@@ -1,6 +1,6 @@
 package io.sluice.distribution;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -3,7 +3,7 @@ package io.sluice.distribution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;
 import java.nio.charset.StandardCharsets;

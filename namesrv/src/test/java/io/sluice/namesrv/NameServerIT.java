@@ -1,5 +1,6 @@
 package io.sluice.namesrv;
 
+import io.sluice.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -218,7 +219,7 @@ class NameServerIT {
 
         broker.closeChannels(List.of(nameServerAddr));
 
-        Await.until(() -> nameServer.routes().routeOf("TopicA").isEmpty(), WAIT, "routes to be removed on close");
+        Await.until("routes to be removed on close", WAIT, () -> nameServer.routes().routeOf("TopicA").isEmpty());
         Exception error = assertThrows(MQClientException.class, () -> admin.examineTopicRouteInfo("TopicA"));
         assertEquals(ResponseCode.TOPIC_NOT_EXIST, responseCodeOf(error));
         assertTrue(admin.examineBrokerClusterInfo().getBrokerAddrTable().isEmpty());
@@ -234,8 +235,8 @@ class NameServerIT {
         assertTrue(nameServer.routes().routeOf("TopicA").isPresent(), "alive at exactly the timeout");
         clockMs.addAndGet(1);
 
-        Await.until(() -> nameServer.routes().routeOf("TopicA").isEmpty(), WAIT, "the scan to expire the broker");
-        Await.until(() -> BROKER_SIDE_CLOSES.containsKey(nameServerAddr), WAIT, "the broker's connection to close");
+        Await.until("the scan to expire the broker", WAIT, () -> nameServer.routes().routeOf("TopicA").isEmpty());
+        Await.until("the broker's connection to close", WAIT, () -> BROKER_SIDE_CLOSES.containsKey(nameServerAddr));
         Exception error = assertThrows(MQClientException.class, () -> admin.examineTopicRouteInfo("TopicA"));
         assertEquals(ResponseCode.TOPIC_NOT_EXIST, responseCodeOf(error));
     }

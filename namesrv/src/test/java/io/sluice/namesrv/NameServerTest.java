@@ -1,5 +1,6 @@
 package io.sluice.namesrv;
 
+import io.sluice.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -75,8 +76,8 @@ class NameServerTest {
 
             client.closeConnection(address);
 
-            Await.until(() -> server.routes().routeOf("T1").isEmpty(), Duration.ofSeconds(10),
-                    "the broker's routes to go with its connection");
+            Await.until("the broker's routes to go with its connection", Duration.ofSeconds(10),
+                    () -> server.routes().routeOf("T1").isEmpty());
         }
     }
 }

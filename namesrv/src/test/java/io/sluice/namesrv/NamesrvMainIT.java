@@ -9,6 +9,7 @@ import io.sluice.remoting.protocol.controller.ControllerWireDescriptor;
 import io.sluice.remoting.protocol.controller.ReplicaInfo;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;
+import io.sluice.testing.Await;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -51,15 +52,15 @@ class NamesrvMainIT {
         try (RemotingClient client = new RemotingClient(ClientSettings.defaults())) {
             String address = "127.0.0.1:" + port;
             AtomicReference<RemotingCommand> last = new AtomicReference<>();
-            Await.until(() -> {
+            Await.until("the embedded controller to answer a heartbeat", Duration.ofSeconds(40), () -> {
                 last.set(heartbeat(client, address));
                 return last.get() != null && last.get().code() == ResponseCode.SUCCESS;
-            }, Duration.ofSeconds(40), "the embedded controller to answer a heartbeat");
+            });
             ReplicaInfo info = ControllerWireDescriptor.decodeReplicaInfo(last.get().body());
-            Await.until(() -> {
+            Await.until("the controller to elect the only broker", Duration.ofSeconds(20), () -> {
                 RemotingCommand answer = heartbeat(client, address);
                 return answer != null && ControllerWireDescriptor.decodeReplicaInfo(answer.body()).isMaster();
-            }, Duration.ofSeconds(20), "the controller to elect the only broker");
+            });
             assertTrue(info.brokerId() > 0, info::toString);
         } finally {
             child.destroy();

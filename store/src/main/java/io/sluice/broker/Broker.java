@@ -29,12 +29,15 @@ import io.sluice.broker.handler.ClientHandler;
 import io.sluice.broker.handler.OffsetHandler;
 import io.sluice.broker.handler.PullHandler;
 import io.sluice.broker.handler.PullSettings;
+import io.sluice.broker.handler.InspectionHandlers;
+import io.sluice.broker.handler.LockHandler;
 import io.sluice.broker.handler.QueuedRequests;
-import io.sluice.broker.handler.RetryAndAdminHandlers;
+import io.sluice.broker.handler.SendBackHandler;
 import io.sluice.broker.handler.SendHooks;
 import io.sluice.broker.handler.SendHandler;
 import io.sluice.broker.handler.SendSettings;
 import io.sluice.broker.handler.TopicHandler;
+import io.sluice.broker.lock.QueueLocks;
 import io.sluice.broker.longpoll.PullParking;
 import io.sluice.broker.metrics.BrokerMetrics;
 import io.sluice.broker.metrics.MetricsEndpoint;
@@ -43,6 +46,9 @@ import io.sluice.broker.metrics.RequestTimers;
 import io.sluice.broker.registry.NameServerRegistrar;
 import io.sluice.broker.registry.RegistrarSettings;
 import io.sluice.broker.retention.BrokerRetentionGuard;
+import io.sluice.broker.schedule.DelayScheduler;
+import io.sluice.broker.schedule.ScheduleSettings;
+import io.sluice.broker.stats.BrokerStats;
 import io.sluice.broker.topic.TopicRegistry;
 import io.sluice.broker.topic.TopicSettings;
 import io.sluice.broker.timer.TimerService;
@@ -89,6 +95,7 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.Collections;
 import java.util.Objects;
 import java.util.Optional;
@@ -167,7 +174,13 @@ public final class Broker implements AutoCloseable {
     private SubscriptionGroups groups;
     private ClientRegistry clients;
     private PullParking parking;
-    private RetryAndAdminHandlers retryAndAdmin;
+    /** Delivers delay-level messages when due (masters); the send path redirects delayed sends to it. */
+    private DelayScheduler delays;
+    /** Queue locks of orderly consumers. */
+    private QueueLocks locks;
+    /** Put and get counters the send and pull paths feed. */
+    private BrokerStats stats;
+    private UpkeepTasks upkeep;
     private TransactionService transactions;
     private TimerService timers;
     private InetSocketAddress address;
@@ -307,15 +320,8 @@ public final class Broker implements AutoCloseable {
         if (settings.metricsExporterType() == MetricsExporterType.PROM) {
             requestTimers = RequestTimers.create(settings.brokerClusterName(), settings.brokerName());
         }
-        // Retry, delay and admin first: the send and pull handlers feed its delay scheduler and statistics.
-        retryAndAdmin = RetryAndAdminHandlers.install(runtime, server, store, metadata, topics, groups, clients,
-                adminExecutor, scheduler, clock, timers::runtimeFigures,
-                new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting),
-                requestTimers::timeKeyLookups);
-        if (!settings.brokerRole().isMaster()) {
-            // Like timers and transactions: a slave's copies of delayed messages are its master's to deliver.
-            retryAndAdmin.delays().close();
-        }
+        // Delays, statistics and locks first: the send and pull handlers feed them.
+        startDelaysStatsAndLocks();
         transactions = new TransactionService(store, metadata, clients::producerConnection,
                 topic -> topics.find(topic).isPresent(), new TransactionSettings(settings.transactionTimeOutMs(),
                 settings.transactionCheckIntervalMs(), settings.transactionCheckMax(), settings.brokerName()),
@@ -324,7 +330,7 @@ public final class Broker implements AutoCloseable {
             transactions.start();
         }
         // Retention keeps what consumers have not read and what timers, transactions and delays still need.
-        store.retentionGuard(new BrokerRetentionGuard(store, metadata, timers, transactions, retryAndAdmin.delays()));
+        store.retentionGuard(new BrokerRetentionGuard(store, metadata, timers, transactions, delays));
         startReplicationSource();
         registerHandlers();
         if (auth != null) {
@@ -333,12 +339,12 @@ public final class Broker implements AutoCloseable {
             AuthAdminHandler.CODES.forEach(code -> server.registerHandler(code, admin,
                     HandlerOptions.onExecutor(adminExecutor)));
         }
-        AdminHandlers.register(runtime, server, store, metadata, topics, groups, clients, retryAndAdmin.stats(),
+        AdminHandlers.register(runtime, server, store, metadata, topics, groups, clients, stats,
                 adminExecutor, clock, addressText());
         if (settings.metricsExporterType() == MetricsExporterType.PROM) {
             PrometheusRegistry registry = new PrometheusRegistry();
             BrokerMetrics.register(registry, new MetricsSources(store, metadata, topics, groups, clients,
-                    retryAndAdmin.stats(), server.counters(), pullHandler::transferredBytes,
+                    stats, server.counters(), pullHandler::transferredBytes,
                     settings::brokerPermission), settings.brokerClusterName(), settings.brokerName());
             requestTimers.registerOn(registry);
             metrics = MetricsEndpoint.start(metricsAddress(settings), settings.metricsPromExporterPort(), registry);
@@ -451,10 +457,31 @@ public final class Broker implements AutoCloseable {
         };
     }
 
+    /**
+     * Starts the delay scheduler (stopped again at once on a slave), the statistics and the queue locks with their
+     * upkeep, and registers the inspection requests, which read them.
+     */
+    private void startDelaysStatsAndLocks() {
+        BrokerSettings current = runtime.current();
+        stats = new BrokerStats(() -> store.stats().appendedMessages(), clock, ZoneId.systemDefault());
+        delays = new DelayScheduler(store, metadata, ScheduleSettings.of(current.delayLevelsMs()), clock);
+        locks = new QueueLocks(QueueLocks.DEFAULT_LOCK_MAX_LIVE_MS, clock);
+        delays.start();
+        if (!current.brokerRole().isMaster()) {
+            // Like timers and transactions: a slave's copies of delayed messages are its master's to deliver.
+            delays.close();
+        }
+        upkeep = UpkeepTasks.start(scheduler, stats, locks);
+        InspectionHandlers.register(runtime, server, store, topics, clients, stats, delays, adminExecutor, clock,
+                timers::runtimeFigures,
+                new QueuedRequests(sendQueue == null ? () -> 0 : sendQueue::waiting, pullQueue::waiting),
+                requestTimers::timeKeyLookups);
+    }
+
     private void registerHandlers() {
         sendHandler = new SendHandler(store, topics, groups, new SendSettings(settings.brokerClusterName(),
                 settings.brokerName(), settings.brokerPermission(), settings.maxMessageBytes(), address), clock,
-                new SendHooks(timers::refusal, this::beforeAppend, retryAndAdmin.stats()::onPut));
+                new SendHooks(timers::refusal, this::beforeAppend, stats::onPut));
         RequestHandler onSend = requestTimers.timeSends(sendPath(sendHandler));
         // On the I/O thread by default: a hand-off to a lane and back costs CPU on every send. The price: a send
         // that waits (append lock, next segment) holds up its I/O thread's connections; sendOnIoThread=false trades
@@ -470,6 +497,14 @@ public final class Broker implements AutoCloseable {
         server.registerHandler(RequestCode.END_TRANSACTION, transactions::onEndTransaction,
                 HandlerOptions.onExecutor(controlExecutor));
 
+        // Send-backs of failed consumption and orderly consumers' queue locks: on the connection's lane.
+        SendBackHandler sendBack = new SendBackHandler(store, topics, groups, delays, stats,
+                settings.brokerPermission(), adminExecutor);
+        server.registerHandler(RequestCode.CONSUMER_SEND_MSG_BACK, sendBack::onSendBack);
+        LockHandler lock = new LockHandler(locks);
+        server.registerHandler(RequestCode.LOCK_BATCH_MQ, RequestHandler.sync(lock::onLockBatch));
+        server.registerHandler(RequestCode.UNLOCK_BATCH_MQ, RequestHandler.sync(lock::onUnlockBatch));
+
         // Pulls, heartbeats and offset requests run on their own executors, never queued behind the sends of
         // a connection (once decoded): a client closes its connection when a synchronous call (heartbeat, offset
         // query) is not answered within 3 s, and re-sends every in-flight asynchronous send.
@@ -477,7 +512,7 @@ public final class Broker implements AutoCloseable {
                 settings.brokerPermission(), settings.longPollingEnable(), settings.shortPollingTimeMs(),
                 settings.longPollingSuspendMaxMs(), settings.maxTransferBytesPerPull(),
                 settings.maxTransferCountPerPull(), settings.pullOnIoThread(), settings.slaveReadEnable(),
-                slowConsumerLagBytes()), retryAndAdmin.stats()::onPull);
+                slowConsumerLagBytes()), stats::onPull);
         // Pulls run on the I/O thread that decoded them by default (pullOnIoThread): the push consumer keeps one
         // pull in flight per queue, so its rate is bounded by the pull round trip, and the hand-off to a pull
         // thread and back is two wake-ups of that trip; the read itself only slices mapped files. The price: a
@@ -542,7 +577,7 @@ public final class Broker implements AutoCloseable {
             return transactions.toHalf(draft);
         }
         MessageDraft timed = timers.redirectIfTimed(draft);
-        return timed != draft ? timed : retryAndAdmin.delays().redirectIfDelayed(draft);
+        return timed != draft ? timed : delays.redirectIfDelayed(draft);
     }
 
     /** Before the broker is ready every request is SYSTEM_BUSY; afterwards unknown codes are not supported. */
@@ -732,7 +767,8 @@ public final class Broker implements AutoCloseable {
         closeQuietly("control executor", controlExecutor == null ? null : () -> stop(controlExecutor));
         closeQuietly("pull executor", pullExecutor == null ? null : () -> stop(pullExecutor));
         closeQuietly("transaction service", transactions);
-        closeQuietly("retry and admin handlers", retryAndAdmin);
+        closeQuietly("upkeep tasks", upkeep);
+        closeQuietly("delay scheduler", delays);
         closeQuietly("timer service", timers);
         closeQuietly("message store", store);
         closeQuietly("client", client);

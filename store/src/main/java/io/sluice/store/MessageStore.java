@@ -173,6 +173,10 @@ public final class MessageStore implements AutoCloseable {
             c.keyIndex = KeyIndex.open(settings.keyIndex(), c.log, c.running::dispatchedPosition,
                     env.log().epochClock());
             opened.push(c.keyIndex::close);
+            if (c.keyIndex.isEnabled()) {
+                KeyIndex keys = c.keyIndex;
+                c.listeners.add((topic, queueId, maxOffset) -> keys.onDispatched()); // wakes the index thread
+            }
             c.keyIndex.start();
             MessageStore store = new MessageStore(c, report);
             store.startHousekeeping();

@@ -12,7 +12,7 @@ import io.sluice.broker.auth.PolicyEntry;
 import io.sluice.broker.auth.ResourcePattern;
 import io.sluice.broker.auth.User;
 import io.sluice.broker.auth.UserType;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.Credentials;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.sluice.broker;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;

@@ -5,7 +5,7 @@ import static io.sluice.broker.BrokerDataPathIT.shutdownAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;

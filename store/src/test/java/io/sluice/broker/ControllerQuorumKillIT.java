@@ -2,7 +2,7 @@ package io.sluice.broker;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
 import io.sluice.remoting.protocol.RemotingCommand;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.config.BrokerSettings;
-import io.sluice.broker.testing.Await;
 import io.sluice.broker.testing.SameLog;
+import io.sluice.testing.Await;
 import io.sluice.namesrv.NameServer;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.controller.ReplicaInfo;

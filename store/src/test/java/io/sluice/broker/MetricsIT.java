@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricFamily;
 import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricType;
-import io.sluice.broker.testing.Await;
 import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
+import io.sluice.testing.Await;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;

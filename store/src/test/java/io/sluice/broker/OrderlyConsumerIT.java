@@ -2,7 +2,7 @@ package io.sluice.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;

@@ -3,7 +3,7 @@ package io.sluice.broker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.ReplicaPair;
 import io.sluice.broker.testing.SameLog;
 import java.io.DataOutputStream;

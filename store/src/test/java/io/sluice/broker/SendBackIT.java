@@ -2,7 +2,7 @@ package io.sluice.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

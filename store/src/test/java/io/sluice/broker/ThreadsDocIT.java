@@ -3,7 +3,7 @@ package io.sluice.broker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +40,7 @@ class ThreadsDocIT {
             "sluice-dispatch-writer");
     /** A broker's loops (threads run by an AgentHost): joined when the broker closes. */
     private static final List<String> LOOPS = List.of("sluice-dispatch", "sluice-flush-", "sluice-group-commit",
-            "sluice-zero-fill", "sluice-delay-scheduler", "sluice-timer-wheel", "sluice-ha-");
+            "sluice-zero-fill", "sluice-key-index", "sluice-delay-scheduler", "sluice-timer-wheel", "sluice-ha-");
 
     @TempDir
     Path dir;

@@ -3,7 +3,7 @@ package io.sluice.broker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import io.sluice.remoting.transport.ServerTls;
 import io.sluice.remoting.transport.TlsMode;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import io.sluice.broker.schedule.StoredMessage;
 import io.sluice.broker.transaction.HalfMessages;

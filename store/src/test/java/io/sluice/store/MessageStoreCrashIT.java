@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sluice.store.flush.FlushMode;
 import io.sluice.store.log.AppendResult;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.store.log.MessageDraft;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.store.log.LogEnvironment;
 import io.sluice.store.retention.DiskUsage;
 import io.sluice.store.retention.SimulatedDisk;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.keyindex.KeyIndexSettings;
 import io.sluice.store.log.AppendResult;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.format.MessageProperties;
 import io.sluice.format.RecordDescriptor;

@@ -14,7 +14,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.sluice.store.log.AppendStatus;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.format.RecordDescriptor;
 import io.sluice.store.retention.RetentionAgent;
 import io.sluice.store.retention.RetentionGuard;

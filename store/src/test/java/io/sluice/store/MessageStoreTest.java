@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.format.RecordDescriptor;
 import java.io.IOException;

@@ -13,7 +13,7 @@ import io.sluice.store.index.IndexSettings;
 import io.sluice.store.index.StoreTimeLookup;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogEnvironment;
 import io.sluice.format.RecordDescriptor;

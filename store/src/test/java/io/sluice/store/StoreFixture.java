@@ -7,7 +7,7 @@ import io.sluice.store.flush.FlushMode;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.store.log.LogEnvironment;
 import io.sluice.store.log.MessageDraft;

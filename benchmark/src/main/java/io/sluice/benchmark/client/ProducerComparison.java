@@ -8,7 +8,7 @@ import io.sluice.client.ConnectionSettings;
 import io.sluice.client.Message;
 import io.sluice.client.Producer;
 import io.sluice.client.ProducerSettings;
-import io.sluice.client.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.client.TopicSpec;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
@@ -310,7 +310,7 @@ public final class ProducerComparison {
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
             }
-            admin.createTopic(TopicSpec.of(topic, QUEUES).withQueueType(QueueType.BATCH_CQ), "DefaultCluster");
+            admin.createTopic(TopicSpec.of(topic, QUEUES).withQueueType(ConsumeQueueType.BATCH), "DefaultCluster");
         }
     }
 

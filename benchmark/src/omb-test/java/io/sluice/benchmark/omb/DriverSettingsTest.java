@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.client.ConnectionSettings;
 import io.sluice.client.ConsumeFrom;
 import io.sluice.client.ProducerSettings;
-import io.sluice.client.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,7 +44,7 @@ class DriverSettingsTest {
                 """);
         assertEquals(new DriverSettings("127.0.0.1:9876;127.0.0.2:9876", "Other", false, false, 65_536, 2,
                 8L << 30, 4096, 64, 500), settings);
-        assertEquals(QueueType.SIMPLE_CQ, settings.queueType());
+        assertEquals(ConsumeQueueType.SIMPLE, settings.queueType());
     }
 
     @Test
@@ -54,7 +54,7 @@ class DriverSettingsTest {
                 ProducerSettings.DEFAULT_BATCH_MAX_BYTES, ProducerSettings.DEFAULT_BATCH_MAX_DELAY_MS,
                 ProducerSettings.DEFAULT_TOTAL_BATCH_MAX_BYTES, 0, DriverSettings.DEFAULT_PULL_BATCH_SIZE,
                 DriverSettings.DEFAULT_PULL_THRESHOLD_MESSAGES), settings);
-        assertEquals(QueueType.BATCH_CQ, settings.queueType());
+        assertEquals(ConsumeQueueType.BATCH, settings.queueType());
     }
 
     @Test

@@ -10,7 +10,7 @@ import io.openmessaging.benchmark.driver.BenchmarkProducer;
 import io.openmessaging.benchmark.driver.ConsumerCallback;
 import io.sluice.broker.testing.NamesrvAndBroker;
 import io.sluice.client.Admin;
-import io.sluice.client.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import io.sluice.client.TopicSpec;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -57,7 +57,7 @@ class SluiceBenchmarkDriverIT {
             try (Admin admin = Admin.start(cluster.namesrvAddr())) {
                 TopicSpec created = admin.topicConfig(topic, cluster.brokerAddr());
                 assertNotNull(created, "topic on the broker");
-                assertEquals(QueueType.BATCH_CQ, created.queueType());
+                assertEquals(ConsumeQueueType.BATCH, created.queueType());
                 assertEquals(QUEUES, created.writeQueueNums());
             }
 

@@ -4,7 +4,7 @@ import io.sluice.client.ConnectionSettings;
 import io.sluice.client.ConsumeFrom;
 import io.sluice.client.LitePullSettings;
 import io.sluice.client.ProducerSettings;
-import io.sluice.client.QueueType;
+import io.sluice.format.ConsumeQueueType;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -92,8 +92,8 @@ record DriverSettings(String namesrvAddr, String clusterName, boolean batchCQ, b
         return settings;
     }
 
-    QueueType queueType() {
-        return batchCQ ? QueueType.BATCH_CQ : QueueType.SIMPLE_CQ;
+    ConsumeQueueType queueType() {
+        return batchCQ ? ConsumeQueueType.BATCH : ConsumeQueueType.SIMPLE;
     }
 
     ProducerSettings producerSettings(ConnectionSettings connection, String producerGroup) {

@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.testing.Await;
 import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.format.MessageIdDescriptor;
 import io.sluice.format.MessageProperties;
@@ -113,10 +114,10 @@ class AccumulatorPropertyTest {
             });
         }
         CompletableFuture.allOf(senders).get(30, TimeUnit.SECONDS);
-        Await.until(() -> futures.stream().allMatch(CompletableFuture::isDone), "every send to complete");
+        Await.until("every send to complete", () -> futures.stream().allMatch(CompletableFuture::isDone));
         accumulator.close();
-        Await.until(() -> memory.heldBytes() == 0, "every batch to give its bytes back");
-        Await.until(() -> accumulator.bodyBuffersInUse() == 0, "every batch body to be released");
+        Await.until("every batch to give its bytes back", () -> memory.heldBytes() == 0);
+        Await.until("every batch body to be released", () -> accumulator.bodyBuffersInUse() == 0);
         for (int i = 0; i < futures.size(); i++) {
             CompletableFuture<SendResult> future = futures.get(i);
             if (!future.isCompletedExceptionally()) {

@@ -1,5 +1,6 @@
 package io.sluice.client.internal;
 
+import io.sluice.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -41,7 +42,7 @@ class BatchMemoryTest {
                 throw new IllegalStateException(e);
             }
         });
-        Await.until(() -> memory.heldBytes() == 100 && !waiter.isDone(), "waiter blocked");
+        Await.until("waiter blocked", () -> memory.heldBytes() == 100 && !waiter.isDone());
         memory.release(60);
         waiter.get(20, TimeUnit.SECONDS);
         assertEquals(90, memory.heldBytes());

@@ -1,5 +1,6 @@
 package io.sluice.remoting.transport;
 
+import io.sluice.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

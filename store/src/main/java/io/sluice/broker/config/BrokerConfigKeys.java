@@ -137,15 +137,16 @@ public final class BrokerConfigKeys {
                     + " the other connections of its I/O thread (whose heartbeats then wait too).");
     /** Pull handler threads. */
     public static final ConfigKey<Integer> PULL_MESSAGE_THREAD_POOL_NUMS = ConfigKey.ofInt("pullMessageThreadPoolNums",
-            16, 1, 1024, "", "Threads that process pull requests with pullOnIoThread=false, and re-run parked long"
-                    + " polls (Apache: 16 + 2 x cores).");
+            16, 1, 1024, "", "Threads that process pull requests, and re-run parked long polls, with"
+                    + " pullOnIoThread=false (Apache: 16 + 2 x cores).");
     /** Where pull requests run. */
     public static final ConfigKey<Boolean> PULL_ON_IO_THREAD = ConfigKey.ofBoolean("pullOnIoThread", true,
             "Run pull requests on the I/O thread that decoded them: the response is written by the thread that read"
                     + " the request, with no hand-off to a pull thread and none back. false = on"
                     + " pullMessageThreadPoolNums threads (bounded by pullThreadPoolQueueCapacity), so that a pull"
                     + " reading cold data from disk does not hold up the other connections of its I/O thread."
-                    + " Re-runs of parked long polls use the pull threads either way.");
+                    + " A parked long poll is re-run where its pull ran: on its connection's I/O thread, or with"
+                    + " false on the pull threads.");
     /** Send queue bound. */
     public static final ConfigKey<Integer> SEND_THREAD_POOL_QUEUE_CAPACITY = ConfigKey.ofInt(
             "sendThreadPoolQueueCapacity", 10_000, 1, 10_000_000, "requests",

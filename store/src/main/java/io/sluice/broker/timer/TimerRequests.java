@@ -70,8 +70,12 @@ final class TimerRequests {
         return new At(Math.max(0, deliverMs), name);
     }
 
+    /** Saturates both ways: a wrapped product would turn a negative delay (deliver now) into a huge one. */
     private static long saturatedTimes1000(long seconds) {
-        return seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000;
+        if (seconds > Long.MAX_VALUE / 1000) {
+            return Long.MAX_VALUE;
+        }
+        return seconds < Long.MIN_VALUE / 1000 ? Long.MIN_VALUE : seconds * 1000;
     }
 
     private static long saturatedAdd(long a, long b) {

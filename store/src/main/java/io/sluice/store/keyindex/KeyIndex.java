@@ -4,6 +4,7 @@ import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
 import io.sluice.store.log.ScanResult;
 import io.sluice.store.log.ScanStatus;
+import io.sluice.store.thread.AgentHost;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -14,27 +15,32 @@ import org.agrona.concurrent.EpochClock;
 
 /**
  * The store's key index: finds the records carrying a message key or a unique key within a store-time range,
- * through hash-slot files ({@link KeyIndexDescriptor}) written by {@code sluice-key-index}, which follows
- * dispatch. A lookup reads one slot and its chain per file, then checks each candidate record, so its cost grows
- * with the number of files (one per {@code entriesPerFile} keys), not with the messages stored.
+ * through hash-slot files ({@link KeyIndexDescriptor}) written by {@code sluice-key-index} ({@link KeyIndexAgent}),
+ * which follows dispatch and is woken by it ({@link #onDispatched()}). A lookup reads one slot and its chain per
+ * file, then checks each candidate record, so its cost grows with the number of files (one per
+ * {@code entriesPerFile} keys), not with the messages stored.
  *
  * <p>Lifecycle: {@link #open} (recovers the files), {@link #start}, then {@link #close} (final checkpoint) or
- * {@link #halt} (as a crash leaves it). {@link #find} and {@link #stats} from any thread.
+ * {@link #halt} (as a crash leaves it). {@link #find}, {@link #stats} and {@link #onDispatched()} from any
+ * thread.
  */
 public final class KeyIndex implements AutoCloseable {
 
     private final KeyIndexSettings settings;
     private final CommitLog log;
     private final KeyIndexFiles files;
-    private final KeyIndexThread thread;
+    private final KeyIndexAgent agent;
+    /** Runs {@link #agent}; null when the index is disabled. */
+    private final AgentHost thread;
     private final KeyIndexCounters counters;
 
-    private KeyIndex(KeyIndexSettings settings, CommitLog log, KeyIndexFiles files, KeyIndexThread thread,
+    private KeyIndex(KeyIndexSettings settings, CommitLog log, KeyIndexFiles files, KeyIndexAgent agent,
                      KeyIndexCounters counters) {
         this.settings = settings;
         this.log = log;
         this.files = files;
-        this.thread = thread;
+        this.agent = agent;
+        this.thread = agent == null ? null : new AgentHost(agent, agent.idleStrategy());
         this.counters = counters;
     }
 
@@ -53,15 +59,25 @@ public final class KeyIndex implements AutoCloseable {
             return new KeyIndex(settings, log, null, null, counters);
         }
         KeyIndexFiles files = KeyIndexFiles.open(settings, log.minPosition(), log.writtenPosition());
-        KeyIndexThread thread = new KeyIndexThread(files, log, dispatchedPosition, clock,
+        KeyIndexAgent agent = new KeyIndexAgent(files, log, dispatchedPosition, clock,
                 settings.checkpointIntervalMs(), counters);
-        return new KeyIndex(settings, log, files, thread, counters);
+        return new KeyIndex(settings, log, files, agent, counters);
     }
 
     /** Starts the index thread. */
     public void start() {
         if (thread != null) {
             thread.start();
+        }
+    }
+
+    /**
+     * Dispatch has written records: wakes the index thread if it idles. For the store's arrival listener; any
+     * thread, cheap (a fence and a flag).
+     */
+    public void onDispatched() {
+        if (agent != null && agent.onDispatched()) {
+            thread.wakeUp();
         }
     }
 
@@ -100,7 +116,7 @@ public final class KeyIndex implements AutoCloseable {
 
     /** Position after the last record whose keys are indexed; the log's end when disabled. */
     public long indexedPosition() {
-        return thread == null ? log.writtenPosition() : thread.indexedPosition();
+        return agent == null ? log.writtenPosition() : agent.indexedPosition();
     }
 
     public boolean isEnabled() {
@@ -125,7 +141,7 @@ public final class KeyIndex implements AutoCloseable {
 
     private void stop(boolean checkpoint) {
         if (thread != null) {
-            thread.stop();
+            thread.close(); // logs a thread that does not stop in time
             files.close(checkpoint);
         }
     }

@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * Tests substitute a fixed figure. Thread-safe.
  */
 @FunctionalInterface
-public interface DiskSpace {
+interface DiskSpace {
 
     /** The file system's usable space, as {@link java.nio.file.FileStore#getUsableSpace()} reports it. */
     DiskSpace SYSTEM = dir -> Files.getFileStore(dir).getUsableSpace();

@@ -11,7 +11,7 @@ import java.io.IOException;
  * lock holder.
  */
 @FunctionalInterface
-public interface WriteHook {
+interface WriteHook {
 
     /** Does nothing. */
     WriteHook NONE = (position, bytes) -> { };

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe; called on the loop's thread (and on a stopping thread for an error in the agent's close).
  */
-public final class CountingErrorHandler implements ErrorHandler {
+final class CountingErrorHandler implements ErrorHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(CountingErrorHandler.class);
     /** Pause after an error: long enough not to spin, short enough not to matter if the fault was transient. */
@@ -25,7 +25,7 @@ public final class CountingErrorHandler implements ErrorHandler {
     private final String roleName;
     private final AtomicLong errors = new AtomicLong();
 
-    public CountingErrorHandler(String roleName) {
+    CountingErrorHandler(String roleName) {
         this.roleName = roleName;
     }
 

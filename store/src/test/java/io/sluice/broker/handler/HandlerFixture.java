@@ -3,7 +3,7 @@ package io.sluice.broker.handler;
 import io.sluice.broker.client.ClientRegistry;
 import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.longpoll.PullParking;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.FakeConnection;
 import io.sluice.broker.topic.TopicAnnouncer;
 import io.sluice.broker.topic.TopicRegistry;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.schedule.StoredMessage;
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.FakeConnection;
 import io.sluice.broker.testing.OpenStores;
 import io.sluice.broker.topic.TopicRegistry;

@@ -2,7 +2,7 @@ package io.sluice.broker.longpoll;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

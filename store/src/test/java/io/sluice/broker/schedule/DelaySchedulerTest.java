@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.broker.testing.Await;
+import io.sluice.testing.Await;
 import io.sluice.broker.testing.OpenStores;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;

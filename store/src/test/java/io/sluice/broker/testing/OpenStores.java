@@ -1,5 +1,6 @@
 package io.sluice.broker.testing;
 
+import io.sluice.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.GetResult;

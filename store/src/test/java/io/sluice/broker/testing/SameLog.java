@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.MessageStore;
 import io.sluice.store.log.ReadResult;
+import io.sluice.testing.Await;
 
 /** Checks that a slave's CommitLog is its master's, byte for byte. */
 public final class SameLog {

@@ -1,5 +1,6 @@
 package io.sluice.store.log;
 
+import io.sluice.testing.Await;
 import io.sluice.format.MessageIdDescriptor;
 import io.sluice.format.BatchBodyDescriptor;
 import io.sluice.format.RecordDescriptor;

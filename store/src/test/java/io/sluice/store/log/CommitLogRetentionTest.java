@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.format.RecordDescriptor;
+import io.sluice.testing.Await;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -82,13 +83,13 @@ class CommitLogRetentionTest {
             Path commitLogDir = settings.commitLogDir();
             assertTrue(Files.exists(commitLogDir.resolve(SegmentRecycler.FILE_PREFIX + MappedSegment.fileName(0))));
             byte[] body = LogFixture.filled(9_000, 5);
-            Await.until("a removed segment to be reused and written over", () -> {
+            Await.until("a removed segment to be reused and written over", Duration.ofSeconds(60), () -> {
                 System.gc();
                 for (int i = 0; i < 4; i++) {
                     after.add(LogFixture.appendOk(log, LogFixture.draft("Ret", 2, body, "")));
                 }
                 return log.segmentsReused() >= 1 && log.writtenPosition() > 7L * SEG;
-            }, Duration.ofSeconds(60));
+            });
             for (AppendResult r : after) {
                 ByteBuffer record = log.readRecord(r.position(), r.wroteBytes()).buffer();
                 assertEquals(r.position(), record.getLong(record.position() + RecordDescriptor.PHYSICAL_OFFSET_OFFSET));

@@ -1,5 +1,6 @@
 package io.sluice.store.log;
 
+import io.sluice.testing.Await;
 import io.sluice.format.BatchBodyDescriptor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

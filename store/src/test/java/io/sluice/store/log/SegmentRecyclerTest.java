@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testing.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,11 +40,11 @@ class SegmentRecyclerTest {
 
         segment = null;
         AtomicReference<Path> taken = new AtomicReference<>();
-        Await.until("the mapping to be collected", () -> {
+        Await.until("the mapping to be collected", Duration.ofSeconds(30), () -> {
             System.gc();
             recycler.take().ifPresent(taken::set);
             return taken.get() != null;
-        }, Duration.ofSeconds(30));
+        });
         assertEquals(kept, taken.get());
         assertEquals(0, recycler.keptCount());
         assertEquals(1, recycler.reusedCount());

@@ -10,7 +10,7 @@ import io.sluice.store.flush.StoreFailureHandler;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.index.StoreTimeLookup;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.LogEnvironment;
 import io.sluice.store.log.LogSettings;

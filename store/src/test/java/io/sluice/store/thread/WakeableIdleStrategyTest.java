@@ -3,7 +3,7 @@ package io.sluice.store.thread;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.SleepingIdleStrategy;

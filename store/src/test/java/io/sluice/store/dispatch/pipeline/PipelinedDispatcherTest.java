@@ -14,7 +14,7 @@ import io.sluice.store.dispatch.pipeline.PipelineFixture.Unpacked;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.AppendResult;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.store.log.CommitLog;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -15,7 +15,7 @@ import io.sluice.store.dispatch.pipeline.PipelineFixture.Inner;
 import io.sluice.store.dispatch.pipeline.PipelineFixture.Op;
 import io.sluice.store.dispatch.pipeline.PipelineFixture.Single;
 import io.sluice.store.log.AppendResult;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

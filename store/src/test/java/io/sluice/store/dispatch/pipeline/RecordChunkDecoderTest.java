@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;
-import io.sluice.store.log.Await;
+import io.sluice.testing.Await;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.store.log.ReadResult;

@@ -1,0 +1,206 @@
+package io.sluice.store.keyindex;
+
+import io.sluice.store.DispatchEntry;
+import io.sluice.store.log.CommitLog;
+import io.sluice.store.log.ReadResult;
+import io.sluice.store.log.RecordCursor;
+import io.sluice.store.log.ScanResult;
+import io.sluice.store.thread.WakeableIdleStrategy;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The loop that owns the key-index files ({@code sluice-key-index}, run by an {@code AgentHost}): it follows the
+ * dispatcher's position through the CommitLog, reads each dispatched record's keys and adds them to the newest
+ * file, so dispatch itself does no index work. Duty cycle: index up to {@link #RECORDS_PER_CYCLE} records;
+ * checkpoint the newest file every {@code checkpointIntervalMs}; delete files retention has left without records
+ * every {@link #RETENTION_CHECK_MS}; after an I/O failure, count it and index nothing for
+ * {@link #FAILURE_PAUSE_MS}. Idle: {@link #idleStrategy()}, ended by {@link #onDispatched()}.
+ *
+ * <p>Thread-safety: the duty cycle and the files on the agent's thread only (lookups excepted, see
+ * {@link KeyIndexFiles}); {@link #onDispatched()} and {@link #indexedPosition()} from any thread.
+ */
+final class KeyIndexAgent implements Agent {
+
+    static final String ROLE_NAME = "sluice-key-index";
+    static final int RECORDS_PER_CYCLE = 4_096;
+    static final long RETENTION_CHECK_MS = 1_000;
+    static final long FAILURE_PAUSE_MS = 1_000;
+    /** Longest park: bounds the lag of records that wake nobody (no queue) and paces checkpoints and retention. */
+    static final long MAX_PARK_MS = 100;
+    private static final int SPINS = 10;
+    private static final int YIELDS = 5;
+    private static final long MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
+    private static final Logger LOG = LoggerFactory.getLogger(KeyIndexAgent.class);
+
+    private final KeyIndexFiles files;
+    private final CommitLog log;
+    private final LongSupplier dispatchedPosition;
+    private final EpochClock clock;
+    private final long checkpointIntervalMs;
+    private final RecordCursor cursor;
+    private final AtomicLong indexedPosition;
+    private final KeyIndexCounters counters;
+    private final WakeableIdleStrategy idle;
+    /** Set by dispatch when it tells of arrivals, cleared by the agent's thread when it starts a cycle. */
+    private volatile boolean dispatchedMore;
+    private long lastCheckpointMs;
+    private long lastRetentionMs;
+    /** Clock time (ms) before which nothing is indexed, after a failure; agent thread only. */
+    private long pausedUntilMs;
+    private boolean dirty;
+
+    /**
+     * With the broker's back-off: spins, yields, then parks from 1 µs doubling up to {@link #MAX_PARK_MS}.
+     */
+    KeyIndexAgent(KeyIndexFiles files, CommitLog log, LongSupplier dispatchedPosition, EpochClock clock,
+                  long checkpointIntervalMs, KeyIndexCounters counters) {
+        this(files, log, dispatchedPosition, clock, checkpointIntervalMs, counters, new BackoffIdleStrategy(SPINS,
+                YIELDS, MIN_PARK_NS, TimeUnit.MILLISECONDS.toNanos(MAX_PARK_MS)));
+    }
+
+    /**
+     * @param backoff what the thread does when caught up (its parks must end at an unpark); reset by each arrival
+     */
+    KeyIndexAgent(KeyIndexFiles files, CommitLog log, LongSupplier dispatchedPosition, EpochClock clock,
+                  long checkpointIntervalMs, KeyIndexCounters counters, IdleStrategy backoff) {
+        this.files = files;
+        this.log = log;
+        this.dispatchedPosition = dispatchedPosition;
+        this.clock = clock;
+        this.checkpointIntervalMs = checkpointIntervalMs;
+        this.counters = counters;
+        this.cursor = log.cursor(files.resumePosition());
+        this.indexedPosition = new AtomicLong(files.resumePosition());
+        this.idle = new WakeableIdleStrategy(backoff, this::hasWork);
+    }
+
+    @Override
+    public String roleName() {
+        return ROLE_NAME;
+    }
+
+    /**
+     * Backs off from spins to parks of at most {@link #MAX_PARK_MS} once caught up with dispatch; dispatch's
+     * arrivals end it ({@link #onDispatched()}) and restart the back-off from its spins, because dispatch tells of
+     * arrivals just before it publishes its new position.
+     */
+    WakeableIdleStrategy idleStrategy() {
+        return idle;
+    }
+
+    /**
+     * Dispatch has written records (called from its arrival listener): the caller unparks the agent's thread
+     * when this returns true. Any thread; cheap.
+     */
+    boolean onDispatched() {
+        dispatchedMore = true;
+        return idle.needsWakeUp();
+    }
+
+    /** The idle strategy's re-check before it backs off. Agent thread only. */
+    private boolean hasWork() {
+        return dispatchedMore
+                || (clock.time() >= pausedUntilMs && cursor.position() < dispatchedPosition.getAsLong());
+    }
+
+    /** Position after the last record whose keys are indexed. Any thread. */
+    long indexedPosition() {
+        return indexedPosition.get();
+    }
+
+    /** The duty cycle; an I/O failure is counted, logged (at powers of two) and retried after the pause. */
+    @Override
+    public int doWork() {
+        if (dispatchedMore) {
+            dispatchedMore = false;
+            idle.reset(); // the new position follows the arrival closely: look again soon
+        }
+        if (clock.time() < pausedUntilMs) {
+            return 0;
+        }
+        try {
+            return indexAndMaintain();
+        } catch (IOException | RuntimeException | InternalError e) {
+            // InternalError: a fault writing the mapped file (a full disk under a sparse file); retried later.
+            long n = counters.onFailure();
+            if ((n & (n - 1)) == 0) {
+                LOG.error("key indexing failed at position {} [{} failures so far]; retrying in {} ms",
+                        cursor.position(), n, FAILURE_PAUSE_MS, e);
+            }
+            pausedUntilMs = clock.time() + FAILURE_PAUSE_MS;
+            return 0;
+        }
+    }
+
+    /** Indexes what dispatch has passed, checkpoints and deletes when due; returns the records indexed. */
+    int indexAndMaintain() throws IOException {
+        long limit = dispatchedPosition.getAsLong();
+        int records = 0;
+        while (records < RECORDS_PER_CYCLE && cursor.position() < limit && step()) {
+            records++;
+        }
+        long now = clock.time();
+        if (dirty && now - lastCheckpointMs >= checkpointIntervalMs) {
+            files.checkpoint();
+            dirty = false;
+            lastCheckpointMs = now;
+        }
+        if (now - lastRetentionMs >= RETENTION_CHECK_MS) {
+            counters.onFilesDeleted(files.deleteCoveredBelow(log.minPosition()));
+            lastRetentionMs = now;
+        }
+        return records;
+    }
+
+    /** Indexes the record at the cursor, or moves past what is not a record; false when there is nothing more. */
+    private boolean step() throws IOException {
+        long at = cursor.position();
+        ScanResult r = cursor.next();
+        switch (r.status()) {
+            case VALID -> index(r.entry());
+            case END_OF_SEGMENT -> files.coverTo(cursor.position());
+            case POSITION_DELETED -> cursor.seek(Math.max(at, log.minPosition()));
+            case CORRUPT, NO_MORE_DATA -> {
+                // Dispatch has moved past it (below its position), so it skipped damage: skip to the next segment.
+                long segmentBytes = log.settings().segmentBytes();
+                cursor.seek(at - at % segmentBytes + segmentBytes);
+                counters.onSkippedDamage();
+            }
+            default -> throw new IllegalStateException("unexpected scan status " + r.status());
+        }
+        if (cursor.position() == at) {
+            return false;
+        }
+        indexedPosition.set(cursor.position());
+        dirty = true;
+        return true;
+    }
+
+    private void index(DispatchEntry entry) throws IOException {
+        ReadResult read = log.readRecord(entry.position(), entry.sizeBytes());
+        if (!read.isFound()) {
+            counters.onUnreadable();
+            files.coverTo(entry.position() + entry.sizeBytes());
+            return;
+        }
+        String properties = RecordKeys.properties(read.buffer());
+        int[] keys = new int[1];
+        RecordKeys.forEachKey(properties, KeyIndexDescriptor.MAX_KEYS_PER_RECORD, (kind, key) -> keys[0]++);
+        if (keys[0] > 0) {
+            KeyIndexFile file = files.writable(keys[0], entry.position());
+            int skipped = RecordKeys.forEachKey(properties, KeyIndexDescriptor.MAX_KEYS_PER_RECORD, (kind, key) ->
+                    file.add(KeyHash.of(entry.topic(), kind, key), entry.position(), entry.storeTimestampMs()));
+            counters.onIndexed(keys[0], skipped);
+        }
+        files.coverTo(entry.position() + entry.sizeBytes());
+    }
+}
