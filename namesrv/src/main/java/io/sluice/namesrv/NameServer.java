@@ -1,5 +1,6 @@
 package io.sluice.namesrv;
 
+import io.sluice.namesrv.auth.NamesrvAccessGate;
 import io.sluice.namesrv.controller.Controller;
 import io.sluice.namesrv.controller.ControllerSettings;
 import io.sluice.namesrv.handler.BrokerMembershipHandler;
@@ -48,6 +49,8 @@ public final class NameServer implements AutoCloseable {
     private final AtomicLong scanFailures = new AtomicLong();
     /** The embedded failover controller ({@code enableControllerInNamesrv}); null without one. */
     private final Controller controller;
+    /** Authentication of changing requests ({@code authenticationEnabled}); null without. */
+    private final NamesrvAccessGate gate;
     private ScheduledExecutorService scanner;
     private boolean started;
     private boolean closed;
@@ -92,6 +95,10 @@ public final class NameServer implements AutoCloseable {
                 .idleTimeoutMs(settings.connectionIdleMs())
                 .tls(settings.tls())
                 .build());
+        this.gate = settings.authentication().enabled() ? new NamesrvAccessGate(settings.authentication()) : null;
+        if (gate != null) {
+            server.setRequestGate(gate);
+        }
         for (NamesrvHandler handler : List.of(new BrokerMembershipHandler(routes, kvConfig),
                 new RouteQueryHandler(routes, settings.enableAllTopicList()), new TopicAdminHandler(routes),
                 new KvConfigHandler(kvConfig))) {
@@ -137,7 +144,8 @@ public final class NameServer implements AutoCloseable {
         });
         scanner.scheduleWithFixedDelay(this::scan, settings.scanIntervalMs(), settings.scanIntervalMs(),
                 TimeUnit.MILLISECONDS);
-        LOG.info("name server listening on {}", server.localAddress());
+        LOG.info("name server listening on {} (authentication {})", server.localAddress(),
+                settings.authentication().enabled() ? "on" : "off");
     }
 
     /** Expires silent brokers and closes their connections. Runs on the scan thread; never throws. */
@@ -162,6 +170,15 @@ public final class NameServer implements AutoCloseable {
      */
     public int port() {
         return server.port();
+    }
+
+    /**
+     * Requests refused for a missing or wrong signature or an unknown user.
+     *
+     * @return the count since start; 0 without authentication
+     */
+    public long refusedUnauthenticated() {
+        return gate == null ? 0 : gate.refused();
     }
 
     /**

@@ -434,6 +434,14 @@ public final class BrokerConfigKeys {
             "(none)", "", "A super user created at start when no user of that name exists, so a new cluster is not"
                     + " locked out: {\"username\":\"admin\",\"password\":\"secret\"}.",
             BrokerConfigKeys::parseInitUser, s -> s);
+    /** The broker's own credentials, towards name servers, its master and controllers. */
+    public static final ConfigKey<String> INNER_CLIENT_AUTHENTICATION_CREDENTIALS = ConfigKey.of(
+            "innerClientAuthenticationCredentials", "JSON", "", "(none)", "", "The broker signs its own requests"
+                    + " (registration with the name servers, a slave's metadata sync with its master, controller"
+                    + " calls) with these: {\"accessKey\":\"broker\",\"secretKey\":\"secret\"}. With"
+                    + " authenticationEnabled they are also a super user of this broker (created when absent), so"
+                    + " brokers given the same value accept each other.",
+            BrokerConfigKeys::parseInnerCredentials, s -> s);
     /** Metrics exporter (Apache's key; PROM only). */
     public static final ConfigKey<MetricsExporterType> METRICS_EXPORTER_TYPE = ConfigKey.ofEnum("metricsExporterType",
             MetricsExporterType.class, MetricsExporterType.DISABLE,
@@ -472,6 +480,7 @@ public final class BrokerConfigKeys {
             TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC, TLS_SERVER_MODE, TLS_SERVER_CERT_PATH, TLS_SERVER_KEY_PATH,
             TLS_SERVER_KEY_PASSWORD, TLS_SERVER_TRUST_CERT_PATH, TLS_SERVER_NEED_CLIENT_AUTH, TLS_ENABLE,
             TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHORIZATION_ENABLED, INIT_AUTHENTICATION_USER,
+            INNER_CLIENT_AUTHENTICATION_CREDENTIALS,
             METRICS_EXPORTER_TYPE, METRICS_PROM_EXPORTER_PORT, METRICS_PROM_EXPORTER_HOST);
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
@@ -522,6 +531,24 @@ public final class BrokerConfigKeys {
     private static ConfigKey<String> optionalPath(String key, String doc) {
         return ConfigKey.of(key, "path", "", "(none)", "", doc, raw -> raw.isEmpty() ? raw : parsePath(raw).toString(),
                 s -> s);
+    }
+
+    private static String parseInnerCredentials(String raw) {
+        if (raw.isEmpty()) {
+            return raw;
+        }
+        String expected = "expected {\"accessKey\":\"...\",\"secretKey\":\"...\"}";
+        JSONObject credentials;
+        try {
+            credentials = JSON.parseObject(raw);
+        } catch (JSONException e) {
+            throw new IllegalArgumentException(expected + ": " + e.getMessage(), e);
+        }
+        if (credentials == null || isBlank(credentials.getString("accessKey"))
+                || isBlank(credentials.getString("secretKey"))) {
+            throw new IllegalArgumentException(expected + " with both set");
+        }
+        return raw;
     }
 
     private static String parseInitUser(String raw) {
