@@ -37,7 +37,7 @@ import java.util.function.BiConsumer;
  * initAuthenticationUser JSON (none)  a known user: {"username":..,"password":..} (the administrator)
  * innerClientAuthenticationCredentials JSON (none)  a known user: {"accessKey":..,"secretKey":..} (the brokers)
  * </pre>
- * Certificate files are read at start: a changed file takes effect at the next restart.
+ * Changed certificate files are loaded for new connections, checked at each accept.
  *
  * @param listenAddress address to bind
  * @param listenPort TCP port, 0..65535

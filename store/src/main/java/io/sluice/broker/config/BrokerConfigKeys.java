@@ -388,8 +388,8 @@ public final class BrokerConfigKeys {
     public static final ConfigKey<String> TLS_SERVER_MODE = ConfigKey.of("tls.server.mode", "enum", "disabled", null,
             "", "disabled: plain connections only; permissive: TLS and plain on the one port, told apart by a"
                     + " client's first bytes; enforcing: TLS only. Apache's default is permissive with a generated"
-                    + " certificate; Sluice needs tls.server.certPath and tls.server.keyPath for TLS. Certificate"
-                    + " files are read at start: a changed file takes effect at the next restart.",
+                    + " certificate; Sluice needs tls.server.certPath and tls.server.keyPath for TLS. Changed"
+                    + " certificate files are loaded for new connections, checked at each accept.",
             raw -> TlsMode.parse(raw).text(), s -> s);
     /** Server certificate chain. */
     public static final ConfigKey<String> TLS_SERVER_CERT_PATH = optionalPath("tls.server.certPath",
