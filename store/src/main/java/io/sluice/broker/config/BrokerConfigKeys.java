@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -482,6 +483,10 @@ public final class BrokerConfigKeys {
             TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHORIZATION_ENABLED, INIT_AUTHENTICATION_USER,
             INNER_CLIENT_AUTHENTICATION_CREDENTIALS,
             METRICS_EXPORTER_TYPE, METRICS_PROM_EXPORTER_PORT, METRICS_PROM_EXPORTER_HOST);
+
+    /** Keys whose values hold a secret: never sent to a client (GET_BROKER_CONFIG answers them masked). */
+    public static final Set<String> SECRET_KEYS = Set.of(TLS_SERVER_KEY_PASSWORD.name(),
+            INIT_AUTHENTICATION_USER.name(), INNER_CLIENT_AUTHENTICATION_CREDENTIALS.name());
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 
