@@ -1,5 +1,6 @@
 package io.sluice.namesrv;
 
+import io.sluice.namesrv.auth.NamesrvAccessGate;
 import io.sluice.namesrv.controller.Controller;
 import io.sluice.namesrv.controller.ControllerSettings;
 import io.sluice.namesrv.handler.BrokerMembershipHandler;
@@ -59,6 +60,8 @@ public final class NameServer implements AutoCloseable {
     private final NamesrvMetricsSettings metricsSettings;
     /** The Prometheus endpoint; null unless {@code metricsExporterType=PROM}. */
     private NamesrvMetricsEndpoint metrics;
+    /** Authentication of changing requests ({@code authenticationEnabled}); null without. */
+    private final NamesrvAccessGate gate;
     private ScheduledExecutorService scanner;
     private boolean started;
     private boolean closed;
@@ -118,6 +121,10 @@ public final class NameServer implements AutoCloseable {
                 .idleTimeoutMs(settings.connectionIdleMs())
                 .tls(settings.tls())
                 .build());
+        this.gate = settings.authentication().enabled() ? new NamesrvAccessGate(settings.authentication()) : null;
+        if (gate != null) {
+            server.setRequestGate(gate);
+        }
         for (NamesrvHandler handler : List.of(new BrokerMembershipHandler(routes, kvConfig),
                 new RouteQueryHandler(routes, settings.enableAllTopicList()), new TopicAdminHandler(routes),
                 new KvConfigHandler(kvConfig))) {
@@ -168,7 +175,8 @@ public final class NameServer implements AutoCloseable {
         });
         scanner.scheduleWithFixedDelay(this::scan, settings.scanIntervalMs(), settings.scanIntervalMs(),
                 TimeUnit.MILLISECONDS);
-        LOG.info("name server listening on {}", server.localAddress());
+        LOG.info("name server listening on {} (authentication {})", server.localAddress(),
+                settings.authentication().enabled() ? "on" : "off");
     }
 
     /** Where the metrics endpoint binds: metricsPromExporterHost, else listenAddress. */
@@ -208,6 +216,15 @@ public final class NameServer implements AutoCloseable {
     /** The metrics endpoint's bound port, or -1 without one. */
     public synchronized int metricsPort() {
         return metrics == null ? -1 : metrics.port();
+    }
+
+    /**
+     * Requests refused for a missing or wrong signature or an unknown user.
+     *
+     * @return the count since start; 0 without authentication
+     */
+    public long refusedUnauthenticated() {
+        return gate == null ? 0 : gate.refused();
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.sluice.namesrv;
 
+import io.sluice.namesrv.auth.NamesrvAuthentication;
 import io.sluice.namesrv.controller.ControllerSettings;
 import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
+import io.sluice.remoting.transport.Credentials;
 import io.sluice.remoting.transport.ServerTls;
 import io.sluice.remoting.transport.TlsClientAuth;
 import io.sluice.remoting.transport.TlsMode;
@@ -32,8 +34,11 @@ import java.util.function.BiConsumer;
  * tls.server.keyPassword text  (none)    password of an encrypted key
  * tls.server.trustCertPath path (none)   PEM certificates client certificates must chain to
  * tls.server.need.client.auth enum none  none, optional or require a client certificate
+ * authenticationEnabled boolean false  requests other than the anonymous reads must be signed by a known user
+ * initAuthenticationUser JSON (none)  a known user: {"username":..,"password":..} (the administrator)
+ * innerClientAuthenticationCredentials JSON (none)  a known user: {"accessKey":..,"secretKey":..} (the brokers)
  * </pre>
- * Certificate files are read at start: a changed file takes effect at the next restart.
+ * Changed certificate files are loaded for new connections, checked at each accept.
  *
  * @param listenAddress address to bind
  * @param listenPort TCP port, 0..65535
@@ -42,6 +47,7 @@ import java.util.function.BiConsumer;
  * @param connectionIdleMs idle timeout of connections, positive
  * @param enableAllTopicList whether the full topic list may be queried
  * @param tls TLS of the listening port
+ * @param authentication who may change routes and configuration
  */
 public record NamesrvSettings(
         String listenAddress,
@@ -50,7 +56,8 @@ public record NamesrvSettings(
         long brokerExpiryMs,
         long connectionIdleMs,
         boolean enableAllTopicList,
-        ServerTls tls) {
+        ServerTls tls,
+        NamesrvAuthentication authentication) {
 
     /** The default TCP port of a name server. */
     public static final int DEFAULT_PORT = 9876;
@@ -67,6 +74,14 @@ public record NamesrvSettings(
         requirePositive("brokerExpiryMs", brokerExpiryMs);
         requirePositive("connectionIdleMs", connectionIdleMs);
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(authentication, "authentication");
+    }
+
+    /** Settings without authentication. */
+    public NamesrvSettings(String listenAddress, int listenPort, long scanIntervalMs, long brokerExpiryMs,
+                           long connectionIdleMs, boolean enableAllTopicList, ServerTls tls) {
+        this(listenAddress, listenPort, scanIntervalMs, brokerExpiryMs, connectionIdleMs, enableAllTopicList, tls,
+                NamesrvAuthentication.DISABLED);
     }
 
     /** Settings without TLS. */
@@ -94,7 +109,7 @@ public record NamesrvSettings(
      */
     public NamesrvSettings withListen(String address, int port) {
         return new NamesrvSettings(address, port, scanIntervalMs, brokerExpiryMs, connectionIdleMs,
-                enableAllTopicList, tls);
+                enableAllTopicList, tls, authentication);
     }
 
     /**
@@ -106,7 +121,7 @@ public record NamesrvSettings(
      */
     public NamesrvSettings withExpiry(long scanMs, long expiryMs) {
         return new NamesrvSettings(listenAddress, listenPort, scanMs, expiryMs, connectionIdleMs,
-                enableAllTopicList, tls);
+                enableAllTopicList, tls, authentication);
     }
 
     /**
@@ -117,7 +132,18 @@ public record NamesrvSettings(
      */
     public NamesrvSettings withTls(ServerTls value) {
         return new NamesrvSettings(listenAddress, listenPort, scanIntervalMs, brokerExpiryMs, connectionIdleMs,
-                enableAllTopicList, value);
+                enableAllTopicList, value, authentication);
+    }
+
+    /**
+     * Copy with other authentication settings.
+     *
+     * @param value who may change routes and configuration
+     * @return the new settings
+     */
+    public NamesrvSettings withAuthentication(NamesrvAuthentication value) {
+        return new NamesrvSettings(listenAddress, listenPort, scanIntervalMs, brokerExpiryMs, connectionIdleMs,
+                enableAllTopicList, tls, value);
     }
 
     /**
@@ -142,6 +168,10 @@ public record NamesrvSettings(
         keys.put("tls.server.keyPassword", (b, v) -> b.tlsKeyPassword = v.trim());
         keys.put("tls.server.trustCertPath", (b, v) -> b.tlsTrustCertPath = optionalPath(v));
         keys.put("tls.server.need.client.auth", (b, v) -> b.tlsClientAuth = TlsClientAuth.parse(v));
+        keys.put("authenticationEnabled", (b, v) -> b.authenticationEnabled = parseBoolean("authenticationEnabled",
+                v));
+        keys.put("initAuthenticationUser", (b, v) -> b.adminUser = NamesrvAuthentication.parseUser(v));
+        keys.put("innerClientAuthenticationCredentials", (b, v) -> b.innerUser = NamesrvAuthentication.parseInner(v));
         for (String name : new TreeSet<>(properties.stringPropertyNames())) {
             if (ControllerSettings.KEYS.contains(name) || NamesrvMetricsSettings.KEYS.contains(name)) {
                 continue; // read by ControllerSettings.fromProperties and NamesrvMetricsSettings.fromProperties
@@ -208,6 +238,9 @@ public record NamesrvSettings(
         private String tlsKeyPassword;
         private Optional<Path> tlsTrustCertPath;
         private TlsClientAuth tlsClientAuth;
+        private boolean authenticationEnabled;
+        private Optional<Credentials> adminUser;
+        private Optional<Credentials> innerUser;
 
         Builder(NamesrvSettings base) {
             listenAddress = base.listenAddress();
@@ -222,13 +255,16 @@ public record NamesrvSettings(
             tlsKeyPassword = base.tls().keyPassword();
             tlsTrustCertPath = base.tls().trustCertPath();
             tlsClientAuth = base.tls().clientAuth();
+            authenticationEnabled = base.authentication().enabled();
+            adminUser = base.authentication().admin();
+            innerUser = base.authentication().inner();
         }
 
         NamesrvSettings build() {
             ServerTls tls = tlsMode == TlsMode.DISABLED ? ServerTls.disabled() : new ServerTls(tlsMode, tlsCertPath,
                     tlsKeyPath, tlsKeyPassword, tlsTrustCertPath, tlsClientAuth);
             return new NamesrvSettings(listenAddress, listenPort, scanIntervalMs, brokerExpiryMs, connectionIdleMs,
-                    enableAllTopicList, tls);
+                    enableAllTopicList, tls, new NamesrvAuthentication(authenticationEnabled, adminUser, innerUser));
         }
     }
 }

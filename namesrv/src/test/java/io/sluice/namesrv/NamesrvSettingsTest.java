@@ -61,4 +61,17 @@ class NamesrvSettingsTest {
         assertTrue(notBoolean.getMessage().contains("enableAllTopicList"), notBoolean.getMessage());
         assertTrue(notPositive.getMessage().contains("scanIntervalMs"), notPositive.getMessage());
     }
+
+    @Test
+    void shouldReadTheAuthenticationKeys() {
+        NamesrvSettings settings = NamesrvSettings.fromProperties(props("authenticationEnabled", "true",
+                "initAuthenticationUser", "{\"username\":\"root\",\"password\":\"pw\"}",
+                "innerClientAuthenticationCredentials", "{\"accessKey\":\"inner\",\"secretKey\":\"s\"}"));
+
+        assertTrue(settings.authentication().enabled());
+        assertEquals(java.util.Map.of("root", "pw", "inner", "s"), settings.authentication().secretsByAccessKey());
+        IllegalArgumentException noUser = assertThrows(IllegalArgumentException.class,
+                () -> NamesrvSettings.fromProperties(props("authenticationEnabled", "true")));
+        assertTrue(noUser.getMessage().contains("innerClientAuthenticationCredentials"), noUser.getMessage());
+    }
 }

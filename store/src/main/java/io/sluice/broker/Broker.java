@@ -60,6 +60,7 @@ import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.ClientSettings;
+import io.sluice.remoting.transport.Credentials;
 import io.sluice.remoting.transport.ClientTls;
 import io.sluice.remoting.transport.HandlerOptions;
 import io.sluice.remoting.transport.QueueBound;
@@ -281,7 +282,8 @@ public final class Broker implements AutoCloseable {
             haListener = HaServer.bind(new InetSocketAddress(haBindAddress(), settings.haListenPort()));
         }
 
-        client = new RemotingClient(ClientSettings.defaults().withTls(clientTls(settings)));
+        client = new RemotingClient(ClientSettings.defaults().withTls(clientTls(settings))
+                .withCredentials(innerCredentials(settings)));
         scheduler = newScheduler();
         adminExecutor = Executors.newSingleThreadExecutor(daemonThreads("sluice-broker-admin"));
         controlExecutor = Executors.newFixedThreadPool(CONTROL_THREADS, daemonThreads("sluice-broker-control"));
@@ -375,9 +377,25 @@ public final class Broker implements AutoCloseable {
         }
         auth = AuthStore.open(settings.storePathRootDir().resolve("config"),
                 initUser(settings.get(BrokerConfigKeys.INIT_AUTHENTICATION_USER)));
+        Optional<Credentials> inner = innerCredentials(settings);
+        if (inner.isPresent() && auth.data().user(inner.get().accessKey()).isEmpty()) {
+            // As Apache: brokers configured alike (slave and master) accept each other's signed requests.
+            auth.putUser(new User(inner.get().accessKey(), inner.get().secretKey(), UserType.SUPER));
+            LOG.info("created the inner user {} from innerClientAuthenticationCredentials", inner.get().accessKey());
+        }
         server.setRequestGate(new AccessGate(auth, settings.brokerClusterName(), authentication, authorization));
         LOG.info("access control on: authentication {}, authorization {}, {} users", authentication, authorization,
                 auth.data().users().size());
+    }
+
+    /** The credentials of {@code innerClientAuthenticationCredentials} (already validated), if set. */
+    static Optional<Credentials> innerCredentials(BrokerSettings settings) {
+        String json = settings.get(BrokerConfigKeys.INNER_CLIENT_AUTHENTICATION_CREDENTIALS);
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        JSONObject credentials = JSON.parseObject(json);
+        return Optional.of(new Credentials(credentials.getString("accessKey"), credentials.getString("secretKey")));
     }
 
     /** The super user of {@code initAuthenticationUser} (already validated), if set. */

@@ -109,7 +109,8 @@ public final class FailoverBroker implements AutoCloseable {
         this.address = ip + ":" + port;
         this.haAddress = ip + ":" + haPort;
         this.storeSettings = Broker.storeSettings(base, new InetSocketAddress(ip, port));
-        this.client = new RemotingClient(ClientSettings.defaults().withTls(Broker.clientTls(base)));
+        this.client = new RemotingClient(ClientSettings.defaults().withTls(Broker.clientTls(base))
+                .withCredentials(Broker.innerCredentials(base)));
         this.controller = new ControllerClient(client, base.controllerAddresses(), CONTROLLER_CALL_TIMEOUT_MS);
         this.agent = new RoundAgent("sluice-broker-role-agent", base.brokerHeartbeatIntervalMs(), this::onHeartbeat);
     }

@@ -98,6 +98,19 @@ class AccessControlIT {
         }
     }
 
+    @Test
+    void theBrokerConfigShowsNoSecret() throws Exception {
+        DefaultMQAdminExt admin = admin(ADMIN, ADMIN_SECRET);
+        admin.start();
+        try {
+            java.util.Properties config = admin.getBrokerConfig(cluster.brokerAddr());
+            assertEquals("******", config.getProperty("initAuthenticationUser"));
+            assertTrue(config.getProperty("authenticationEnabled") != null, "the other keys are there");
+        } finally {
+            admin.shutdown();
+        }
+    }
+
     private static PolicyEntry allow(String resource, Action... actions) {
         return new PolicyEntry(ResourcePattern.parse(resource), EnumSet.copyOf(List.of(actions)), List.of(),
                 Decision.ALLOW);

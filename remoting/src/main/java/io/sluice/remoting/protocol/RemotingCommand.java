@@ -203,6 +203,11 @@ public final class RemotingCommand {
         return extFields == null ? Map.of() : Collections.unmodifiableMap(extFields);
     }
 
+    /** For the signature in this package: the custom header itself (null when none); callers must not change it. */
+    Map<String, String> extFieldsOrNull() {
+        return extFields;
+    }
+
     /** Replaces the custom header with a copy of {@code fields}; null removes it. Null keys/values rejected. */
     public RemotingCommand setExtFields(Map<String, String> fields) {
         if (fields == null) {
@@ -433,6 +438,11 @@ public final class RemotingCommand {
             views[i] = body[i].asReadOnlyBuffer();
         }
         return views;
+    }
+
+    /** For the signature in this package: the body set with {@link #setBody(ByteBuf)}, still held here, or null. */
+    ByteBuf ownedBodyOrNull() {
+        return ownedBody;
     }
 
     /** The internal body buffers, for the codec in this package only; callers must not change them. */

@@ -1,5 +1,6 @@
 package io.sluice.remoting.protocol;
 
+import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -9,6 +10,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import javax.crypto.Mac;
+import javax.crypto.ShortBufferException;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -25,6 +27,8 @@ public final class RequestSignature {
     public static final String SIGNATURE = "Signature";
     public static final String SECURITY_TOKEN = "SecurityToken";
     private static final String ALGORITHM = "HmacSHA1";
+    /** The length of an HMAC-SHA1. */
+    private static final int MAC_BYTES = 20;
 
     private static final ThreadLocal<Signer> SIGNERS = ThreadLocal.withInitial(Signer::new);
 
@@ -33,18 +37,23 @@ public final class RequestSignature {
 
     /** The raw signature of {@code request} under {@code secret}. */
     public static byte[] compute(RemotingCommand request, String secret) {
-        return SIGNERS.get().sign(request, secret);
+        byte[] out = new byte[MAC_BYTES];
+        SIGNERS.get().sign(request, secret, out);
+        return out;
     }
 
     /**
      * One thread's signing state: its Mac, keyed with the secret of the last call (most calls of a connection's
-     * I/O thread are one user's, so the key is rarely set again), and scratch space for the field names and
-     * values, reused from call to call. Used by its thread only.
+     * I/O thread are one user's, so the key is rarely set again), and scratch space for the fields, their UTF-8
+     * text and the result, reused from call to call, so a check allocates nothing once warm. Used by its thread
+     * only.
      */
     private static final class Signer {
         private final Mac mac;
+        private final byte[] result = new byte[MAC_BYTES];
         private String secret;
         private String[] names = new String[32];
+        private String[] values = new String[32];
         private byte[] text = new byte[512];
 
         Signer() {
@@ -55,7 +64,8 @@ public final class RequestSignature {
             }
         }
 
-        byte[] sign(RemotingCommand request, String key) {
+        /** Writes the signature of {@code request} under {@code key} to {@code out} ({@link #MAC_BYTES} long). */
+        void sign(RemotingCommand request, String key, byte[] out) {
             if (!key.equals(secret)) {
                 try {
                     mac.init(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), ALGORITHM));
@@ -66,47 +76,131 @@ public final class RequestSignature {
             } else {
                 mac.reset();
             }
-            Map<String, String> fields = request.extFields();
+            int n = collectSorted(request.extFieldsOrNull());
+            int length = 0;
+            int ascii = 0;
+            while (ascii < n) {
+                int end = appendAscii(values[ascii], length);
+                if (end < 0) {
+                    break;
+                }
+                length = end;
+                ascii++;
+            }
+            if (ascii < n) {
+                length = appendEncoded(ascii, n, length);
+            }
+            Arrays.fill(names, 0, n, null);
+            Arrays.fill(values, 0, n, null);
+            mac.update(text, 0, length);
+            updateWithBody(request);
+            try {
+                mac.doFinal(out, 0);
+            } catch (ShortBufferException e) {
+                throw new IllegalStateException("a " + ALGORITHM + " result is " + MAC_BYTES + " bytes", e);
+            }
+        }
+
+        /** {@link #sign} into this thread's scratch result, which stays valid until its next call. */
+        byte[] signToScratch(RemotingCommand request, String key) {
+            sign(request, key, result);
+            return result;
+        }
+
+        /**
+         * Copies the fields but {@code Signature} to {@link #names} and {@link #values}, sorted by name (an insertion
+         * sort: a request has a few dozen fields at most); returns their count.
+         */
+        private int collectSorted(Map<String, String> fields) {
+            if (fields == null) {
+                return 0;
+            }
             int count = fields.size();
             if (names.length < count) {
                 names = new String[count * 2];
+                values = new String[count * 2];
             }
             int n = 0;
-            for (String name : fields.keySet()) {
-                if (!SIGNATURE.equals(name)) {
-                    names[n++] = name;
+            for (Map.Entry<String, String> field : fields.entrySet()) {
+                String name = field.getKey();
+                if (SIGNATURE.equals(name)) {
+                    continue;
                 }
+                int at = n++;
+                while (at > 0 && compareNames(names[at - 1], name) > 0) {
+                    names[at] = names[at - 1];
+                    values[at] = values[at - 1];
+                    at--;
+                }
+                names[at] = name;
+                values[at] = field.getValue();
             }
-            Arrays.sort(names, 0, n);
-            int length = 0;
-            for (int i = 0; i < n; i++) {
-                length = append(String.valueOf(fields.get(names[i])), length);
-                names[i] = null;
-            }
-            mac.update(text, 0, length);
-            for (ByteBuffer part : request.bodyBuffers()) {
-                mac.update(part);
-            }
-            return mac.doFinal();
+            return n;
         }
 
-        /** Appends {@code value} as UTF-8 to the text at {@code length}; returns the new length. */
-        private int append(String value, int length) {
-            int chars = value.length();
-            if (text.length - length < chars * 3) {
-                text = Arrays.copyOf(text, Math.max(text.length * 2, length + chars * 3));
+        /** {@link String#compareTo}'s order (by UTF-16 unit), without its dispatch on the strings' coding. */
+        private static int compareNames(String left, String right) {
+            int shorter = Math.min(left.length(), right.length());
+            for (int i = 0; i < shorter; i++) {
+                int difference = left.charAt(i) - right.charAt(i);
+                if (difference != 0) {
+                    return difference;
+                }
             }
+            return left.length() - right.length();
+        }
+
+        /** Feeds the body to the Mac without copying a heap buffer and without moving any buffer's position. */
+        private void updateWithBody(RemotingCommand request) {
+            for (ByteBuffer part : request.bodyParts()) {
+                if (part.hasArray()) {
+                    mac.update(part.array(), part.arrayOffset() + part.position(), part.remaining());
+                } else {
+                    mac.update(part.duplicate());
+                }
+            }
+            ByteBuf owned = request.ownedBodyOrNull();
+            if (owned != null) {
+                mac.update(owned.nioBuffer());
+            }
+        }
+
+        /**
+         * Appends {@code value} to the text at {@code length} if it is ASCII (a byte per char); returns the new
+         * length, or -1 when it is not ASCII (the text past {@code length} is then undefined).
+         */
+        private int appendAscii(String value, int length) {
+            int chars = value.length();
+            ensureText(length + chars);
             for (int i = 0; i < chars; i++) {
                 char c = value.charAt(i);
                 if (c >= 0x80) {
-                    // Not ASCII: the JDK's encoder for the rest (it also handles surrogate pairs and lone ones).
-                    byte[] rest = value.substring(i).getBytes(StandardCharsets.UTF_8);
-                    System.arraycopy(rest, 0, text, length, rest.length);
-                    return length + rest.length;
+                    return -1;
                 }
-                text[length++] = (byte) c;
+                text[length + i] = (byte) c;
             }
-            return length;
+            return length + chars;
+        }
+
+        /**
+         * Appends the values {@code from} (inclusive) to {@code to} as one UTF-8 string, as the Apache hook encodes
+         * its concatenation: a surrogate pair split over two values is then one code point. Returns the new length.
+         */
+        private int appendEncoded(int from, int to, int length) {
+            StringBuilder rest = new StringBuilder();
+            for (int i = from; i < to; i++) {
+                rest.append(values[i]);
+            }
+            byte[] encoded = rest.toString().getBytes(StandardCharsets.UTF_8);
+            ensureText(length + encoded.length);
+            System.arraycopy(encoded, 0, text, length, encoded.length);
+            return length + encoded.length;
+        }
+
+        private void ensureText(int bytes) {
+            if (text.length < bytes) {
+                text = Arrays.copyOf(text, Math.max(text.length * 2, bytes));
+            }
         }
     }
 
@@ -132,6 +226,6 @@ public final class RequestSignature {
         } catch (IllegalArgumentException e) {
             return false;
         }
-        return MessageDigest.isEqual(compute(request, secret), given);
+        return MessageDigest.isEqual(SIGNERS.get().signToScratch(request, secret), given);
     }
 }

@@ -15,7 +15,7 @@ import javax.net.ssl.SSLException;
  *
  * <p>Certificates and keys are PEM files: the certificate chain, the private key in PKCS#8 (encrypted when
  * {@code keyPassword} is not empty) and, for client certificates, the certificates they must chain to. The files
- * are read when the server is built: a changed file takes effect at the next restart.
+ * are read when the server is built and again when they change ({@link ReloadingServerContext}).
  *
  * @param mode disabled, permissive (TLS and plain on one port) or enforcing (TLS only)
  * @param certPath the server's certificate chain; required unless disabled

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -406,8 +407,8 @@ public final class BrokerConfigKeys {
     public static final ConfigKey<String> TLS_SERVER_MODE = ConfigKey.of("tls.server.mode", "enum", "disabled", null,
             "", "disabled: plain connections only; permissive: TLS and plain on the one port, told apart by a"
                     + " client's first bytes; enforcing: TLS only. Apache's default is permissive with a generated"
-                    + " certificate; Sluice needs tls.server.certPath and tls.server.keyPath for TLS. Certificate"
-                    + " files are read at start: a changed file takes effect at the next restart.",
+                    + " certificate; Sluice needs tls.server.certPath and tls.server.keyPath for TLS. Changed"
+                    + " certificate files are loaded for new connections, checked at each accept.",
             raw -> TlsMode.parse(raw).text(), s -> s);
     /** Server certificate chain. */
     public static final ConfigKey<String> TLS_SERVER_CERT_PATH = optionalPath("tls.server.certPath",
@@ -452,6 +453,14 @@ public final class BrokerConfigKeys {
             "(none)", "", "A super user created at start when no user of that name exists, so a new cluster is not"
                     + " locked out: {\"username\":\"admin\",\"password\":\"secret\"}.",
             BrokerConfigKeys::parseInitUser, s -> s);
+    /** The broker's own credentials, towards name servers, its master and controllers. */
+    public static final ConfigKey<String> INNER_CLIENT_AUTHENTICATION_CREDENTIALS = ConfigKey.of(
+            "innerClientAuthenticationCredentials", "JSON", "", "(none)", "", "The broker signs its own requests"
+                    + " (registration with the name servers, a slave's metadata sync with its master, controller"
+                    + " calls) with these: {\"accessKey\":\"broker\",\"secretKey\":\"secret\"}. With"
+                    + " authenticationEnabled they are also a super user of this broker (created when absent), so"
+                    + " brokers given the same value accept each other.",
+            BrokerConfigKeys::parseInnerCredentials, s -> s);
     /** Metrics exporter (Apache's key; PROM only). */
     public static final ConfigKey<MetricsExporterType> METRICS_EXPORTER_TYPE = ConfigKey.ofEnum("metricsExporterType",
             MetricsExporterType.class, MetricsExporterType.DISABLE,
@@ -493,7 +502,12 @@ public final class BrokerConfigKeys {
             TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC, TLS_SERVER_MODE, TLS_SERVER_CERT_PATH, TLS_SERVER_KEY_PATH,
             TLS_SERVER_KEY_PASSWORD, TLS_SERVER_TRUST_CERT_PATH, TLS_SERVER_NEED_CLIENT_AUTH, TLS_ENABLE,
             TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHORIZATION_ENABLED, INIT_AUTHENTICATION_USER,
+            INNER_CLIENT_AUTHENTICATION_CREDENTIALS,
             METRICS_EXPORTER_TYPE, METRICS_PROM_EXPORTER_PORT, METRICS_PROM_EXPORTER_HOST);
+
+    /** Keys whose values hold a secret: never sent to a client (GET_BROKER_CONFIG answers them masked). */
+    public static final Set<String> SECRET_KEYS = Set.of(TLS_SERVER_KEY_PASSWORD.name(),
+            INIT_AUTHENTICATION_USER.name(), INNER_CLIENT_AUTHENTICATION_CREDENTIALS.name());
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 
@@ -543,6 +557,24 @@ public final class BrokerConfigKeys {
     private static ConfigKey<String> optionalPath(String key, String doc) {
         return ConfigKey.of(key, "path", "", "(none)", "", doc, raw -> raw.isEmpty() ? raw : parsePath(raw).toString(),
                 s -> s);
+    }
+
+    private static String parseInnerCredentials(String raw) {
+        if (raw.isEmpty()) {
+            return raw;
+        }
+        String expected = "expected {\"accessKey\":\"...\",\"secretKey\":\"...\"}";
+        JSONObject credentials;
+        try {
+            credentials = JSON.parseObject(raw);
+        } catch (JSONException e) {
+            throw new IllegalArgumentException(expected + ": " + e.getMessage(), e);
+        }
+        if (credentials == null || isBlank(credentials.getString("accessKey"))
+                || isBlank(credentials.getString("secretKey"))) {
+            throw new IllegalArgumentException(expected + " with both set");
+        }
+        return raw;
     }
 
     private static String parseInitUser(String raw) {

@@ -1,5 +1,6 @@
 package io.sluice.broker.handler;
 
+import io.sluice.broker.config.BrokerConfigKeys;
 import io.sluice.broker.schedule.DelayScheduler;
 import io.sluice.broker.stats.BrokerStats;
 import io.sluice.remoting.protocol.ProtocolVersion;
@@ -46,6 +47,9 @@ public final class BrokerInfoHandler {
     static final String SLUICE_VERSION = Optional.ofNullable(BrokerInfoHandler.class.getPackage()
             .getImplementationVersion()).orElse("development build");
 
+    /** What GET_BROKER_CONFIG shows in place of a secret. */
+    static final String MASK = "******";
+
     private final Supplier<Map<String, String>> effectiveConfig;
     private final MessageStore store;
     private final BrokerStats stats;
@@ -84,7 +88,15 @@ public final class BrokerInfoHandler {
         String version = new String(BodyCodec.encode(new DataVersion(0, bootTimestampMs, 0)), StandardCharsets.UTF_8);
         return RemotingCommand.response(ResponseCode.SUCCESS, null)
                 .putExtField("version", version)
-                .setBody(propertiesText(effectiveConfig.get()).getBytes(StandardCharsets.ISO_8859_1));
+                .setBody(propertiesText(masked(effectiveConfig.get())).getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** The settings with every set secret (passwords, credentials) replaced by {@link #MASK}. */
+    static Map<String, String> masked(Map<String, String> settings) {
+        Map<String, String> copy = new LinkedHashMap<>(settings);
+        copy.replaceAll((key, value) -> BrokerConfigKeys.SECRET_KEYS.contains(key) && value != null
+                && !value.isEmpty() ? MASK : value);
+        return copy;
     }
 
     /** GET_BROKER_RUNTIME_INFO (28). */

@@ -60,6 +60,19 @@ class BrokerInfoHandlerTest {
     }
 
     @Test
+    void secretsAreMaskedAndUnsetOnesLeftEmpty() {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("initAuthenticationUser", "{\"username\":\"admin\",\"password\":\"pw\"}");
+        config.put("innerClientAuthenticationCredentials", "");
+        config.put("tls.server.keyPassword", "key-pw");
+        config.put("brokerName", "b1");
+        Map<String, String> shown = BrokerInfoHandler.masked(config);
+        assertEquals(Map.of("initAuthenticationUser", BrokerInfoHandler.MASK,
+                "innerClientAuthenticationCredentials", "", "tls.server.keyPassword", BrokerInfoHandler.MASK,
+                "brokerName", "b1"), shown);
+    }
+
+    @Test
     void shouldAnswerTheEffectiveConfigAndAVersion() throws IOException {
         try (OpenStores stores = OpenStores.open(dir)) {
             Map<String, String> config = new LinkedHashMap<>();
