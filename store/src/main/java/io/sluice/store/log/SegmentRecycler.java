@@ -81,20 +81,15 @@ final class SegmentRecycler {
         return Optional.of(file);
     }
 
-    /** A file taken but not reused (its reuse failed): unlinked. */
-    static void discard(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            LOG.warn("could not delete {}", file, e);
-        }
-    }
-
     /** Deletes the reusable files; those whose mappings are still held stay until the next log open. */
     void close() {
         for (Path file; (file = reusable.poll()) != null; ) {
             kept.decrementAndGet();
-            discard(file);
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                LOG.warn("could not delete {}", file, e);
+            }
         }
     }
 
