@@ -383,7 +383,10 @@ public final class Broker implements AutoCloseable {
             auth.putUser(new User(inner.get().accessKey(), inner.get().secretKey(), UserType.SUPER));
             LOG.info("created the inner user {} from innerClientAuthenticationCredentials", inner.get().accessKey());
         }
-        server.setRequestGate(new AccessGate(auth, settings.brokerClusterName(), authentication, authorization));
+        server.setRequestGate(new AccessGate(auth, settings.brokerClusterName(), authentication, authorization,
+                settings.get(BrokerConfigKeys.AUTHENTICATION_STRATEGY),
+                settings.get(BrokerConfigKeys.STATEFUL_AUTHENTICATION_CACHE_EXPIRED_SECOND),
+                settings.get(BrokerConfigKeys.STATEFUL_AUTHENTICATION_CACHE_MAX_NUM)));
         LOG.info("access control on: authentication {}, authorization {}, {} users", authentication, authorization,
                 auth.data().users().size());
     }

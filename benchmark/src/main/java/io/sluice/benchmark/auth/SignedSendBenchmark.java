@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.benchmark.BenchStore;
 import io.sluice.broker.auth.AccessGate;
+import io.sluice.broker.auth.AuthenticationStrategy;
 import io.sluice.broker.auth.Action;
 import io.sluice.broker.auth.AuthStore;
 import io.sluice.broker.auth.Decision;
@@ -59,7 +60,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * decision) between the two. One thread, ASYNC flush, store in {@code /dev/shm} when it exists
  * ({@link BenchStore}). A real send also runs the send handler and encodes a response, so the ratio of the two is
  * an upper bound of the relative cost. {@code hmacAlone} is the HMAC-SHA1 over the signed bytes (header values
- * and body) by itself: the part of the check that Apache's signing scheme fixes. Figures: benchmark/README.md.
+ * and body) by itself: the part of the check that Apache's signing scheme fixes. {@code statefulSignedSend} passes
+ * a gate with {@code authenticationStrategy=stateful} on a connection already verified. Figures:
+ * benchmark/README.md.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -79,6 +82,8 @@ public class SignedSendBenchmark {
         BenchStore files;
         MessageStore store;
         AccessGate gate;
+        /** The same checks with {@code authenticationStrategy=stateful}: the connection's signature verified once. */
+        AccessGate statefulGate;
         final FrameCodec codec = new FrameCodec(FrameDescriptor.DEFAULT_MAX_FRAME_BYTES);
         ByteBuf unsignedFrame;
         ByteBuf signedFrame;
@@ -99,6 +104,8 @@ public class SignedSendBenchmark {
                     new PolicyEntry(ResourcePattern.parse("Topic:Bench*"), EnumSet.of(Action.PUB), List.of(),
                             Decision.ALLOW)));
             gate = new AccessGate(auth, "DefaultCluster", true, true);
+            statefulGate = new AccessGate(auth, "DefaultCluster", true, true, AuthenticationStrategy.STATEFUL,
+                    86_400, 16);
             String properties = MessageProperties.encode(Map.of(MessageProperties.UNIQ_KEY,
                     "7F0000010BB818B4AAC2648B37A60000", MessageProperties.PGROUP, "bench-pg"));
             message = BenchStore.message(TOPIC, properties);
@@ -158,6 +165,16 @@ public class SignedSendBenchmark {
     @Benchmark
     public AppendResult signedSend(Broker broker) throws FrameException {
         GateVerdict verdict = broker.gate.check(CLIENT, broker.decode(broker.signedFrame));
+        if (!verdict.passed()) {
+            throw new IllegalStateException("refused: " + verdict);
+        }
+        return broker.store.append(broker.message).join();
+    }
+
+    /** {@link #signedSend} on a connection whose signature was verified once ({@code authenticationStrategy}). */
+    @Benchmark
+    public AppendResult statefulSignedSend(Broker broker) throws FrameException {
+        GateVerdict verdict = broker.statefulGate.check(CLIENT, "bench-connection", broker.decode(broker.signedFrame));
         if (!verdict.passed()) {
             throw new IllegalStateException("refused: " + verdict);
         }

@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * with authorization on, the user must be a super user or have, for each permission the request needs
  * ({@link AccessTable}), a policy entry that allows it. Of the entries that cover a permission, the one with the
  * narrowest resource decides, a deny beating an allow of the same reach; no entry means deny. A refused request is
- * answered NO_PERMISSION with a remark naming the user, resource and action, and no handler sees it.
+ * answered NO_PERMISSION with a remark naming the user, resource and action, and no handler sees it. With
+ * {@link AuthenticationStrategy#STATEFUL} a signature a connection has shown for a user stands for that user's later
+ * requests on the connection for a while ({@link AuthenticatedConnections}); authorization is checked every time.
  *
  * <p>Runs on the I/O threads; reads the published {@link AuthData} without a lock. Thread-safe.
  */
@@ -32,7 +34,10 @@ public final class AccessGate implements RequestGate {
     private final AccessTable table;
     private final boolean authentication;
     private final boolean authorization;
+    /** Empty with {@link AuthenticationStrategy#STATELESS}. */
+    private final Optional<AuthenticatedConnections> verifiedConnections;
     private final AtomicLong refusedUnauthenticated = new AtomicLong();
+    private final AtomicLong signaturesSkipped = new AtomicLong();
     private final AtomicLong refusedUnauthorized = new AtomicLong();
 
     /**
@@ -43,19 +48,40 @@ public final class AccessGate implements RequestGate {
      *                      {@code AccessKey} field is taken at its word, as Apache does
      */
     public AccessGate(AuthStore store, String clusterName, boolean authentication, boolean authorization) {
+        this(store, clusterName, authentication, authorization, AuthenticationStrategy.STATELESS, 1, 1);
+    }
+
+    /**
+     * @param strategy                   when signatures are verified ({@code authenticationStrategy})
+     * @param statefulTtlSeconds         with STATEFUL, how long a connection's verified signature counts
+     * @param statefulMaxConnections     with STATEFUL, connections remembered at most
+     */
+    public AccessGate(AuthStore store, String clusterName, boolean authentication, boolean authorization,
+                      AuthenticationStrategy strategy, int statefulTtlSeconds, int statefulMaxConnections) {
         this.store = Objects.requireNonNull(store, "store");
         this.table = new AccessTable(clusterName);
         this.authentication = authentication;
         this.authorization = authorization;
+        this.verifiedConnections = strategy == AuthenticationStrategy.STATEFUL
+                ? Optional.of(new AuthenticatedConnections(statefulTtlSeconds, statefulMaxConnections))
+                : Optional.empty();
     }
 
     @Override
     public GateVerdict check(ConnectionContext connection, RemotingCommand request) {
-        return check(sourceAddress(connection.remoteAddress()), request);
+        return check(sourceAddress(connection.remoteAddress()), connection.id(), request);
     }
 
-    /** The verdict on {@code request} from a client at {@code source}. */
+    /** The verdict on {@code request} from a client at {@code source}, each request verified on its own. */
     public GateVerdict check(InetAddress source, RemotingCommand request) {
+        return check(source, null, request);
+    }
+
+    /**
+     * The verdict on {@code request} from a client at {@code source} on the connection {@code connectionId} (null:
+     * no connection to remember a verified signature for).
+     */
+    public GateVerdict check(InetAddress source, String connectionId, RemotingCommand request) {
         if (!authentication && !authorization) {
             return GateVerdict.PASS;
         }
@@ -70,7 +96,9 @@ public final class AccessGate implements RequestGate {
             return unauthenticated("no user '" + accessKey + "'");
         }
         User user = found.get();
-        if (authentication) {
+        if (authentication && isVerifiedAlready(connectionId, user)) {
+            signaturesSkipped.incrementAndGet();
+        } else if (authentication) {
             String signature = request.extField(RequestSignature.SIGNATURE);
             if (signature == null) {
                 return unauthenticated("request code " + request.code() + " from " + user.subject()
@@ -79,6 +107,9 @@ public final class AccessGate implements RequestGate {
             if (!RequestSignature.verify(request, user.password(), signature)) {
                 return unauthenticated("the Signature of request code " + request.code() + " does not match "
                         + user.subject() + "'s secret");
+            }
+            if (connectionId != null && verifiedConnections.isPresent()) {
+                verifiedConnections.get().remember(connectionId, user, System.nanoTime());
             }
         }
         if (!authorization || user.type() == UserType.SUPER) {
@@ -93,6 +124,11 @@ public final class AccessGate implements RequestGate {
             }
         }
         return GateVerdict.PASS;
+    }
+
+    private boolean isVerifiedAlready(String connectionId, User user) {
+        return connectionId != null && verifiedConnections.isPresent()
+                && verifiedConnections.get().verified(connectionId, user, System.nanoTime());
     }
 
     /** The decision of the narrowest entry covering {@code need} (deny on a tie); deny when none does. */
@@ -114,6 +150,11 @@ public final class AccessGate implements RequestGate {
     /** Requests refused for a missing or wrong signature or an unknown user. */
     public long refusedUnauthenticated() {
         return refusedUnauthenticated.get();
+    }
+
+    /** Requests passed without checking their signature: their connection had shown it (STATEFUL). */
+    public long signaturesSkipped() {
+        return signaturesSkipped.get();
     }
 
     /** Requests refused for a permission the user does not hold. */

@@ -1,6 +1,7 @@
 package io.sluice.broker.config;
 
 import io.sluice.store.dispatch.DispatchMode;
+import io.sluice.broker.auth.AuthenticationStrategy;
 import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
@@ -443,6 +444,25 @@ public final class BrokerConfigKeys {
             "Every request must carry AccessKey and a Signature made with that user's secret (the Apache client's"
                     + " AclClientRPCHook); others are refused NO_PERMISSION. Users and policies live in"
                     + " <storePathRootDir>/config/auth.json.");
+    /** When signatures are verified (Apache's key and strategies). */
+    public static final ConfigKey<AuthenticationStrategy> AUTHENTICATION_STRATEGY = ConfigKey.of(
+            "authenticationStrategy", "enum", AuthenticationStrategy.STATELESS, null, "", "stateless: every request's"
+                    + " Signature is verified. stateful: a connection's first request from a user is verified, and"
+                    + " that user's later requests on the same connection pass unverified for"
+                    + " statefulAuthenticationCacheExpiredSecond (sparing the HMAC over every body; use it with TLS,"
+                    + " since a request injected into the connection would pass). Apache's class names"
+                    + " (...StatelessAuthenticationStrategy, ...StatefulAuthenticationStrategy) are accepted.",
+            AuthenticationStrategy::parse, AuthenticationStrategy::text);
+    /** How long a stateful verification counts. */
+    public static final ConfigKey<Integer> STATEFUL_AUTHENTICATION_CACHE_EXPIRED_SECOND = ConfigKey.ofInt(
+            "statefulAuthenticationCacheExpiredSecond", 60, 1, 86_400, "s",
+            "With authenticationStrategy=stateful: how long a connection's verified signature stands for its user's"
+                    + " later requests; a user whose secret changes must sign anew at once.");
+    /** Connections a stateful verification is remembered for. */
+    public static final ConfigKey<Integer> STATEFUL_AUTHENTICATION_CACHE_MAX_NUM = ConfigKey.ofInt(
+            "statefulAuthenticationCacheMaxNum", 10_000, 1, 10_000_000, "connections",
+            "With authenticationStrategy=stateful: connections remembered at most; beyond it, requests of new"
+                    + " connections are verified one by one until older entries expire.");
     /** Requests must be permitted. */
     public static final ConfigKey<Boolean> AUTHORIZATION_ENABLED = ConfigKey.ofBoolean("authorizationEnabled", false,
             "Every request's user must be a super user or hold a policy entry allowing the request's action on its"
@@ -501,7 +521,9 @@ public final class BrokerConfigKeys {
             TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX, TIMER_WHEEL_ENABLE,
             TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC, TLS_SERVER_MODE, TLS_SERVER_CERT_PATH, TLS_SERVER_KEY_PATH,
             TLS_SERVER_KEY_PASSWORD, TLS_SERVER_TRUST_CERT_PATH, TLS_SERVER_NEED_CLIENT_AUTH, TLS_ENABLE,
-            TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHORIZATION_ENABLED, INIT_AUTHENTICATION_USER,
+            TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHENTICATION_STRATEGY,
+            STATEFUL_AUTHENTICATION_CACHE_EXPIRED_SECOND, STATEFUL_AUTHENTICATION_CACHE_MAX_NUM, AUTHORIZATION_ENABLED,
+            INIT_AUTHENTICATION_USER,
             INNER_CLIENT_AUTHENTICATION_CREDENTIALS,
             METRICS_EXPORTER_TYPE, METRICS_PROM_EXPORTER_PORT, METRICS_PROM_EXPORTER_HOST);
 

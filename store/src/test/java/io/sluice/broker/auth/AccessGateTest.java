@@ -57,6 +57,70 @@ class AccessGateTest {
         return request;
     }
 
+    private static RemotingCommand tampered(RemotingCommand signed) {
+        return signed.setBody("changed after signing".getBytes());
+    }
+
+    @Test
+    void statefulTrustsAConnectionsVerifiedUserUntilTheUserChanges() throws IOException {
+        AuthStore store = store();
+        AccessGate gate = new AccessGate(store, "c1", true, false, AuthenticationStrategy.STATEFUL, 60, 100);
+        FakeConnection first = new FakeConnection(40001);
+        FakeConnection second = new FakeConnection(40002);
+        assertFalse(gate.check(first, tampered(send("T", "alice", "alice-secret"))).passed(),
+                "a connection's first request is verified");
+        assertTrue(gate.check(first, send("T", "alice", "alice-secret")).passed());
+        assertTrue(gate.check(first, tampered(send("T", "alice", "alice-secret"))).passed(),
+                "later requests of the verified user on that connection are not");
+        assertEquals(1, gate.signaturesSkipped());
+        assertFalse(gate.check(second, tampered(send("T", "alice", "alice-secret"))).passed(),
+                "another connection is verified on its own");
+        assertFalse(gate.check(first, tampered(send("T", "root", "root-secret"))).passed(),
+                "another user on the same connection is verified");
+        assertTrue(gate.check(first, send("T", "alice", "alice-secret")).passed());
+        store.putUser(new User("alice", "new-secret", UserType.NORMAL));
+        assertFalse(gate.check(first, send("T", "alice", "alice-secret")).passed(),
+                "a changed user signs anew, with the new secret");
+        assertTrue(gate.check(first, send("T", "alice", "new-secret")).passed());
+        assertTrue(gate.check(first, tampered(send("T", "alice", "new-secret"))).passed());
+    }
+
+    @Test
+    void statelessVerifiesEveryRequest() throws IOException {
+        AccessGate gate = new AccessGate(store(), "c1", true, false, AuthenticationStrategy.STATELESS, 60, 100);
+        FakeConnection connection = new FakeConnection(40003);
+        assertTrue(gate.check(connection, send("T", "alice", "alice-secret")).passed());
+        assertFalse(gate.check(connection, tampered(send("T", "alice", "alice-secret"))).passed());
+        assertEquals(0, gate.signaturesSkipped());
+    }
+
+    @Test
+    void rememberedConnectionsExpireAndStayBounded() {
+        User alice = new User("alice", "s", UserType.NORMAL);
+        AuthenticatedConnections remembered = new AuthenticatedConnections(2, 2);
+        long now = 1_000;
+        remembered.remember("a", alice, now);
+        assertTrue(remembered.verified("a", alice, now + TimeUnit.SECONDS.toNanos(2) - 1));
+        assertFalse(remembered.verified("a", alice, now + TimeUnit.SECONDS.toNanos(2)), "expired");
+        assertFalse(remembered.verified("a", new User("alice", "s", UserType.NORMAL), now), "another record");
+        remembered.remember("b", alice, now);
+        remembered.remember("c", alice, now + 1);
+        assertFalse(remembered.verified("c", alice, now + 1), "full, nothing expired: not remembered");
+        remembered.remember("c", alice, now + TimeUnit.SECONDS.toNanos(3));
+        assertTrue(remembered.verified("c", alice, now + TimeUnit.SECONDS.toNanos(3)), "room after a sweep");
+        assertEquals(1, remembered.size(), "the expired entries were swept");
+    }
+
+    @Test
+    void apachesStrategyNamesAreAccepted() {
+        assertEquals(AuthenticationStrategy.STATEFUL, AuthenticationStrategy.parse(
+                "org.apache.rocketmq.auth.authentication.strategy.StatefulAuthenticationStrategy"));
+        assertEquals(AuthenticationStrategy.STATELESS, AuthenticationStrategy.parse("Stateless"));
+        IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> AuthenticationStrategy.parse("sometimes"));
+        assertTrue(bad.getMessage().contains("stateless | stateful"), bad.getMessage());
+    }
+
     @Test
     void theNarrowestEntryDecidesAndDenyWinsATie() throws IOException {
         AuthStore store = store();
