@@ -17,6 +17,7 @@ import io.sluice.broker.config.ConfigKey;
 import io.sluice.broker.config.MetricsExporterType;
 import io.sluice.broker.config.RuntimeSettings;
 import io.sluice.broker.config.FlushDiskType;
+import io.sluice.broker.ha.HaAuthentication;
 import io.sluice.broker.ha.HaServer;
 import io.sluice.broker.ha.HaSettings;
 import io.sluice.broker.ha.MasterMetadataSync;
@@ -357,7 +358,7 @@ public final class Broker implements AutoCloseable {
         registrar.start();
         if (settings.brokerRole() == BrokerRole.SLAVE) {
             replica = new ReplicaClient(store, HaSettings.DEFAULTS, settings.brokerId(), group,
-                    this::masterHaAddress);
+                    this::masterHaAddress, innerCredentials(settings));
             replica.start();
             scheduler.scheduleWithFixedDelay(metadataSync::syncAll, 0, METADATA_SYNC_INTERVAL_MS,
                     TimeUnit.MILLISECONDS);
@@ -416,11 +417,26 @@ public final class Broker implements AutoCloseable {
             syncReplication = new SyncReplication(settings.syncFlushTimeoutMs(), SystemNanoClock.INSTANCE);
             syncReplication.start();
         }
-        haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication, group);
+        haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication, group,
+                haAuthentication());
         haListener = null;
         haServer.start();
         // Appends that do not come through the send path (delays, timers, transactions, send-backs).
         store.addArrivalListener((topic, queueId, maxOffset) -> haServer.wakeUp());
+    }
+
+    /**
+     * Which slaves may replicate: with {@code authenticationEnabled}, those whose hello a known user signed (with
+     * {@code authorizationEnabled} too, a super user: the channel carries every topic), such as the inner user.
+     */
+    private HaAuthentication haAuthentication() {
+        if (!settings.get(BrokerConfigKeys.AUTHENTICATION_ENABLED)) {
+            return HaAuthentication.OFF;
+        }
+        AuthStore users = auth;
+        boolean superOnly = settings.get(BrokerConfigKeys.AUTHORIZATION_ENABLED);
+        return HaAuthentication.requiring(accessKey -> users.data().user(accessKey)
+                .filter(user -> !superOnly || user.type() == UserType.SUPER).map(User::password), clock::time);
     }
 
     /** A slave's master's client address, as the name servers answered. */

@@ -268,7 +268,10 @@ class ReplicationIT {
         return connectHa(pair, position, 0);
     }
 
-    /** A raw HA connection that sends one slave hello of brokerId 9 and claims {@code epochCount} epochs. */
+    /**
+     * A raw HA connection that sends one unsigned slave hello of brokerId 9 and claims {@code epochCount} epochs
+     * (none follow).
+     */
     private static Socket connectHa(ReplicaPair pair, long position, int epochCount) throws IOException {
         Socket socket = new Socket("127.0.0.1", pair.master().haServer().port());
         DataOutputStream out = new DataOutputStream(socket.getOutputStream());
@@ -276,6 +279,9 @@ class ReplicationIT {
         out.writeLong(9);
         out.writeLong(position);
         out.writeInt(epochCount);
+        out.writeLong(System.currentTimeMillis());
+        out.writeLong(System.nanoTime());
+        out.writeShort(0);
         out.flush();
         return socket;
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.AgentTerminationException;
@@ -36,10 +37,12 @@ public final class HaServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HaServer.class);
     private static final long STOP_TIMEOUT_MS = 5_000;
+    private static final long REFUSAL_LOG_INTERVAL_NS = TimeUnit.MINUTES.toNanos(1);
 
     private final MessageStore store;
     private final HaSettings settings;
     private final ReplicaGroupView group;
+    private final HaAuthentication authentication;
     private final ServerSocketChannel listener;
     /** Null for an ASYNC_MASTER: nothing waits for the slaves. */
     private final SyncReplication sync;
@@ -51,17 +54,22 @@ public final class HaServer implements AutoCloseable {
     /** Set once by {@link #start}; read under this object's monitor. */
     private AgentHost acceptor;
     private volatile boolean running;
+    /** The refusal last logged, and when: guarded by this object's monitor. */
+    private String lastRefusal = "";
+    private long lastRefusalLoggedNs;
 
     /**
      * @param listener the bound HA socket ({@link #bind}); this server owns it from now on
      * @param sync     the SYNC_MASTER waiters to release, or null
      * @param group    this master's epochs and in-sync slaves ({@link ReplicaGroupView#NONE} without a controller)
+     * @param authentication which slaves' hellos are accepted ({@link HaAuthentication#OFF}: any)
      */
     public HaServer(MessageStore store, HaSettings settings, ServerSocketChannel listener, SyncReplication sync,
-                    ReplicaGroupView group) {
+                    ReplicaGroupView group, HaAuthentication authentication) {
         this.store = store;
         this.settings = settings;
         this.group = group;
+        this.authentication = authentication;
         this.listener = listener;
         this.sync = sync;
     }
@@ -163,13 +171,27 @@ public final class HaServer implements AutoCloseable {
         onAcked();
     }
 
+    HaAuthentication authentication() {
+        return authentication;
+    }
+
     void onDivergentSlave() {
         divergent.incrementAndGet();
     }
 
     void onRefused(String remote, String reason) {
         refused.incrementAndGet();
-        LOG.warn("refused the HA connection from {}: {}", remote, reason);
+        long nowNs = System.nanoTime();
+        synchronized (this) {
+            // A refused slave tries again every reconnectDelayMs: its repeats are counted, logged once a minute.
+            if (reason.equals(lastRefusal) && nowNs - lastRefusalLoggedNs < REFUSAL_LOG_INTERVAL_NS) {
+                return;
+            }
+            lastRefusal = reason;
+            lastRefusalLoggedNs = nowNs;
+        }
+        LOG.warn("refused the HA connection from {}: {} ({} HA connections refused so far)", remote, reason,
+                refused.get());
     }
 
     void onClosed(SlaveLink link) {
