@@ -24,6 +24,7 @@ import io.sluice.broker.ha.MasterMetadataSync;
 import io.sluice.broker.ha.MetadataExport;
 import io.sluice.broker.ha.ReplicaClient;
 import io.sluice.broker.ha.ReplicaGroupView;
+import io.sluice.broker.ha.SlaveAckRule;
 import io.sluice.broker.ha.SyncReplication;
 import io.sluice.broker.handler.AdminHandlers;
 import io.sluice.broker.handler.ClientHandler;
@@ -418,7 +419,8 @@ public final class Broker implements AutoCloseable {
             syncReplication.start();
         }
         haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication, group,
-                haAuthentication());
+                haAuthentication(), new SlaveAckRule(settings.get(BrokerConfigKeys.IN_SYNC_REPLICAS),
+                settings.get(BrokerConfigKeys.ALL_ACK_IN_SYNC_STATE_SET)));
         haListener = null;
         haServer.start();
         // Appends that do not come through the send path (delays, timers, transactions, send-backs).
@@ -455,9 +457,9 @@ public final class Broker implements AutoCloseable {
     /**
      * The send path of this broker's role. A slave refuses sends (Apache: its store refuses them and the send is
      * answered SERVICE_NOT_AVAILABLE); producers only see masters in routes anyway. A master wakes its slaves'
-     * links after each append; a SYNC_MASTER answers a stored send once a slave has the log up to the end it had
-     * when the send completed (which covers the send's records); in controller mode it refuses a send while the
-     * in-sync set is smaller than {@code minInSyncReplicas}.
+     * links after each append; a SYNC_MASTER answers a stored send once the slaves {@link SlaveAckRule} names have
+     * the log up to the end it had when the send completed (which covers the send's records); in controller mode
+     * it refuses a send while the in-sync set is smaller than {@code minInSyncReplicas}.
      */
     private RequestHandler sendPath(SendHandler handler) {
         if (settings.brokerRole() == BrokerRole.SLAVE) {

@@ -12,14 +12,15 @@ import java.util.concurrent.atomic.LongAdder;
 import org.agrona.concurrent.NanoClock;
 
 /**
- * SYNC_MASTER: stored sends wait, without holding any thread, until a slave has acknowledged the log up to their
- * end; then their SUCCESS response is released. Same shape as the SYNC flush's group commit: waiters are queued in
+ * SYNC_MASTER: stored sends wait, without holding any thread, until the slaves they need ({@link SlaveAckRule},
+ * the position {@link HaServer#ackedPosition} computes) have acknowledged the log up to their end; then their
+ * SUCCESS response is released. Same shape as the SYNC flush's group commit: waiters are queued in
  * the order their appends completed; an acknowledgement releases the covered prefix in that order (a waiter
  * behind a not yet covered one waits for it), so the responses of one connection keep their order; a deadline
  * thread answers FLUSH_SLAVE_TIMEOUT to the overdue prefix (one timeout for all, so queue order is deadline order).
- * With no slave connected a send is answered SLAVE_NOT_AVAILABLE at once. Both statuses keep the send's msgId and
- * offsets: the message is stored on the master, only not (yet) on a slave, and the Apache client reports them as
- * SendStatus values.
+ * While fewer slaves are connected than a send needs it is answered SLAVE_NOT_AVAILABLE at once. Both statuses
+ * keep the send's msgId and offsets: the message is stored on the master, only not (yet) on the slaves, and the
+ * Apache client reports them as SendStatus values.
  *
  * <p>Threads: callers of {@link #await} (I/O threads, flush threads), the HA link threads ({@link #onAcked}) and
  * {@code sluice-ha-sync-deadline} (timeouts, an {@link AgentHost}). The queue is guarded by its own monitor, held
@@ -37,7 +38,7 @@ public final class SyncReplication implements AutoCloseable {
     private final AgentHost deadlines;
     private final LongAdder timedOut = new LongAdder();
     private final LongAdder noSlave = new LongAdder();
-    /** Highest position a connected slave has acknowledged; -1 when none is connected. */
+    /** Highest position the needed slaves have acknowledged; -1 while fewer are connected than needed. */
     private volatile long ackedPosition = -1;
     private volatile boolean running;
 
@@ -58,15 +59,15 @@ public final class SyncReplication implements AutoCloseable {
     }
 
     /**
-     * The response of a stored send once a slave has the log up to {@code endPosition}: {@code stored} itself, or
+     * The response of a stored send once the needed slaves have the log up to {@code endPosition}: {@code stored}, or
      * it turned into FLUSH_SLAVE_TIMEOUT or SLAVE_NOT_AVAILABLE.
      */
     public CompletableFuture<RemotingCommand> await(RemotingCommand stored, long endPosition) {
         if (ackedPosition < 0) {
             noSlave.increment();
             return CompletableFuture.completedFuture(stored.setCode(ResponseCode.SLAVE_NOT_AVAILABLE)
-                    .setRemark("no slave of this SYNC_MASTER is connected: the message is stored on the master"
-                            + " only (SLAVE_NOT_AVAILABLE)"));
+                    .setRemark("fewer slaves of this SYNC_MASTER are connected than a send needs (inSyncReplicas):"
+                            + " the message is stored on the master only (SLAVE_NOT_AVAILABLE)"));
         }
         Waiter waiter = new Waiter(stored, endPosition, clock.nanoTime() + timeoutNs);
         synchronized (pending) {
@@ -79,8 +80,9 @@ public final class SyncReplication implements AutoCloseable {
     }
 
     /**
-     * A link's view changed: {@code position} is the highest position acknowledged by a connected slave, -1 when
-     * the last one is gone (then waiting sends run into their deadline; new ones get SLAVE_NOT_AVAILABLE).
+     * A link's view changed: {@code position} is the highest position the needed slaves acknowledged, -1 while
+     * fewer are connected than needed (then waiting sends run into their deadline; new ones get
+     * SLAVE_NOT_AVAILABLE).
      */
     void onAcked(long position) {
         synchronized (pending) {
@@ -125,8 +127,9 @@ public final class SyncReplication implements AutoCloseable {
 
     private void timeOut(Waiter w) {
         timedOut.increment();
-        w.future.complete(w.stored.setCode(ResponseCode.FLUSH_SLAVE_TIMEOUT).setRemark("no slave acknowledged"
-                + " the message within syncFlushTimeout: it is stored on the master (FLUSH_SLAVE_TIMEOUT)"));
+        w.future.complete(w.stored.setCode(ResponseCode.FLUSH_SLAVE_TIMEOUT).setRemark("the slaves a send needs"
+                + " did not acknowledge the message within syncFlushTimeout: it is stored on the master"
+                + " (FLUSH_SLAVE_TIMEOUT)"));
     }
 
     /** Sends answered FLUSH_SLAVE_TIMEOUT so far. */
