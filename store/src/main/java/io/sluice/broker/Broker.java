@@ -489,7 +489,8 @@ public final class Broker implements AutoCloseable {
             CompletableFuture<RemotingCommand> response = handler.onSend(connection, request);
             ha.wakeUp();
             return response.thenCompose(r -> r.code() == ResponseCode.SUCCESS && group.waitsForSlaves()
-                    ? sync.await(r, store.logEndPosition()) : CompletableFuture.completedFuture(r));
+                    ? sync.await(r, store.logEndPosition(), connection.ioExecutor())
+                    : CompletableFuture.completedFuture(r));
         };
     }
 

@@ -6,7 +6,11 @@ import io.sluice.store.thread.AgentHost;
 import io.sluice.store.thread.IntervalIdleStrategy;
 import io.sluice.store.thread.LoopAgent;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.agrona.concurrent.NanoClock;
@@ -24,12 +28,18 @@ import org.agrona.concurrent.NanoClock;
  *
  * <p>Threads: callers of {@link #await} (I/O threads, flush threads), the HA link threads ({@link #onAcked}) and
  * {@code sluice-ha-sync-deadline} (timeouts, an {@link AgentHost}). The queue is guarded by its own monitor, held
- * briefly by each of them; responses are completed under it, which keeps them in queue order.
+ * briefly by each of them; answered waiters are handed to their executors (the connections' I/O threads) under
+ * it, a batch per executor, which keeps each connection's responses in queue order.
  */
 public final class SyncReplication implements AutoCloseable {
 
-    /** Upper bound of the deadline thread's tick. */
-    private static final long MAX_TICK_NS = TimeUnit.MILLISECONDS.toNanos(2);
+    /**
+     * Upper bound of the deadline thread's tick: a timeout is answered at most this late. Coarse, because the
+     * thread ticks whether or not anything waits, and each tick is a wake-up of the master.
+     */
+    private static final long MAX_TICK_NS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Direct completion, for callers without an I/O thread of their own. */
+    private static final Executor DIRECT = Runnable::run;
 
     private final long timeoutNs;
     private final long tickNs;
@@ -45,7 +55,7 @@ public final class SyncReplication implements AutoCloseable {
     /** @param timeoutMs how long a send waits for a slave ({@code syncFlushTimeout}) */
     public SyncReplication(long timeoutMs, NanoClock clock) {
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        this.tickNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(MAX_TICK_NS, timeoutNs / 4));
+        this.tickNs = Math.max(TimeUnit.MICROSECONDS.toNanos(100), Math.min(MAX_TICK_NS, timeoutNs / 20));
         this.clock = clock;
         // A fixed tick: deadlines come due with time, and nobody wakes this thread. Its last act answers the rest.
         this.deadlines = new AgentHost(new LoopAgent("sluice-ha-sync-deadline", this::expireOverdue,
@@ -63,13 +73,22 @@ public final class SyncReplication implements AutoCloseable {
      * it turned into FLUSH_SLAVE_TIMEOUT or SLAVE_NOT_AVAILABLE.
      */
     public CompletableFuture<RemotingCommand> await(RemotingCommand stored, long endPosition) {
+        return await(stored, endPosition, DIRECT);
+    }
+
+    /**
+     * {@link #await(RemotingCommand, long)}, the future completed on {@code answerOn}: the connection's I/O
+     * thread, which then writes the response itself. Waiters released together are handed to each executor in
+     * one task, so a batch of responses costs its I/O thread one task and one flush, not one of each per send.
+     */
+    public CompletableFuture<RemotingCommand> await(RemotingCommand stored, long endPosition, Executor answerOn) {
         if (ackedPosition < 0) {
             noSlave.increment();
             return CompletableFuture.completedFuture(stored.setCode(ResponseCode.SLAVE_NOT_AVAILABLE)
                     .setRemark("fewer slaves of this SYNC_MASTER are connected than a send needs (inSyncReplicas):"
                             + " the message is stored on the master only (SLAVE_NOT_AVAILABLE)"));
         }
-        Waiter waiter = new Waiter(stored, endPosition, clock.nanoTime() + timeoutNs);
+        Waiter waiter = new Waiter(stored, endPosition, clock.nanoTime() + timeoutNs, answerOn);
         synchronized (pending) {
             pending.addLast(waiter);
             // Also covers an acknowledgement that arrived before the waiter was queued. Queued even when already
@@ -96,10 +115,15 @@ public final class SyncReplication implements AutoCloseable {
      * between threads that release at the same time; a completion only hands the response to the transport.
      */
     private void release(long acked) {
-        Waiter head;
-        while (acked >= 0 && (head = pending.peekFirst()) != null && head.endPosition <= acked) {
-            pending.pollFirst().future.complete(head.stored);
+        Waiter head = pending.peekFirst();
+        if (acked < 0 || head == null || head.endPosition > acked) {
+            return;
         }
+        Batches batches = new Batches();
+        while ((head = pending.peekFirst()) != null && head.endPosition <= acked) {
+            batches.add(pending.pollFirst());
+        }
+        batches.dispatch();
     }
 
     /** Answers FLUSH_SLAVE_TIMEOUT to the waiters whose deadline passed, in queue order. Returns how many. */
@@ -107,29 +131,38 @@ public final class SyncReplication implements AutoCloseable {
         long nowNs = clock.nanoTime();
         int expired = 0;
         synchronized (pending) {
-            Waiter head;
+            Waiter head = pending.peekFirst();
+            if (head == null || head.deadlineNs - nowNs > 0) {
+                return 0;
+            }
+            Batches batches = new Batches();
             while ((head = pending.peekFirst()) != null && head.deadlineNs - nowNs <= 0) {
-                timeOut(pending.pollFirst());
+                batches.add(timeOut(pending.pollFirst()));
                 expired++;
             }
+            batches.dispatch();
         }
         return expired;
     }
 
     private void expireAll() {
         synchronized (pending) {
+            Batches batches = new Batches();
             Waiter head;
             while ((head = pending.pollFirst()) != null) {
-                timeOut(head);
+                batches.add(timeOut(head));
             }
+            batches.dispatch();
         }
     }
 
-    private void timeOut(Waiter w) {
+    /** Turns {@code w}'s response into FLUSH_SLAVE_TIMEOUT; returns {@code w}, to be completed. */
+    private Waiter timeOut(Waiter w) {
         timedOut.increment();
-        w.future.complete(w.stored.setCode(ResponseCode.FLUSH_SLAVE_TIMEOUT).setRemark("the slaves a send needs"
+        w.stored.setCode(ResponseCode.FLUSH_SLAVE_TIMEOUT).setRemark("the slaves a send needs"
                 + " did not acknowledge the message within syncFlushTimeout: it is stored on the master"
-                + " (FLUSH_SLAVE_TIMEOUT)"));
+                + " (FLUSH_SLAVE_TIMEOUT)");
+        return w;
     }
 
     /** Sends answered FLUSH_SLAVE_TIMEOUT so far. */
@@ -169,12 +202,47 @@ public final class SyncReplication implements AutoCloseable {
         final RemotingCommand stored;
         final long endPosition;
         final long deadlineNs;
+        final Executor answerOn;
         final CompletableFuture<RemotingCommand> future = new CompletableFuture<>();
 
-        Waiter(RemotingCommand stored, long endPosition, long deadlineNs) {
+        Waiter(RemotingCommand stored, long endPosition, long deadlineNs, Executor answerOn) {
             this.stored = stored;
             this.endPosition = endPosition;
             this.deadlineNs = deadlineNs;
+            this.answerOn = answerOn;
+        }
+    }
+
+    /**
+     * Waiters answered together, grouped by the executor that completes them, each group in queue order: one task
+     * per executor. Built and dispatched under the queue's monitor, so tasks reach each executor in queue order.
+     * Used by one thread.
+     */
+    private static final class Batches {
+        private final List<Executor> executors = new ArrayList<>(2);
+        private final List<List<Waiter>> groups = new ArrayList<>(2);
+
+        void add(Waiter w) {
+            int at = executors.indexOf(w.answerOn);
+            if (at < 0) {
+                at = executors.size();
+                executors.add(w.answerOn);
+                groups.add(new ArrayList<>());
+            }
+            groups.get(at).add(w);
+        }
+
+        void dispatch() {
+            for (int i = 0; i < executors.size(); i++) {
+                List<Waiter> group = groups.get(i);
+                Runnable answer = () -> group.forEach(w -> w.future.complete(w.stored));
+                try {
+                    executors.get(i).execute(answer);
+                } catch (RejectedExecutionException e) {
+                    // The I/O thread is stopping (its connection closes): the transport drops what it is handed.
+                    answer.run();
+                }
+            }
         }
     }
 }
