@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The HA channel of a master with {@code authenticationEnabled}: a slave whose hello is signed with the inner
  * credentials copies the log; one with a wrong secret or none is refused, says why in its log, and copies nothing,
  * while the master's log (written by the unmodified Apache producer, signing with {@code AclClientRPCHook}) stays
- * as it was.
+ * as it was. Without {@code authenticationEnabled} a master takes signed and unsigned slaves alike.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReplicationAuthenticationIT {
@@ -49,18 +49,7 @@ class ReplicationAuthenticationIT {
             DefaultMQProducer producer = new DefaultMQProducer("ha-auth-pg", signing);
             producer.setNamesrvAddr(pair.namesrvAddr());
             producer.setInstanceName(ApacheClients.instance("ha-auth-producer"));
-            try {
-                admin.start();
-                admin.createAndUpdateTopicConfig(pair.master().addressText(), new TopicConfig(TOPIC, 2, 2, 6));
-                producer.start();
-                for (int i = 0; i < 50; i++) {
-                    assertEquals(SendStatus.SEND_OK, producer.send(new Message(TOPIC,
-                            ("m" + i).getBytes(StandardCharsets.UTF_8))).getSendStatus());
-                }
-            } finally {
-                producer.shutdown();
-                admin.shutdown();
-            }
+            fillMaster(pair, admin, producer, 50);
             long masterEnd = pair.master().store().logEndPosition();
             assertTrue(masterEnd > 0);
 
@@ -73,6 +62,37 @@ class ReplicationAuthenticationIT {
             SameLog.await(pair.master().store(), slave.store());
             assertEquals(masterEnd, slave.replica().storedBytes(), "the signed slave copies the whole log");
             assertEquals(0, slave.replica().refusals());
+        }
+    }
+
+    @Test
+    void withoutAuthenticationAMasterTakesSignedAndUnsignedSlavesAlike() throws Exception {
+        try (ReplicaPair pair = ReplicaPair.startMaster(dir, "ASYNC_MASTER", Map.of())) {
+            DefaultMQAdminExt admin = ApacheClients.admin(pair.namesrvAddr());
+            DefaultMQProducer producer = ApacheClients.producer(pair.namesrvAddr(), "ha-open-pg");
+            fillMaster(pair, admin, producer, 20);
+            Broker signed = pair.startSlave(1, Map.of("innerClientAuthenticationCredentials", INNER));
+            Broker unsigned = pair.startSlave(2, Map.of());
+            SameLog.await(pair.master().store(), signed.store());
+            SameLog.await(pair.master().store(), unsigned.store());
+            assertEquals(0, pair.master().haServer().refusedCount());
+        }
+    }
+
+    /** Creates the topic on the master, sends {@code count} messages (each SEND_OK), then stops both clients. */
+    private static void fillMaster(ReplicaPair pair, DefaultMQAdminExt admin, DefaultMQProducer producer, int count)
+            throws Exception {
+        try {
+            admin.start();
+            admin.createAndUpdateTopicConfig(pair.master().addressText(), new TopicConfig(TOPIC, 2, 2, 6));
+            producer.start();
+            for (int i = 0; i < count; i++) {
+                assertEquals(SendStatus.SEND_OK, producer.send(new Message(TOPIC,
+                        ("m" + i).getBytes(StandardCharsets.UTF_8))).getSendStatus());
+            }
+        } finally {
+            producer.shutdown();
+            admin.shutdown();
         }
     }
 
