@@ -6,6 +6,8 @@ import io.sluice.broker.config.BrokerConfigLoader;
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
+import io.sluice.namesrv.auth.NamesrvAuthentication;
+import io.sluice.remoting.transport.Credentials;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -28,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * file, or when the file sets no {@code namesrvAddr}, every other setting keeps its value, the name server listens
  * on {@code bindAddress:9876} and the broker registers with {@code 127.0.0.1:9876}. Unless the file sets them,
  * {@code bindAddress} and {@code brokerIP1} are {@code 127.0.0.1}: a quickstart listens on the loopback interface
- * only. Stateless.
+ * only. With {@code authenticationEnabled} the name server, too, refuses unsigned changes (its users: the broker's
+ * {@code initAuthenticationUser} and {@code innerClientAuthenticationCredentials}). Stateless.
  */
 final class Standalone {
 
@@ -67,9 +71,9 @@ final class Standalone {
         String bindHost = namesrvs.isEmpty() ? settings.bindAddress() : namesrvAddr.substring(0, colon);
         int port = Integer.parseInt(namesrvAddr.substring(colon + 1));
         // The embedded name server speaks TLS as the broker's port does (tls.server.*); with enforcing, the broker's
-        // own registration needs tls.enable=true.
+        // own registration needs tls.enable=true. It authenticates as the broker does (authenticationEnabled).
         NameServer nameServer = new NameServer(NamesrvSettings.defaults().withListen(bindHost, port)
-                .withTls(Broker.serverTls(settings)));
+                .withTls(Broker.serverTls(settings)).withAuthentication(namesrvAuthentication(settings)));
         nameServer.start();
         Broker broker = new Broker(settings);
         try {
@@ -82,6 +86,29 @@ final class Standalone {
                 nameServer.port(), settings.brokerName(), settings.bindAddress(), broker.port(),
                 broker.addressText());
         return new Running(nameServer, broker);
+    }
+
+    /**
+     * The embedded name server's authentication, from the broker's keys: with {@code authenticationEnabled} it
+     * knows the administrator ({@code initAuthenticationUser}) and the broker ({@code
+     * innerClientAuthenticationCredentials}), as a name server given the same keys in namesrv.conf does.
+     *
+     * @throws IllegalArgumentException when authentication is on without inner credentials: the name server would
+     *                                  refuse the broker's own registration
+     */
+    static NamesrvAuthentication namesrvAuthentication(BrokerSettings settings) {
+        if (!settings.get(BrokerConfigKeys.AUTHENTICATION_ENABLED)) {
+            return NamesrvAuthentication.DISABLED;
+        }
+        Optional<Credentials> inner = NamesrvAuthentication.parseInner(
+                settings.get(BrokerConfigKeys.INNER_CLIENT_AUTHENTICATION_CREDENTIALS));
+        if (inner.isEmpty()) {
+            throw new IllegalArgumentException("standalone with authenticationEnabled=true needs"
+                    + " innerClientAuthenticationCredentials: the embedded name server refuses unsigned"
+                    + " registrations, and the broker signs its own with them");
+        }
+        return new NamesrvAuthentication(true, NamesrvAuthentication.parseUser(
+                settings.get(BrokerConfigKeys.INIT_AUTHENTICATION_USER)), inner);
     }
 
     /** The keys {@code file} sets. */

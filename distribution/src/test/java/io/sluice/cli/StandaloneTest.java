@@ -1,6 +1,8 @@
 package io.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.config.BrokerConfigLoader;
@@ -12,6 +14,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import org.apache.rocketmq.client.ClientConfig;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
+import org.apache.rocketmq.common.protocol.ResponseCode;
+import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,10 +39,7 @@ class StandaloneTest {
 
     @Test
     void shouldRunAStandaloneNameServerAndBrokerFromAConfigFile() throws IOException {
-        int namesrvPort;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            namesrvPort = probe.getLocalPort();
-        }
+        int namesrvPort = freePort();
         Path conf = dir.resolve("broker.conf");
         Files.writeString(conf, String.join("\n",
                 "brokerName=broker-main",
@@ -64,6 +68,44 @@ class StandaloneTest {
     }
 
     @Test
+    void withAuthenticationTheEmbeddedNameServerRefusesAnUnsignedRouteChange() throws Exception {
+        int namesrvPort = freePort();
+        String namesrvAddr = "127.0.0.1:" + namesrvPort;
+        Path conf = dir.resolve("auth.conf");
+        Files.writeString(conf, String.join("\n", "brokerName=broker-auth", "namesrvAddr=" + namesrvAddr,
+                "listenPort=0", "haListenPort=0", "storePathRootDir=" + dir.resolve("auth-store"),
+                "mappedFileSizeCommitLog=" + (8 << 20), "authenticationEnabled=true",
+                "initAuthenticationUser={\"username\":\"root\",\"password\":\"root-secret\"}",
+                "innerClientAuthenticationCredentials={\"accessKey\":\"inner\",\"secretKey\":\"inner-secret\"}"));
+        try (Standalone.Running running = Standalone.start(conf)) {
+            assertEquals(1, running.nameServer().routes().liveBrokerCount(),
+                    "the broker registers, signing with its inner credentials");
+            MQClientAPIImpl unsigned = new MQClientAPIImpl(new NettyClientConfig(), null, null, new ClientConfig());
+            unsigned.start();
+            try {
+                MQClientException refused = assertThrows(MQClientException.class, () -> unsigned
+                        .deleteTopicInNameServer(namesrvAddr, "broker-auth", "DefaultCluster", 10_000));
+                assertEquals(ResponseCode.NO_PERMISSION, refused.getResponseCode(), refused::toString);
+                assertTrue(running.nameServer().routes().routeOf("broker-auth").isPresent(), "the route is kept");
+                assertTrue(running.nameServer().refusedUnauthenticated() >= 1);
+            } finally {
+                unsigned.shutdown();
+            }
+        }
+    }
+
+    @Test
+    void authenticationWithoutInnerCredentialsIsRefusedAtStart() {
+        BrokerSettings noInner = BrokerConfigLoader.parse("storePathRootDir=" + dir + "\nauthenticationEnabled=true\n"
+                + "initAuthenticationUser={\"username\":\"root\",\"password\":\"root-secret\"}");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> Standalone.namesrvAuthentication(noInner));
+        assertTrue(refused.getMessage().contains("innerClientAuthenticationCredentials"), refused::getMessage);
+        BrokerSettings off = BrokerConfigLoader.parse("storePathRootDir=" + dir);
+        assertFalse(Standalone.namesrvAuthentication(off).enabled());
+    }
+
+    @Test
     void withoutAFileEverythingIsOnTheLoopbackAddress() {
         BrokerSettings defaults = BrokerConfigLoader.parse("storePathRootDir=" + dir);
         BrokerSettings loopback = Standalone.with(defaults, Map.of("bindAddress", "127.0.0.1", "brokerIP1",
@@ -71,5 +113,11 @@ class StandaloneTest {
         assertEquals("127.0.0.1", loopback.bindAddress());
         assertEquals("127.0.0.1", loopback.brokerIp1());
         assertEquals("0.0.0.0", defaults.bindAddress(), "a broker outside standalone binds every interface");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0)) {
+            return probe.getLocalPort();
+        }
     }
 }

@@ -17,12 +17,14 @@ import io.sluice.broker.config.ConfigKey;
 import io.sluice.broker.config.MetricsExporterType;
 import io.sluice.broker.config.RuntimeSettings;
 import io.sluice.broker.config.FlushDiskType;
+import io.sluice.broker.ha.HaAuthentication;
 import io.sluice.broker.ha.HaServer;
 import io.sluice.broker.ha.HaSettings;
 import io.sluice.broker.ha.MasterMetadataSync;
 import io.sluice.broker.ha.MetadataExport;
 import io.sluice.broker.ha.ReplicaClient;
 import io.sluice.broker.ha.ReplicaGroupView;
+import io.sluice.broker.ha.SlaveAckRule;
 import io.sluice.broker.ha.SyncReplication;
 import io.sluice.broker.handler.AdminHandlers;
 import io.sluice.broker.handler.ClientHandler;
@@ -357,7 +359,7 @@ public final class Broker implements AutoCloseable {
         registrar.start();
         if (settings.brokerRole() == BrokerRole.SLAVE) {
             replica = new ReplicaClient(store, HaSettings.DEFAULTS, settings.brokerId(), group,
-                    this::masterHaAddress);
+                    this::masterHaAddress, innerCredentials(settings));
             replica.start();
             scheduler.scheduleWithFixedDelay(metadataSync::syncAll, 0, METADATA_SYNC_INTERVAL_MS,
                     TimeUnit.MILLISECONDS);
@@ -419,11 +421,27 @@ public final class Broker implements AutoCloseable {
             syncReplication = new SyncReplication(settings.syncFlushTimeoutMs(), SystemNanoClock.INSTANCE);
             syncReplication.start();
         }
-        haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication, group);
+        haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication, group,
+                haAuthentication(), new SlaveAckRule(settings.get(BrokerConfigKeys.IN_SYNC_REPLICAS),
+                settings.get(BrokerConfigKeys.ALL_ACK_IN_SYNC_STATE_SET)));
         haListener = null;
         haServer.start();
         // Appends that do not come through the send path (delays, timers, transactions, send-backs).
         store.addArrivalListener((topic, queueId, maxOffset) -> haServer.wakeUp());
+    }
+
+    /**
+     * Which slaves may replicate: with {@code authenticationEnabled}, those whose hello a known user signed (with
+     * {@code authorizationEnabled} too, a super user: the channel carries every topic), such as the inner user.
+     */
+    private HaAuthentication haAuthentication() {
+        if (!settings.get(BrokerConfigKeys.AUTHENTICATION_ENABLED)) {
+            return HaAuthentication.OFF;
+        }
+        AuthStore users = auth;
+        boolean superOnly = settings.get(BrokerConfigKeys.AUTHORIZATION_ENABLED);
+        return HaAuthentication.requiring(accessKey -> users.data().user(accessKey)
+                .filter(user -> !superOnly || user.type() == UserType.SUPER).map(User::password), clock::time);
     }
 
     /** A slave's master's client address, as the name servers answered. */
@@ -442,9 +460,9 @@ public final class Broker implements AutoCloseable {
     /**
      * The send path of this broker's role. A slave refuses sends (Apache: its store refuses them and the send is
      * answered SERVICE_NOT_AVAILABLE); producers only see masters in routes anyway. A master wakes its slaves'
-     * links after each append; a SYNC_MASTER answers a stored send once a slave has the log up to the end it had
-     * when the send completed (which covers the send's records); in controller mode it refuses a send while the
-     * in-sync set is smaller than {@code minInSyncReplicas}.
+     * links after each append; a SYNC_MASTER answers a stored send once the slaves {@link SlaveAckRule} names have
+     * the log up to the end it had when the send completed (which covers the send's records); in controller mode
+     * it refuses a send while the in-sync set is smaller than {@code minInSyncReplicas}.
      */
     private RequestHandler sendPath(SendHandler handler) {
         if (settings.brokerRole() == BrokerRole.SLAVE) {
@@ -474,7 +492,8 @@ public final class Broker implements AutoCloseable {
             CompletableFuture<RemotingCommand> response = handler.onSend(connection, request);
             ha.wakeUp();
             return response.thenCompose(r -> r.code() == ResponseCode.SUCCESS && group.waitsForSlaves()
-                    ? sync.await(r, store.logEndPosition()) : CompletableFuture.completedFuture(r));
+                    ? sync.await(r, store.logEndPosition(), connection.ioExecutor())
+                    : CompletableFuture.completedFuture(r));
         };
     }
 

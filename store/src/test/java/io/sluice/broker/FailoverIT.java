@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the name server routes to it and the sends go on; the old master comes back as a slave of the new one. Every
  * acknowledged message is stored exactly once. An old master whose log holds a tail the new master lacks is told
  * by the new master's HA handshake where to cut it, and copies from there. A SYNC_MASTER acknowledges a send only
- * once every slave of the in-sync set has it, and refuses sends while the in-sync set is below minInSyncReplicas.
+ * once every slave of the in-sync set has it (allAckInSyncStateSet), or with allAckInSyncStateSet=false once
+ * inSyncReplicas replicas have it, and refuses sends while the in-sync set is below minInSyncReplicas.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FailoverIT {
@@ -102,7 +103,7 @@ class FailoverIT {
     void theHandshakeCutsAnOldMastersDivergentTailBeforeItCopies() throws Exception {
         try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
-            FailoverBroker a = start(namesrvAddr, "a");
+            FailoverBroker a = start(namesrvAddr, "a", Map.of("syncFlushTimeout", "1000"));
             // b's lease outlives it by 30 s, so that a keeps b in the in-sync set while it stores what b lacks.
             FailoverBroker b = startInSyncSlave(namesrv, namesrvAddr, a, "b",
                     Map.of("controllerHeartBeatTimeoutMills", "30000"));
@@ -147,25 +148,55 @@ class FailoverIT {
 
     @Test
     void aSyncMasterWaitsForEveryInSyncSlave() throws Exception {
+        Map<String, String> allAck = Map.of("allAckInSyncStateSet", "true", "syncFlushTimeout", "1000");
+        afterCStopsOfThreeInSync(allAck, "every-slave-pg", (namesrv, producer) -> {
+            // b alone has it: not acknowledged while c is in the in-sync set; the send waits for c in vain.
+            long startedNanos = System.nanoTime();
+            assertEquals(SendStatus.FLUSH_SLAVE_TIMEOUT, send(producer, 1));
+            assertTrue(System.nanoTime() - startedNanos >= TimeUnit.MILLISECONDS.toNanos(900));
+            assertEquals(3, inSync(namesrv), "c is still in the in-sync set");
+            Await.until("a to take c out of the in-sync set", 40_000, () -> inSync(namesrv) == 2,
+                    () -> inSync(namesrv));
+            // a learns that the controller applied its change when its call returns, a moment after the test.
+            Await.until("a send acknowledged by a and b", 10_000, () -> sendOne(producer) == SendStatus.SEND_OK,
+                    () -> "not yet");
+            assertEquals(SendStatus.SEND_OK, send(producer, 10));
+        });
+    }
+
+    @Test
+    void withoutAllAckASyncMasterWaitsForInSyncReplicasCountingItself() throws Exception {
+        Map<String, String> twoOfThree = Map.of("allAckInSyncStateSet", "false", "inSyncReplicas", "2");
+        afterCStopsOfThreeInSync(twoOfThree, "two-of-three-pg", (namesrv, producer) -> {
+            // The master and b make two replicas: acknowledged at once, while c is still in the in-sync set.
+            assertEquals(SendStatus.SEND_OK, send(producer, 10));
+            assertEquals(3, inSync(namesrv), "c is still in the in-sync set");
+        });
+    }
+
+    /** What a test does once c, one of three in-sync brokers, stopped. */
+    private interface AfterCStops {
+        void run(NameServer namesrv, DefaultMQProducer producer) throws Exception;
+    }
+
+    /**
+     * Starts a (master), b and c of group broker-a, all with {@code extra} keys; once the in-sync set holds all
+     * three, sends 10 messages (acknowledged), stops c and runs {@code body} with a started producer.
+     */
+    private void afterCStopsOfThreeInSync(Map<String, String> extra, String producerGroup, AfterCStops body)
+            throws Exception {
         try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
-            FailoverBroker a = start(namesrvAddr, "a");
-            startInSyncSlave(namesrv, namesrvAddr, a, "b", Map.of());
-            FailoverBroker c = start(namesrvAddr, "c");
+            FailoverBroker a = start(namesrvAddr, "a", extra);
+            startInSyncSlave(namesrv, namesrvAddr, a, "b", extra);
+            FailoverBroker c = start(namesrvAddr, "c", extra);
             Await.until("b and c in the in-sync set", 30_000, () -> inSync(namesrv) == 3, () -> inSync(namesrv));
-            DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, "every-slave-pg");
+            DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, producerGroup);
             producer.start();
             try {
                 assertEquals(SendStatus.SEND_OK, send(producer, 10));
                 c.close();
-                // b alone has it: not acknowledged while c is in the in-sync set.
-                assertTrue(send(producer, 1) != SendStatus.SEND_OK);
-                Await.until("a to take c out of the in-sync set", 40_000, () -> inSync(namesrv) == 2,
-                        () -> inSync(namesrv));
-                // a learns that the controller applied its change when its call returns, a moment after the test.
-                Await.until("a send acknowledged by a and b", 10_000, () -> sendOne(producer) == SendStatus.SEND_OK,
-                        () -> "not yet");
-                assertEquals(SendStatus.SEND_OK, send(producer, 10));
+                body.run(namesrv, producer);
             } finally {
                 producer.shutdown();
             }

@@ -37,8 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Master/slave replication with the unmodified Apache 5.3 client: a slave copies the master's CommitLog byte for
  * byte and catches up from its own end after a restart; SYNC_MASTER answers SLAVE_NOT_AVAILABLE and
- * FLUSH_SLAVE_TIMEOUT; the HA port refuses garbage and impossible positions and the master keeps serving;
- * consumers read from the slave, from the offsets copied from the master, once the master is gone.
+ * FLUSH_SLAVE_TIMEOUT, and waits for inSyncReplicas replicas, itself included; the HA port refuses garbage and
+ * impossible positions and the master keeps serving; consumers read from the slave, from the offsets copied from
+ * the master, once the master is gone.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReplicationIT {
@@ -121,6 +122,42 @@ class ReplicationIT {
                     assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(900));
                     assertTrue(pair.master().syncReplication().timedOutCount() >= 1);
                 }
+            });
+        }
+    }
+
+    @Test
+    void syncMasterWaitsForInSyncReplicasCountingItself() throws Exception {
+        Map<String, String> twoReplicas = Map.of("inSyncReplicas", "2", "syncFlushTimeout", "1000");
+        try (ReplicaPair pair = ReplicaPair.startMaster(dir, "SYNC_MASTER", twoReplicas)) {
+            pair.startSlave();
+            pair.startSlave(2, Map.of());
+            withClients(pair, "two-replicas-pg", 4, (admin, producer) -> {
+                Await.until("both slaves to connect", () -> pair.master().haServer().connectedSlaves() == 2);
+                sendSync(producer, "both", 20);
+                pair.stopSlave(2);
+                // The master and slave 1 make two replicas: slave 2's absence does not matter.
+                sendSync(producer, "one", 20);
+                assertTrue(pair.slave().store().logEndPosition() >= pair.master().store().logEndPosition(),
+                        "every acknowledged send is on slave 1");
+                pair.stopSlave(1);
+                Await.until("the master to see both slaves go", () -> pair.master().haServer().connectedSlaves() == 0);
+                assertEquals(SendStatus.SLAVE_NOT_AVAILABLE, producer.send(message("none")).getSendStatus());
+            });
+        }
+        try (ReplicaPair pair = ReplicaPair.startMaster(dir.resolve("three"), "SYNC_MASTER",
+                Map.of("inSyncReplicas", "3", "syncFlushTimeout", "1000"))) {
+            pair.startSlave();
+            withClients(pair, "three-replicas-pg", 4, (admin, producer) -> {
+                Await.until("slave 1 to connect", () -> pair.master().haServer().connectedSlaves() == 1);
+                assertEquals(SendStatus.SLAVE_NOT_AVAILABLE, producer.send(message("short")).getSendStatus(),
+                        "three replicas needed, two connected");
+                pair.startSlave(2, Map.of());
+                Await.until("slave 2 to connect", () -> pair.master().haServer().connectedSlaves() == 2);
+                sendSync(producer, "three", 20);
+                long end = pair.master().store().logEndPosition();
+                assertTrue(pair.slave().store().logEndPosition() >= end && pair.slave(2).store().logEndPosition()
+                        >= end, "every acknowledged send is on both slaves");
             });
         }
     }
@@ -268,7 +305,10 @@ class ReplicationIT {
         return connectHa(pair, position, 0);
     }
 
-    /** A raw HA connection that sends one slave hello of brokerId 9 and claims {@code epochCount} epochs. */
+    /**
+     * A raw HA connection that sends one unsigned slave hello of brokerId 9 and claims {@code epochCount} epochs
+     * (none follow).
+     */
     private static Socket connectHa(ReplicaPair pair, long position, int epochCount) throws IOException {
         Socket socket = new Socket("127.0.0.1", pair.master().haServer().port());
         DataOutputStream out = new DataOutputStream(socket.getOutputStream());
@@ -276,6 +316,9 @@ class ReplicationIT {
         out.writeLong(9);
         out.writeLong(position);
         out.writeInt(epochCount);
+        out.writeLong(System.currentTimeMillis());
+        out.writeLong(System.nanoTime());
+        out.writeShort(0);
         out.flush();
         return socket;
     }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -34,7 +35,10 @@ import org.apache.rocketmq.common.message.Message;
  * times so that each sees the same machine load: ASYNC_MASTER alone (no replication), ASYNC_MASTER and
  * SYNC_MASTER with a slave.
  *
- * <p>Usage: {@code ReplicationThroughput [rounds=2] [seconds=10] [inflight=256]}.
+ * <p>Usage: {@code ReplicationThroughput [rounds=2] [seconds=10] [inflight=256]}. With
+ * {@code -Dreplication.profiler=/path/libasyncProfiler.so} the master runs under async-profiler (CPU samples),
+ * writing one collapsed-stack file per setup and round beside the working directory
+ * ({@code master-<round>-<role>-<slave>.collapsed}); its CPU figures then include the profiler's.
  */
 public final class ReplicationThroughput {
 
@@ -72,9 +76,13 @@ public final class ReplicationThroughput {
         namesrv.start();
         String namesrvAddr = "127.0.0.1:" + namesrv.port();
         int masterPort = freePort();
-        Process master = startBroker(root, namesrvAddr, "master", 0, setup.role(), masterPort);
+        String profiler = System.getProperty("replication.profiler", "");
+        List<String> masterOptions = profiler.isEmpty() ? List.of() : List.of("-agentpath:" + profiler
+                + "=start,event=cpu,interval=1ms,file=" + Path.of("master-" + round + "-" + setup.role() + "-"
+                + setup.slave() + ".collapsed").toAbsolutePath());
+        Process master = startBroker(root, namesrvAddr, "master", 0, setup.role(), masterPort, masterOptions);
         Optional<Process> slave = setup.slave()
-                ? Optional.of(startBroker(root, namesrvAddr, "slave", 1, "SLAVE", freePort()))
+                ? Optional.of(startBroker(root, namesrvAddr, "slave", 1, "SLAVE", freePort(), List.of()))
                 : Optional.empty();
         DefaultMQProducer producer = new DefaultMQProducer("bench-pg");
         producer.setNamesrvAddr(namesrvAddr);
@@ -165,7 +173,7 @@ public final class ReplicationThroughput {
     }
 
     private static Process startBroker(Path root, String namesrvAddr, String name, int brokerId, String role,
-                                       int port) throws IOException {
+                                       int port, List<String> jvmOptions) throws IOException {
         Properties conf = new Properties();
         conf.setProperty("namesrvAddr", namesrvAddr);
         conf.setProperty("brokerName", "bench-a");
@@ -180,10 +188,12 @@ public final class ReplicationThroughput {
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             conf.store(out, "replication benchmark " + name);
         }
-        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
-                "-cp", System.getProperty("java.class.path"), "io.sluice.broker.BrokerMain", "broker", "-c",
-                file.toString())
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.sluice.broker.BrokerMain", "broker",
+                "-c", file.toString()));
+        return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(root.resolve(name + ".log").toFile())
                 .start();

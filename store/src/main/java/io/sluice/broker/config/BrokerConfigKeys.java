@@ -102,8 +102,18 @@ public final class BrokerConfigKeys {
     /** Smallest in-sync set a SYNC_MASTER stores sends for. */
     public static final ConfigKey<Integer> MIN_IN_SYNC_REPLICAS = ConfigKey.ofInt("minInSyncReplicas", 1, 1, 64, "",
             "With enableControllerMode and SYNC_MASTER: a send is refused (SYSTEM_ERROR, not stored) while the"
-                    + " in-sync set, this master included, has fewer replicas; otherwise it is acknowledged once"
-                    + " every in-sync slave has it.");
+                    + " in-sync set, this master included, has fewer replicas.");
+    /** Replicas a SYNC_MASTER's send waits for. */
+    public static final ConfigKey<Integer> IN_SYNC_REPLICAS = ConfigKey.ofInt("inSyncReplicas", 1, 1, 64, "",
+            "SYNC_MASTER: replicas, this master included, that must have a send before it is acknowledged (always"
+                    + " at least one slave: 1 and 2 both wait for one; Apache 5 answers at once with 1). In"
+                    + " controller mode only with allAckInSyncStateSet=false.");
+    /** Whether a controller-mode SYNC_MASTER waits for every in-sync slave. */
+    public static final ConfigKey<Boolean> ALL_ACK_IN_SYNC_STATE_SET = ConfigKey.ofBoolean("allAckInSyncStateSet",
+            true, "With enableControllerMode and SYNC_MASTER: a send is acknowledged once every slave of the"
+                    + " in-sync set has it (one stopped but still in the set makes sends wait, then"
+                    + " FLUSH_SLAVE_TIMEOUT), so the slave the controller elects has every acknowledged message;"
+                    + " false: once inSyncReplicas replicas have it. Apache's default is false.");
     /** Name server addresses. */
     public static final ConfigKey<List<String>> NAMESRV_ADDR = ConfigKey.of("namesrvAddr", "host:port list",
             List.of(), "(none)", "",
@@ -246,7 +256,8 @@ public final class BrokerConfigKeys {
             1_000, 1, 60_000, "ms", "Period of the consume-queue flush.");
     /** Sync flush deadline. */
     public static final ConfigKey<Long> SYNC_FLUSH_TIMEOUT = ConfigKey.ofLong("syncFlushTimeout", 5_000, 1, 600_000,
-            "ms", "Under SYNC_FLUSH, a put not fsynced within this time is answered FLUSH_DISK_TIMEOUT.");
+            "ms", "Under SYNC_FLUSH, a put not fsynced within this time is answered FLUSH_DISK_TIMEOUT; under"
+                    + " SYNC_MASTER, one the slaves it needs have not acknowledged, FLUSH_SLAVE_TIMEOUT.");
     /** Dispatch mode. */
     public static final ConfigKey<DispatchMode> DISPATCH_MODE = ConfigKey.of("dispatchMode", "enum",
             DispatchMode.PIPELINED, null, "",
@@ -498,7 +509,8 @@ public final class BrokerConfigKeys {
     private static final List<ConfigKey<?>> ALL = List.of(
             BROKER_CLUSTER_NAME, BROKER_NAME, BROKER_ID, BROKER_ROLE, HA_LISTEN_PORT, HA_MASTER_ADDRESS,
             SLAVE_READ_ENABLE, ENABLE_CONTROLLER_MODE, CONTROLLER_ADDR, CONTROLLER_HEART_BEAT_TIMEOUT_MILLS,
-            BROKER_HEARTBEAT_INTERVAL, HA_MAX_TIME_SLAVE_NOT_CATCHUP, MIN_IN_SYNC_REPLICAS, NAMESRV_ADDR, LISTEN_PORT,
+            BROKER_HEARTBEAT_INTERVAL, HA_MAX_TIME_SLAVE_NOT_CATCHUP, MIN_IN_SYNC_REPLICAS, IN_SYNC_REPLICAS,
+            ALL_ACK_IN_SYNC_STATE_SET, NAMESRV_ADDR, LISTEN_PORT,
             BIND_ADDRESS,
             BROKER_IP1,
             SERVER_MAX_FRAME_BYTES, SERVER_WORKER_THREADS, SEND_MESSAGE_THREAD_POOL_NUMS, SEND_ON_IO_THREAD,

@@ -4,6 +4,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,13 +12,27 @@ import java.util.List;
  * The HA channel's wire layout, between a master's {@code haListenPort} and a slave. All integers big-endian.
  *
  * <pre>
- * slave hello (slave -> master), 24 + 12 * epochCount bytes; opens the channel:
+ * slave hello (slave -> master), 42 + 12 * epochCount + keyBytes (+ 20 when signed) bytes; opens the channel:
  *   +-----------------+----------------+------------------+------------------+---------------------------+
  *   | magic (int32)   | slaveId (int64)| position (int64) | epochCount       | epochCount entries:       |
  *   | 0x534C4849 SLHI | the slave's    | end of the       | (int32), 0 to    | epoch (int32),            |
  *   |                 | brokerId       | slave's CommitLog| MAX_EPOCHS       | startPosition (int64),    |
  *   |                 |                |                  |                  | oldest first              |
  *   +-----------------+----------------+------------------+------------------+---------------------------+
+ *   then its credentials:
+ *   +------------------+------------------+------------------+-------------------+-------------------------+
+ *   | timestampMs      | nonce (int64)    | keyBytes (int16) | accessKey         | signature (20 bytes,    |
+ *   | (int64): the     | random, once per | 0 = unsigned, up | (keyBytes, UTF-8) | only when keyBytes > 0):|
+ *   | slave's clock    | hello            | to MAX_KEY_BYTES |                   | HMAC-SHA1 under the     |
+ *   |                  |                  |                  |                   | user's secret of every  |
+ *   |                  |                  |                  |                   | byte before it          |
+ *   +------------------+------------------+------------------+-------------------+-------------------------+
+ *
+ * master refusal (master -> slave), 8 + reasonBytes bytes; instead of an answer, then the master closes:
+ *   +-----------------+---------------------------+---------------------------------+
+ *   | magic (int32)   | reasonBytes (int32), 0 to | reason (UTF-8): why the hello   |
+ *   | 0x534C4E4F SLNO | MAX_REASON_BYTES          | was refused, for the slave's log|
+ *   +-----------------+---------------------------+---------------------------------+
  *
  * master answer (master -> slave), 16 + 12 * epochCount bytes; answers the hello:
  *   +-----------------+---------------------------------------+------------------+-----------------------+
@@ -45,7 +60,12 @@ import java.util.List;
  *   +------------------+------------------+-----------------+---------------------------+
  * </pre>
  *
- * The answer's position is where the two epoch histories stop agreeing ({@link EpochFile#truncationPoint}); when
+ * A master with {@code authenticationEnabled} accepts only a hello signed by a known user (with
+ * {@code authorizationEnabled}, a super user) whose timestamp lies within {@link HaAuthentication#MAX_SKEW_MS}
+ * of its clock and whose nonce it has not seen in that time, so a recorded hello cannot be replayed; the MAC
+ * covers the slave's id, position and epochs, so none of them can be changed either.
+ *
+ * <p>The answer's position is where the two epoch histories stop agreeing ({@link EpochFile#truncationPoint}); when
  * the master keeps no history (master/slave without a controller) it is the slave's end. A master refuses (logs
  * and closes) a channel that does not open with a hello (or with more than {@link #MAX_EPOCHS} epochs), whose
  * follow position lies beyond the master's end or before its oldest data, or whose later reports go backwards or
@@ -74,6 +94,14 @@ final class HaFrameDescriptor {
     static final int MAX_EPOCHS = 1 << 16;
     /** Largest body a slave accepts: a chunk of records, or one record up to the largest segment. */
     static final int MAX_BODY_BYTES = 1 << 30;
+    /** "SLNO": a master's refusal of a hello. */
+    static final int REFUSAL_MAGIC = 0x534C4E4F;
+    /** Longest access key in a hello, in UTF-8 bytes. */
+    static final int MAX_KEY_BYTES = 255;
+    /** The length of a hello's HMAC-SHA1 signature. */
+    static final int SIGNATURE_BYTES = 20;
+    /** Longest reason in a refusal, in UTF-8 bytes. */
+    static final int MAX_REASON_BYTES = 1024;
 
     private HaFrameDescriptor() {
     }
@@ -85,13 +113,81 @@ final class HaFrameDescriptor {
         return frame.flip();
     }
 
-    /** The hello of slave {@code slaveId} whose log ends at {@code position}, ready to send. */
-    static ByteBuffer hello(long slaveId, long position, List<EpochEntry> epochs) {
+    /**
+     * The bytes of a hello up to its signature (all of an unsigned one, whose {@code accessKey} is empty), ready to
+     * send or to sign; the array is the buffer's, from 0. Master and slave build the signed bytes with this alone.
+     *
+     * @throws IllegalArgumentException when the access key is longer than {@link #MAX_KEY_BYTES} in UTF-8
+     */
+    static ByteBuffer helloUnsigned(SlaveHello hello) {
+        byte[] key = hello.accessKey().getBytes(StandardCharsets.UTF_8);
+        if (key.length > MAX_KEY_BYTES) {
+            throw new IllegalArgumentException("an access key of " + key.length + " bytes (at most "
+                    + MAX_KEY_BYTES + ")");
+        }
         ByteBuffer frame = ByteBuffer.allocate(Integer.BYTES + 2 * Long.BYTES + Integer.BYTES
-                + epochs.size() * EPOCH_ENTRY_BYTES);
-        frame.putInt(HELLO_MAGIC).putLong(slaveId).putLong(position);
-        putEpochs(frame, epochs);
+                + hello.epochs().size() * EPOCH_ENTRY_BYTES + 2 * Long.BYTES + Short.BYTES + key.length
+                + (key.length > 0 ? SIGNATURE_BYTES : 0));
+        frame.putInt(HELLO_MAGIC).putLong(hello.slaveId()).putLong(hello.position());
+        putEpochs(frame, hello.epochs());
+        frame.putLong(hello.timestampMs()).putLong(hello.nonce()).putShort((short) key.length).put(key);
         return frame.flip();
+    }
+
+    /** The whole hello, its signature (none for an unsigned one) after its other bytes, ready to send. */
+    static ByteBuffer hello(SlaveHello hello) {
+        ByteBuffer unsigned = helloUnsigned(hello);
+        ByteBuffer frame = ByteBuffer.wrap(unsigned.array());
+        frame.position(unsigned.limit()).put(hello.signature());
+        return frame.flip();
+    }
+
+    /**
+     * Reads a hello after its magic.
+     *
+     * @throws ProtocolException when a count or length lies outside its bounds
+     * @throws IOException       when the stream ends or fails
+     */
+    static SlaveHello readHello(DataInputStream in) throws IOException {
+        long slaveId = in.readLong();
+        long position = in.readLong();
+        List<EpochEntry> epochs = readEpochs(in);
+        long timestampMs = in.readLong();
+        long nonce = in.readLong();
+        int keyBytes = in.readUnsignedShort();
+        if (keyBytes > MAX_KEY_BYTES) {
+            throw new ProtocolException("an access key of " + keyBytes + " bytes (0 to " + MAX_KEY_BYTES + ")");
+        }
+        byte[] key = new byte[keyBytes];
+        in.readFully(key);
+        byte[] signature = new byte[keyBytes > 0 ? SIGNATURE_BYTES : 0];
+        in.readFully(signature);
+        return new SlaveHello(slaveId, position, epochs, timestampMs, nonce, new String(key, StandardCharsets.UTF_8),
+                signature);
+    }
+
+    /** A refusal saying {@code reason} (cut to {@link #MAX_REASON_BYTES}), ready to send. */
+    static ByteBuffer refusal(String reason) {
+        byte[] text = reason.getBytes(StandardCharsets.UTF_8);
+        int length = Math.min(text.length, MAX_REASON_BYTES);
+        ByteBuffer frame = ByteBuffer.allocate(2 * Integer.BYTES + length);
+        frame.putInt(REFUSAL_MAGIC).putInt(length).put(text, 0, length);
+        return frame.flip();
+    }
+
+    /**
+     * Reads a refusal's reason after its magic.
+     *
+     * @throws ProtocolException when its length lies outside its bounds
+     */
+    static String readRefusalReason(DataInputStream in) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > MAX_REASON_BYTES) {
+            throw new ProtocolException("a refusal reason of " + length + " bytes (0 to " + MAX_REASON_BYTES + ")");
+        }
+        byte[] text = new byte[length];
+        in.readFully(text);
+        return new String(text, StandardCharsets.UTF_8);
     }
 
     /** The answer telling a slave to end its log at {@code position}, with the master's epochs, ready to send. */

@@ -10,10 +10,12 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.AgentTerminationException;
@@ -23,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A master's HA service on {@code haListenPort}: accepts slaves, each served by a {@link SlaveLink}, and tells
- * {@link SyncReplication} (SYNC_MASTER) the position the slaves have acknowledged: in controller mode the lowest
- * acknowledgement among the in-sync slaves (a send is answered once every slave that may be elected has it), else
- * the highest of any connected slave. A connection that breaks the protocol (garbage, a position beyond the
+ * {@link SyncReplication} (SYNC_MASTER) the position the slaves have acknowledged, as {@link SlaveAckRule} says:
+ * in controller mode with {@code allAckInSyncStateSet} the lowest acknowledgement among the in-sync slaves (a send
+ * is answered once every slave that may be elected has it), else the highest that {@code inSyncReplicas - 1}
+ * (at least one) connected slaves have. A connection that breaks the protocol (garbage, a position beyond the
  * master's end) is refused and logged; the others and the broker go on.
  *
  * <p>Threads: {@code sluice-ha-accept} (an {@link AgentHost}) owns the listening socket (start: bind; duty: accept and
@@ -36,10 +39,13 @@ public final class HaServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HaServer.class);
     private static final long STOP_TIMEOUT_MS = 5_000;
+    private static final long REFUSAL_LOG_INTERVAL_NS = TimeUnit.MINUTES.toNanos(1);
 
     private final MessageStore store;
     private final HaSettings settings;
     private final ReplicaGroupView group;
+    private final HaAuthentication authentication;
+    private final SlaveAckRule ackRule;
     private final ServerSocketChannel listener;
     /** Null for an ASYNC_MASTER: nothing waits for the slaves. */
     private final SyncReplication sync;
@@ -51,17 +57,24 @@ public final class HaServer implements AutoCloseable {
     /** Set once by {@link #start}; read under this object's monitor. */
     private AgentHost acceptor;
     private volatile boolean running;
+    /** The refusal last logged, and when: guarded by this object's monitor. */
+    private String lastRefusal = "";
+    private long lastRefusalLoggedNs;
 
     /**
      * @param listener the bound HA socket ({@link #bind}); this server owns it from now on
      * @param sync     the SYNC_MASTER waiters to release, or null
      * @param group    this master's epochs and in-sync slaves ({@link ReplicaGroupView#NONE} without a controller)
+     * @param authentication which slaves' hellos are accepted ({@link HaAuthentication#OFF}: any)
+     * @param ackRule  which slaves' acknowledgements a SYNC_MASTER's sends need
      */
     public HaServer(MessageStore store, HaSettings settings, ServerSocketChannel listener, SyncReplication sync,
-                    ReplicaGroupView group) {
+                    ReplicaGroupView group, HaAuthentication authentication, SlaveAckRule ackRule) {
         this.store = store;
         this.settings = settings;
         this.group = group;
+        this.authentication = authentication;
+        this.ackRule = ackRule;
         this.listener = listener;
         this.sync = sync;
     }
@@ -163,13 +176,27 @@ public final class HaServer implements AutoCloseable {
         onAcked();
     }
 
+    HaAuthentication authentication() {
+        return authentication;
+    }
+
     void onDivergentSlave() {
         divergent.incrementAndGet();
     }
 
     void onRefused(String remote, String reason) {
         refused.incrementAndGet();
-        LOG.warn("refused the HA connection from {}: {}", remote, reason);
+        long nowNs = System.nanoTime();
+        synchronized (this) {
+            // A refused slave tries again every reconnectDelayMs: its repeats are counted, logged once a minute.
+            if (reason.equals(lastRefusal) && nowNs - lastRefusalLoggedNs < REFUSAL_LOG_INTERVAL_NS) {
+                return;
+            }
+            lastRefusal = reason;
+            lastRefusalLoggedNs = nowNs;
+        }
+        LOG.warn("refused the HA connection from {}: {} ({} HA connections refused so far)", remote, reason,
+                refused.get());
     }
 
     void onClosed(SlaveLink link) {
@@ -178,24 +205,56 @@ public final class HaServer implements AutoCloseable {
     }
 
     /**
-     * What the slaves have acknowledged, as a SYNC_MASTER's sends need it: in controller mode the lowest
-     * acknowledgement among the in-sync slaves (-1 when one of them is not connected), else the highest of any
-     * connected slave (-1 when none is).
+     * What the slaves have acknowledged, as a SYNC_MASTER's sends need it: in controller mode with
+     * {@code allAckInSyncStateSet}, the lowest acknowledgement among the in-sync slaves (0 for one not connected:
+     * sends wait for it, or for the master to take it out of the set); else the highest position that
+     * {@link SlaveAckRule#slaveAcks} distinct connected slaves have acknowledged (-1 while fewer are connected).
      */
     public long ackedPosition() {
         Optional<Set<Long>> inSync = group.inSyncSlaves();
-        if (inSync.isEmpty()) {
-            return ackedBy(-1);
-        }
-        long min = -1;
-        for (long slaveId : inSync.get()) {
-            long acked = ackedBy(slaveId);
-            if (acked < 0) {
+        if (inSync.isPresent() && ackRule.allAckInSyncStateSet()) {
+            if (inSync.get().isEmpty()) {
                 return -1;
             }
-            min = min < 0 ? acked : Math.min(min, acked);
+            long min = Long.MAX_VALUE;
+            for (long slaveId : inSync.get()) {
+                min = Math.min(min, Math.max(0, ackedBy(slaveId)));
+            }
+            return min;
         }
-        return min;
+        int need = ackRule.slaveAcks();
+        return need == 1 ? ackedBy(-1) : ackedByQuorum(need);
+    }
+
+    /** The highest position {@code need} distinct connected slaves have acknowledged; -1 while fewer are. */
+    private long ackedByQuorum(int need) {
+        Object[] snapshot = links.toArray();
+        long[] ids = new long[snapshot.length];
+        long[] acked = new long[snapshot.length];
+        int slaves = 0;
+        for (Object element : snapshot) {
+            SlaveLink link = (SlaveLink) element;
+            long position = link.ackedPosition();
+            if (position < 0) {
+                continue;
+            }
+            long id = link.slaveId();
+            int at = 0;
+            while (at < slaves && ids[at] != id) {
+                at++;
+            }
+            if (at == slaves) {
+                ids[slaves] = id;
+                acked[slaves++] = position;
+            } else {
+                acked[at] = Math.max(acked[at], position);
+            }
+        }
+        if (slaves < need) {
+            return -1;
+        }
+        Arrays.sort(acked, 0, slaves);
+        return acked[slaves - need];
     }
 
     /** The highest acknowledgement of slave {@code slaveId}'s links (of any slave's for -1); -1 when none. */

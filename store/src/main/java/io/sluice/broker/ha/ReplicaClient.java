@@ -1,5 +1,6 @@
 package io.sluice.broker.ha;
 
+import io.sluice.remoting.transport.Credentials;
 import io.sluice.store.MessageStore;
 import io.sluice.store.log.RawAppendStatus;
 import io.sluice.store.thread.AgentHost;
@@ -12,6 +13,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@link MessageStore#appendReplicated} (the dispatcher builds the consume queues from it) and reports the new
  * end; a restarted slave thus continues from its recovered end. When the answer lies below the end (a tail written
  * under an epoch the master does not share, e.g. as an old master), it copies nothing and tells its
- * {@link ReplicaGroupView}, whose owner cuts the log and starts it again.
+ * {@link ReplicaGroupView}, whose owner cuts the log and starts it again. The hello is signed with the broker's
+ * inner credentials when it has them ({@link HaAuthentication}); a master that refuses it says why, and this slave
+ * logs that and tries again every {@code reconnectDelayMs}.
  *
  * <p>Thread {@code sluice-ha-replica} (an {@link AgentHost}) owns the connection. Start: {@link #start}. Duty cycle:
  * connect, say hello, read and store transfers until the channel breaks, the master breaks the protocol or stays
@@ -46,10 +50,15 @@ public final class ReplicaClient implements AutoCloseable {
     private final long selfId;
     private final ReplicaGroupView group;
     private final Supplier<Optional<String>> masterAddress;
+    /** The credentials hellos are signed with; empty: unsigned. */
+    private final Optional<Credentials> credentials;
+    /** Draws each hello's nonce. Replica thread only. */
+    private final SecureRandom nonces = new SecureRandom();
     private final AgentHost thread;
     private final AtomicLong storedBytes = new AtomicLong();
     private final AtomicLong sessions = new AtomicLong();
     private final AtomicLong divergences = new AtomicLong();
+    private final AtomicLong refusals = new AtomicLong();
     private volatile Socket socket;
     private volatile boolean connected;
     private volatile boolean running;
@@ -60,14 +69,16 @@ public final class ReplicaClient implements AutoCloseable {
      * @param selfId        this slave's brokerId, sent in the hello
      * @param group         this slave's epochs and where the handshake's outcome goes
      * @param masterAddress the master's HA {@code host:port}, asked before every connection (empty: not known yet)
+     * @param credentials   what the hello is signed with ({@code innerClientAuthenticationCredentials}), if any
      */
     public ReplicaClient(MessageStore store, HaSettings settings, long selfId, ReplicaGroupView group,
-                         Supplier<Optional<String>> masterAddress) {
+                         Supplier<Optional<String>> masterAddress, Optional<Credentials> credentials) {
         this.store = store;
         this.settings = settings;
         this.selfId = selfId;
         this.group = group;
         this.masterAddress = masterAddress;
+        this.credentials = credentials;
         // A session blocks on the socket; between two sessions (no master known, or a failure) the retry delay.
         this.thread = new AgentHost(new LoopAgent("sluice-ha-replica", this::session),
                 new IntervalIdleStrategy(TimeUnit.MILLISECONDS.toNanos(settings.reconnectDelayMs())));
@@ -174,10 +185,20 @@ public final class ReplicaClient implements AutoCloseable {
      *                     master's epochs cannot be recorded
      */
     private void handshake(DataInputStream in, OutputStream out, long end) throws IOException {
-        ByteBuffer hello = HaFrameDescriptor.hello(selfId, end, group.epochs());
-        out.write(hello.array(), 0, hello.limit());
+        SlaveHello unsigned = new SlaveHello(selfId, end, group.epochs(), System.currentTimeMillis(),
+                nonces.nextLong(), credentials.map(Credentials::accessKey).orElse(""), new byte[0]);
+        SlaveHello hello = credentials.map(c -> unsigned.withSignature(HaAuthentication.sign(unsigned,
+                c.secretKey()))).orElse(unsigned);
+        ByteBuffer frame = HaFrameDescriptor.hello(hello);
+        out.write(frame.array(), 0, frame.limit());
         out.flush();
         int magic = in.readInt();
+        if (magic == HaFrameDescriptor.REFUSAL_MAGIC) {
+            refusals.incrementAndGet();
+            throw new IOException("the master refused this slave (brokerId " + selfId + ", "
+                    + credentials.map(c -> "signed as user '" + c.accessKey() + "'").orElse("unsigned") + "): "
+                    + HaFrameDescriptor.readRefusalReason(in));
+        }
         if (magic != HaFrameDescriptor.ANSWER_MAGIC) {
             throw new IOException("the master broke the HA protocol: 0x" + Integer.toHexString(magic)
                     + " where its answer starts");
@@ -220,6 +241,11 @@ public final class ReplicaClient implements AutoCloseable {
     /** Handshakes whose answer said this log must be cut first, so far. */
     public long divergences() {
         return divergences.get();
+    }
+
+    /** Hellos the master refused (with a reason), so far. */
+    public long refusals() {
+        return refusals.get();
     }
 
     /** Stops following: closes the channel and waits for the thread. Idempotent. */

@@ -14,6 +14,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.NoOpIdleStrategy;
@@ -142,6 +143,9 @@ final class SlaveLink {
             return 1;
         } catch (Refusal e) {
             owner.onRefused(remote, e.getMessage());
+            if (in == null) {
+                tellRefused(e.getMessage());
+            }
         } catch (SocketTimeoutException e) {
             LOG.warn("slave {} sent nothing for {} ms; closing its HA channel", remote, settings.silenceTimeoutMs());
         } catch (IOException e) {
@@ -166,14 +170,20 @@ final class SlaveLink {
             throw new Refusal("it sent 0x" + Integer.toHexString(magic) + " where a slave hello starts (0x"
                     + Integer.toHexString(HaFrameDescriptor.HELLO_MAGIC) + ")");
         }
-        long id = stream.readLong();
-        long slaveEnd = stream.readLong();
-        List<EpochEntry> slaveEpochs;
+        SlaveHello hello;
         try {
-            slaveEpochs = HaFrameDescriptor.readEpochs(stream);
+            hello = HaFrameDescriptor.readHello(stream);
         } catch (ProtocolException e) {
             throw new Refusal("its hello carries " + e.getMessage());
         }
+        Optional<String> unauthenticated = owner.authentication().refusalOf(hello);
+        if (unauthenticated.isPresent()) {
+            throw new Refusal("authentication failed for slave brokerId " + hello.slaveId() + ": "
+                    + unauthenticated.get());
+        }
+        long id = hello.slaveId();
+        long slaveEnd = hello.position();
+        List<EpochEntry> slaveEpochs = hello.epochs();
         if (slaveEnd < 0) {
             throw new Refusal("it reported a negative position " + slaveEnd);
         }
@@ -208,6 +218,18 @@ final class SlaveLink {
         lastSendNs = System.nanoTime();
         pusher.start();
         return true;
+    }
+
+    /** Tells a slave whose hello was refused why, so that its log says so too; the link closes next. */
+    private void tellRefused(String reason) {
+        ByteBuffer refusal = HaFrameDescriptor.refusal(reason);
+        try {
+            while (refusal.hasRemaining()) {
+                channel.write(refusal);
+            }
+        } catch (IOException e) {
+            LOG.info("could not tell {} why its HA hello was refused: {}", remote, e.toString());
+        }
     }
 
     private static long readReport(DataInputStream in) throws IOException {

@@ -6,7 +6,9 @@
  * builds the consume queues as for any append; it copies topics, groups and consumer offsets through admin calls
  * ({@link io.sluice.broker.ha.MasterMetadataSync}, {@link io.sluice.broker.ha.MetadataExport}). A SYNC_MASTER's
  * sends wait for a slave's acknowledgement without holding a thread ({@link io.sluice.broker.ha.SyncReplication}).
- * The wire layout of the HA channel is {@link io.sluice.broker.ha.HaFrameDescriptor}. The store engine only
+ * The wire layout of the HA channel is {@link io.sluice.broker.ha.HaFrameDescriptor}; a slave signs its hello with
+ * its inner credentials, and a master with {@code authenticationEnabled} refuses one that is not signed by a user
+ * allowed to replicate ({@link io.sluice.broker.ha.HaAuthentication}). The store engine only
  * offers a raw read and a raw append ({@code MessageStore.readReplicable}, {@code appendReplicated}); the channel
  * is plain blocking NIO here, in the broker.
  *

@@ -9,6 +9,7 @@ import io.sluice.remoting.protocol.ResponseCode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,37 @@ class SyncReplicationTest {
             sync.close();
         }
         assertEquals(2, sync.timedOutCount(), "close answers what still waits");
+    }
+
+    @Test
+    void waitersReleasedTogetherReachEachIoThreadAsOneTaskInQueueOrder() {
+        SyncReplication sync = withSlaveAt(0);
+        try {
+            List<Runnable> firstThread = new ArrayList<>();
+            List<Runnable> secondThread = new ArrayList<>();
+            Executor first = firstThread::add;
+            Executor second = secondThread::add;
+            List<String> completionOrder = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String name = (i % 2 == 0 ? "a" : "b") + i;
+                sync.await(stored(), 100 + i, i % 2 == 0 ? first : second)
+                        .thenRun(() -> completionOrder.add(name));
+            }
+            sync.onAcked(1_000);
+            assertEquals(1, firstThread.size(), "one task for the three waiters of the first I/O thread");
+            assertEquals(1, secondThread.size());
+            assertTrue(completionOrder.isEmpty(), "completed on the I/O threads, not on the acknowledging one");
+            secondThread.get(0).run();
+            firstThread.get(0).run();
+            assertEquals(List.of("b1", "b3", "b5", "a0", "a2", "a4"), completionOrder);
+
+            sync.await(stored(), 2_000, first);
+            nowNs.addAndGet(TimeUnit.SECONDS.toNanos(2));
+            assertEquals(1, sync.expireOverdue());
+            assertEquals(2, firstThread.size(), "a timeout is answered on the I/O thread too");
+        } finally {
+            sync.close();
+        }
     }
 
     /** Not started: the test drives the deadlines itself through {@link SyncReplication#expireOverdue()}. */

@@ -8,9 +8,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * An embedded name server with a master ({@code brokerId=0}) and a slave ({@code brokerId=1}) of broker group
+ * An embedded name server with a master ({@code brokerId=0}) and slaves ({@code brokerId=1} and up) of broker group
  * {@code broker-a} on free loopback ports (HA port too), each with its own store under {@code dir}, small store
  * files. Either broker can be stopped and started again on the same store. Closing stops everything.
  */
@@ -21,7 +22,8 @@ public final class ReplicaPair implements AutoCloseable {
     private final Map<String, String> masterConf;
     private final Map<String, String> slaveConf;
     private Broker master;
-    private Broker slave;
+    /** The running slaves by brokerId. */
+    private final Map<Long, Broker> slaves = new TreeMap<>();
 
     private ReplicaPair(Path dir, NameServer namesrv, Map<String, String> masterConf, Map<String, String> slaveConf) {
         this.dir = dir;
@@ -74,7 +76,22 @@ public final class ReplicaPair implements AutoCloseable {
 
     /** Starts the slave (again) on its store. */
     public Broker startSlave() throws IOException {
-        slave = start(slaveConf);
+        return startSlave(1, Map.of());
+    }
+
+    /**
+     * Starts slave {@code brokerId} (again) on its own store ({@code slave} for brokerId 1, else
+     * {@code slave-<brokerId>}), with {@code extra} broker.conf keys over the common ones.
+     */
+    public Broker startSlave(long brokerId, Map<String, String> extra) throws IOException {
+        Map<String, String> conf = new LinkedHashMap<>(slaveConf);
+        conf.put("brokerId", Long.toString(brokerId));
+        if (brokerId != 1) {
+            conf.put("storePathRootDir", dir.resolve("slave-" + brokerId).toString());
+        }
+        conf.putAll(extra);
+        Broker slave = start(conf);
+        slaves.put(brokerId, slave);
         return slave;
     }
 
@@ -88,8 +105,12 @@ public final class ReplicaPair implements AutoCloseable {
 
     /** Stops the slave (a clean shutdown). */
     public void stopSlave() {
-        slave.close();
-        slave = null;
+        stopSlave(1);
+    }
+
+    /** Stops slave {@code brokerId} (a clean shutdown). */
+    public void stopSlave(long brokerId) {
+        slaves.remove(brokerId).close();
     }
 
     /** Stops the master (a clean shutdown: it unregisters, so routes list only the slave). */
@@ -107,8 +128,14 @@ public final class ReplicaPair implements AutoCloseable {
         return master;
     }
 
+    /** Slave 1, or null when it is not running. */
     public Broker slave() {
-        return slave;
+        return slave(1);
+    }
+
+    /** Slave {@code brokerId}, or null when it is not running. */
+    public Broker slave(long brokerId) {
+        return slaves.get(brokerId);
     }
 
     /** Where the stores live. */
@@ -118,9 +145,8 @@ public final class ReplicaPair implements AutoCloseable {
 
     @Override
     public void close() {
-        if (slave != null) {
-            slave.close();
-        }
+        slaves.values().forEach(Broker::close);
+        slaves.clear();
         if (master != null) {
             master.close();
         }
