@@ -47,6 +47,8 @@ class DistributionIT {
             assertTrue(bench.stream().anyMatch(n -> n.startsWith(prefix)), prefix + " in lib/bench " + bench);
         }
         lib.forEach(jar -> assertFalse(jar.matches(BENCH_ONLY_JARS), "a library of the harness only in lib/: " + jar));
+        assertEquals(List.of(), bench.stream().filter(lib::contains).toList(),
+                "jars of lib/bench/ already in lib/ (on the bench classpath too)");
         lib.forEach(jar -> assertFalse(jar.matches(TarballIT.TEST_JARS), "test jar in lib/: " + jar));
         bench.forEach(jar -> assertFalse(jar.matches(TarballIT.TEST_RUNNERS), "test runner in lib/bench/: " + jar));
         for (String conf : List.of("broker.conf", "namesrv.conf", "logback.xml")) {
