@@ -1,6 +1,6 @@
 package io.sluice.cli;
 
-import io.sluice.benchmark.load.BenchCommand;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -22,7 +22,11 @@ import picocli.CommandLine.Spec;
  *   sluice bench WORKLOAD.yaml ... the end-to-end load harness (io.sluice.benchmark.load)
  * </pre>
  *
- * Exit codes: 0 success, 1 the command failed (message on stderr), 2 bad arguments (one line on stderr naming the
+ * The {@code bench} command lives in the harness's jar, which bin/sluice puts on the classpath (from lib/bench/)
+ * for {@code bench} and {@code help} only: the servers do not carry the harness's libraries. It is registered when
+ * its class is there.
+ *
+ * <p>Exit codes: 0 success, 1 the command failed (message on stderr), 2 bad arguments (one line on stderr naming the
  * problem and pointing at {@code --help}).
  * Not thread-safe; one instance per process.
  */
@@ -31,8 +35,11 @@ import picocli.CommandLine.Spec;
         subcommands = {StandaloneCommand.class, NamesrvCommand.class, ControllerCommand.class, BrokerCommand.class,
                 AdminCommand.class,
                 ConfigCommand.class, StopCommand.class,
-                ProduceCommand.class, ConsumeCommand.class, BenchCommand.class, HelpCommand.class})
+                ProduceCommand.class, ConsumeCommand.class})
 public final class SluiceCli implements Runnable {
+
+    private static final String BENCH = "bench";
+    private static final String BENCH_COMMAND_CLASS = "io.sluice.benchmark.load.BenchCommand";
 
     @Spec
     CommandSpec spec;
@@ -45,9 +52,26 @@ public final class SluiceCli implements Runnable {
     /** The launcher's command line with its error reporting; for tests and {@link #main}. */
     static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new SluiceCli());
+        benchCommand().ifPresent(bench -> commandLine.addSubcommand(BENCH, bench));
+        commandLine.addSubcommand(new HelpCommand());
         commandLine.setExecutionExceptionHandler(new ErrorReporter());
         commandLine.setParameterExceptionHandler(new UsageErrorReporter());
         return commandLine;
+    }
+
+    /** The load harness's command when its jar is on the classpath (bin/sluice bench and help), else empty. */
+    static Optional<Object> benchCommand() {
+        Class<?> type;
+        try {
+            type = Class.forName(BENCH_COMMAND_CLASS);
+        } catch (ClassNotFoundException e) {
+            return Optional.empty(); // a server's or a tool's classpath: lib/ without lib/bench/
+        }
+        try {
+            return Optional.of(type.getDeclaredConstructor().newInstance());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot create the bench command " + BENCH_COMMAND_CLASS, e);
+        }
     }
 
     @Override

@@ -14,14 +14,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The assembled distribution (target/sluice, built at package): its layout, and bin/sluice run as a user would.
  */
 class DistributionIT {
+
+    /** The load harness and the libraries only it needs (chart, PDF, peer clients, JMH): lib/bench/, never lib/. */
+    static final String BENCH_ONLY_JARS = "(sluice-benchmark|xchart|pdfbox|fontbox|graphics2d|VectorGraphics2D"
+            + "|animated-gif-lib|commons-logging|rocketmq-|kafka-|jmh-).*";
 
     @TempDir
     Path dir;
@@ -32,13 +38,17 @@ class DistributionIT {
         assertTrue(Files.isExecutable(home.resolve("bin/sluice")), "bin/sluice is executable");
         List<String> lib = names(home.resolve("lib"));
         for (String prefix : List.of("sluice-distribution-", "sluice-store-", "sluice-namesrv-", "sluice-client-",
-                "sluice-remoting-", "sluice-benchmark-", "picocli-", "netty-transport-", "logback-classic-")) {
+                "sluice-remoting-", "picocli-", "netty-transport-", "logback-classic-", "HdrHistogram-", "rocksdbjni-")) {
             assertTrue(lib.stream().anyMatch(n -> n.startsWith(prefix) && n.endsWith(".jar")), prefix + " in " + lib);
         }
         List<String> bench = names(home.resolve("lib/bench"));
-        for (String prefix : List.of("rocketmq-client-5.", "kafka-clients-", "xchart-", "HdrHistogram-")) {
+        for (String prefix : List.of("sluice-benchmark-", "rocketmq-client-5.", "kafka-clients-", "xchart-",
+                "pdfbox-")) {
             assertTrue(bench.stream().anyMatch(n -> n.startsWith(prefix)), prefix + " in lib/bench " + bench);
         }
+        lib.forEach(jar -> assertFalse(jar.matches(BENCH_ONLY_JARS), "a library of the harness only in lib/: " + jar));
+        assertEquals(List.of(), bench.stream().filter(lib::contains).toList(),
+                "jars of lib/bench/ already in lib/ (on the bench classpath too)");
         lib.forEach(jar -> assertFalse(jar.matches(TarballIT.TEST_JARS), "test jar in lib/: " + jar));
         bench.forEach(jar -> assertFalse(jar.matches(TarballIT.TEST_RUNNERS), "test runner in lib/bench/: " + jar));
         for (String conf : List.of("broker.conf", "namesrv.conf", "logback.xml")) {
@@ -48,6 +58,21 @@ class DistributionIT {
                 "metrics.md")) {
             assertTrue(Files.size(home.resolve("docs").resolve(doc)) > 0, "docs/" + doc);
         }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theHarnessCommandIsListedAndDescribedFromLibBench() throws Exception {
+        SluiceProcess.Result usage = SluiceProcess.run(dir, "--help");
+        assertEquals(0, usage.exitCode(), usage.toString());
+        assertTrue(usage.stdout().lines().anyMatch(l -> l.strip().startsWith("bench ")), usage.stdout());
+        SluiceProcess.Result help = SluiceProcess.run(dir, "help", "bench");
+        assertEquals(0, help.exitCode(), help.toString());
+        assertTrue(help.stdout().contains("WORKLOAD.yaml") && help.stdout().contains("--system"), help.stdout());
+        assertFalse(help.stderr().contains("%p"), "no picocli format warning: " + help.stderr());
+        SluiceProcess.Result bad = SluiceProcess.run(dir, "bench", "--no-such-option");
+        assertEquals(2, bad.exitCode(), bad.toString());
+        assertTrue(bad.stderr().startsWith("sluice bench: "), bad.stderr());
     }
 
     @Test

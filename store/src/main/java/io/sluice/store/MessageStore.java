@@ -6,6 +6,7 @@ import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.dispatch.SerialDispatcher;
 import io.sluice.store.dispatch.pipeline.PipelineStats;
 import io.sluice.store.dispatch.pipeline.PipelinedDispatcher;
+import io.sluice.store.flush.FlushStats;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.LastStop;
@@ -593,7 +594,14 @@ public final class MessageStore implements AutoCloseable {
                 errors,
                 retentionAgent.deletedSegments(),
                 retentionAgent.unreadBytesDeleted(),
-                checkpointAgent.failures());
+                checkpointAgent.failures(),
+                log.segmentCount(),
+                log.mappedBytes());
+    }
+
+    /** The CommitLog flush agent's fsyncs so far: count, bytes, latency and size buckets. */
+    public FlushStats flushStats() {
+        return log.flushStats();
     }
 
     private void requireOpen() {

@@ -26,6 +26,8 @@ package io.sluice.store;
  * @param deletedSegments        CommitLog segments deleted by retention
  * @param unreadBytesDeleted     CommitLog bytes forced retention deleted before every consumer group read them
  * @param checkpointFailures     checkpoints that could not be written
+ * @param commitLogSegments      segments (files) of the CommitLog
+ * @param commitLogMappedBytes   bytes of those segments, all mapped into memory
  */
 public record StoreStats(
         long writtenPosition,
@@ -48,5 +50,7 @@ public record StoreStats(
         long dispatchErrors,
         long deletedSegments,
         long unreadBytesDeleted,
-        long checkpointFailures) {
+        long checkpointFailures,
+        int commitLogSegments,
+        long commitLogMappedBytes) {
 }

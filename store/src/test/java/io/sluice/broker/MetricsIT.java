@@ -3,6 +3,9 @@ package io.sluice.broker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.Bucket;
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.Histogram;
+import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.Metric;
 import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricFamily;
 import io.prometheus.metrics.expositionformats.generated.com_google_protobuf_4_36_2.Metrics.MetricType;
 import io.sluice.namesrv.metrics.NamesrvMetricsSettings;
@@ -35,7 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Prometheus endpoint ({@code metricsExporterType=PROM}) scraped while the Apache client sends and consumes:
- * per-topic in and per-group out counters, consumer lag, connections and the JVM figures move as they should.
+ * per-topic in and per-group out counters, consumer lag, connections, the CommitLog's fsyncs and the JVM figures
+ * move as they should. Every scrape is read in the Prometheus protobuf format and decoded by the Prometheus
+ * client's generated parser; the text format is checked to carry the same families.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class MetricsIT {
@@ -91,12 +96,38 @@ class MetricsIT {
                         () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP) == 0,
                         () -> scrapeQuietly(port).value("rocketmq_consumer_lag_messages", TOPIC, GROUP));
                 Map<String, MetricFamily> families = scrapeProtobuf(port);
-                assertEquals(MetricType.HISTOGRAM, families.get("sluice_request_latency_seconds").getType());
-                assertEquals(MESSAGES, families.get("sluice_request_latency_seconds").getMetricList().stream()
-                        .filter(m -> m.getLabelList().stream().anyMatch(l -> l.getName().equals("request")
-                                && l.getValue().equals("send")))
-                        .mapToLong(m -> m.getHistogram().getSampleCount()).sum(),
-                        "the protobuf exposition carries the same send histogram");
+                for (String histogram : List.of("sluice_request_latency_seconds",
+                        "sluice_commitlog_flush_latency_seconds", "sluice_commitlog_flush_size_bytes")) {
+                    assertEquals(MetricType.HISTOGRAM, families.get(histogram).getType(), histogram);
+                }
+                String text = scrapeText(port);
+                for (String family : families.keySet()) {
+                    if (family.startsWith("rocketmq_") || family.startsWith("sluice_")) {
+                        assertTrue(text.contains("\n# TYPE " + family + " "), "the text format has " + family);
+                    }
+                }
+
+                Await.until("the CommitLog's fsyncs are counted", 30_000,
+                        () -> scrapeQuietly(port).value("sluice_commitlog_flush_size_bytes_sum", null, null)
+                                >= scrapeQuietly(port).value("sluice_commitlog_written_position_bytes", null, null),
+                        () -> scrapeQuietly(port).value("sluice_commitlog_flush_size_bytes_sum", null, null));
+                Scrape flushed = scrape(port);
+                double flushes = flushed.value("sluice_commitlog_flush_latency_seconds_count", null, null);
+                assertTrue(flushes >= 1, "fsyncs: " + flushes);
+                assertEquals(flushes, flushed.value("sluice_commitlog_flush_size_bytes_count", null, null),
+                        "one size per fsync");
+                assertEquals(flushes, flushed.labelled("sluice_commitlog_flush_latency_seconds_bucket", "le", "+Inf"));
+                assertTrue(flushed.value("sluice_commitlog_flush_latency_seconds_sum", null, null) > 0);
+                assertTrue(flushed.value("sluice_commitlog_flush_size_bytes_sum", null, null)
+                        <= flushed.value("sluice_commitlog_written_position_bytes", null, null),
+                        "no byte is flushed twice");
+                double segments = flushed.value("sluice_commitlog_segments", null, null);
+                assertTrue(segments >= 1, "segments: " + segments);
+                assertTrue(flushed.value("sluice_commitlog_mapped_bytes", null, null)
+                        >= flushed.value("sluice_commitlog_written_position_bytes", null, null)
+                        - flushed.value("sluice_commitlog_min_position_bytes", null, null),
+                        "the mapped segments hold what was written");
+
                 Scrape consumed = scrape(port);
                 assertEquals(1, consumed.value("rocketmq_consumer_connections", null, GROUP));
                 assertTrue(consumed.value("sluice_pull_transferred_bytes_total", null, null) > 0);
@@ -212,20 +243,23 @@ class MetricsIT {
         }
     }
 
+    /**
+     * One scrape in the Prometheus protobuf exposition, decoded by the Prometheus client's generated
+     * {@link MetricFamily} parser (a real parser of Prometheus' own format, not a home-made one), with the text
+     * format's sample names.
+     */
     private Scrape scrape(int port) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                + "/metrics")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, response.statusCode());
-        return Scrape.parse(response.body());
+        return Scrape.of(scrapeProtobuf(port));
     }
 
-    /** The endpoint's protobuf exposition, parsed by the Prometheus client's generated MetricFamily parser. */
     private Map<String, MetricFamily> scrapeProtobuf(int port) throws IOException, InterruptedException {
         HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/metrics")).header("Accept", "application/vnd.google.protobuf;"
                 + " proto=io.prometheus.client.MetricFamily; encoding=delimited").timeout(Duration.ofSeconds(10))
                 .build(), HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith(
+                "application/vnd.google.protobuf"), "the protobuf format: " + response.headers().map());
         Map<String, MetricFamily> families = new LinkedHashMap<>();
         ByteArrayInputStream in = new ByteArrayInputStream(response.body());
         for (MetricFamily family = MetricFamily.parseDelimitedFrom(in); family != null;
@@ -235,41 +269,80 @@ class MetricsIT {
         return families;
     }
 
+    /** The text format that Prometheus asks for by default is served too, with the same families. */
+    private String scrapeText(int port) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/metrics")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"),
+                "the text format: " + response.headers().map());
+        return response.body();
+    }
+
     private Scrape scrapeQuietly(int port) {
         try {
             return scrape(port);
         } catch (IOException e) {
-            return Scrape.parse("");
+            return Scrape.of(Map.of());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Scrape.parse("");
+            return Scrape.of(Map.of());
         }
     }
 
-    /** The samples of one scrape in the Prometheus text format: {@code name{k="v",...} value}. */
+    /**
+     * The samples of one scrape by the names they have in the text format: a counter family's name (which ends
+     * in {@code _total}), a gauge's, and a histogram's or summary's {@code _count}, {@code _sum} and
+     * {@code _bucket} (label {@code le}, {@code +Inf} included).
+     */
     private record Scrape(Map<String, List<Map.Entry<Map<String, String>, Double>>> samples) {
 
-        static Scrape parse(String text) {
+        static Scrape of(Map<String, MetricFamily> families) {
             Map<String, List<Map.Entry<Map<String, String>, Double>>> samples = new LinkedHashMap<>();
-            for (String line : text.split("\n")) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                int brace = line.indexOf('{');
-                int space = line.lastIndexOf(' ');
-                String name = brace > 0 ? line.substring(0, brace) : line.substring(0, space);
-                Map<String, String> labels = new LinkedHashMap<>();
-                if (brace > 0) {
-                    String body = line.substring(brace + 1, line.lastIndexOf('}'));
-                    for (String pair : body.split("\",")) {
-                        int eq = pair.indexOf('=');
-                        labels.put(pair.substring(0, eq), pair.substring(eq + 2).replaceAll("\"$", ""));
+            for (MetricFamily family : families.values()) {
+                String name = family.getName();
+                for (Metric metric : family.getMetricList()) {
+                    Map<String, String> labels = new LinkedHashMap<>();
+                    metric.getLabelList().forEach(l -> labels.put(l.getName(), l.getValue()));
+                    switch (family.getType()) {
+                        case COUNTER -> add(samples, name, labels, metric.getCounter().getValue());
+                        case GAUGE -> add(samples, name, labels, metric.getGauge().getValue());
+                        case UNTYPED -> add(samples, name, labels, metric.getUntyped().getValue());
+                        case SUMMARY -> {
+                            add(samples, name + "_count", labels, metric.getSummary().getSampleCount());
+                            add(samples, name + "_sum", labels, metric.getSummary().getSampleSum());
+                        }
+                        case HISTOGRAM, GAUGE_HISTOGRAM -> addHistogram(samples, name, labels, metric.getHistogram());
+                        default -> throw new AssertionError("unexpected type of " + name + ": " + family.getType());
                     }
                 }
-                samples.computeIfAbsent(name, n -> new ArrayList<>())
-                        .add(Map.entry(labels, Double.parseDouble(line.substring(space + 1))));
             }
             return new Scrape(samples);
+        }
+
+        private static void addHistogram(Map<String, List<Map.Entry<Map<String, String>, Double>>> samples,
+                                         String name, Map<String, String> labels, Histogram histogram) {
+            add(samples, name + "_count", labels, histogram.getSampleCount());
+            add(samples, name + "_sum", labels, histogram.getSampleSum());
+            boolean infinite = false;
+            for (Bucket bucket : histogram.getBucketList()) {
+                infinite |= Double.isInfinite(bucket.getUpperBound());
+                add(samples, name + "_bucket", withLe(labels, bucket.getUpperBound()), bucket.getCumulativeCount());
+            }
+            if (!infinite) {
+                add(samples, name + "_bucket", withLe(labels, Double.POSITIVE_INFINITY), histogram.getSampleCount());
+            }
+        }
+
+        private static Map<String, String> withLe(Map<String, String> labels, double upperBound) {
+            Map<String, String> with = new LinkedHashMap<>(labels);
+            with.put("le", Double.isInfinite(upperBound) ? "+Inf" : Double.toString(upperBound));
+            return with;
+        }
+
+        private static void add(Map<String, List<Map.Entry<Map<String, String>, Double>>> samples, String name,
+                                Map<String, String> labels, double value) {
+            samples.computeIfAbsent(name, n -> new ArrayList<>()).add(Map.entry(labels, value));
         }
 
         boolean has(String name) {

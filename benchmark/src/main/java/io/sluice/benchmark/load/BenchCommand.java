@@ -89,7 +89,7 @@ public final class BenchCommand implements Callable<Integer> {
     Map<String, String> sluiceConfig = new LinkedHashMap<>();
 
     @Option(names = "--peer-jvm-option", paramLabel = "OPTION", description = "a JVM option appended to every "
-            + "broker's (e.g. -XX:MaxGCPauseMillis=5 or -Xlog:gc:file=gc-%p.log); repeatable")
+            + "broker's (e.g. -XX:MaxGCPauseMillis=5 or -Xlog:gc:file=gc-%%p.log); repeatable")
     List<String> peerJvmOptions = new ArrayList<>();
 
     @Option(names = "--chart", negatable = true, defaultValue = "true", fallbackValue = "true",

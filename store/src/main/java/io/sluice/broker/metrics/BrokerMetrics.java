@@ -131,6 +131,11 @@ public final class BrokerMetrics {
                 StoreStats::deletedSegments);
         storeCounter(r, s, "sluice_checkpoint_failures", "Checkpoints that could not be written.",
                 StoreStats::checkpointFailures);
+        storeGauge(r, s, "sluice_commitlog_segments", "Segment files of the CommitLog.",
+                StoreStats::commitLogSegments);
+        storeGauge(r, s, "sluice_commitlog_mapped_bytes", "Bytes of the CommitLog's segments, all memory-mapped:"
+                + " what the page cache would hold to keep the whole log in memory.", StoreStats::commitLogMappedBytes);
+        r.registry().register(new FlushHistograms(() -> s.store().flushStats(), r.constant()));
     }
 
     /** The key index's own counters; its lookup latency is a histogram of {@link RequestTimers}. */

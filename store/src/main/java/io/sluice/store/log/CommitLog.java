@@ -5,6 +5,8 @@ import io.sluice.format.RecordDescriptor;
 import io.sluice.store.DispatchEntry;
 import io.sluice.store.flush.FlushAgent;
 import io.sluice.store.flush.FlushMode;
+import io.sluice.store.flush.FlushStats;
+import io.sluice.store.flush.MeteredFlushTarget;
 import io.sluice.store.flush.StoreFailureHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -80,6 +82,8 @@ public final class CommitLog implements AutoCloseable {
     private final RecordBoundaryIndex boundaries;
     private final LogFlushTarget flushTarget;
     private final FlushAgent flushAgent;
+    /** The agent's view of {@link #flushTarget}: counts its fsyncs for {@link #flushStats()}. */
+    private final MeteredFlushTarget meteredFlushTarget;
     /** Writes zeros through the next segment as the appender approaches it; {@link #writeStaged} claims. */
     private final ZeroFillAhead zeroFill;
     /** Where the append lock holder encodes records before writing them; grown on demand. Lock holder only. */
@@ -111,7 +115,9 @@ public final class CommitLog implements AutoCloseable {
         this.boundaries = new RecordBoundaryIndex(settings.boundaryGranuleBytes());
         this.syncFlushTimeoutNs = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMs());
         this.flushTarget = new LogFlushTarget(chain, written, env.forceHook());
-        this.flushAgent = FlushAgent.create(settings.flushSettings(), flushTarget, failureHandler, env.nanoClock());
+        this.meteredFlushTarget = new MeteredFlushTarget(flushTarget, env.nanoClock());
+        this.flushAgent = FlushAgent.create(settings.flushSettings(), meteredFlushTarget, failureHandler,
+                env.nanoClock());
         this.zeroFill = new ZeroFillAhead(chain, allocator::ready,
                 settings.preallocateSegments() ? 0 : settings.zeroFillAheadBytes(),
                 () -> env.diskSpace().usableBytes(settings.commitLogDir()), FULL_DISK_USABLE_BYTES, WriteHook.NONE);
@@ -680,6 +686,25 @@ public final class CommitLog implements AutoCloseable {
      */
     public long pendingReleaseBytes() {
         return releases.pendingBytes();
+    }
+
+    /** The flush agent's fsyncs so far: count, bytes, latency and size buckets. Any thread. */
+    public FlushStats flushStats() {
+        return meteredFlushTarget.stats();
+    }
+
+    /** Segments the log has (each one file, mapped). Any thread. */
+    public int segmentCount() {
+        return chain.size();
+    }
+
+    /** Bytes of the log's segments, all mapped into memory (prepared-ahead segments not included). Any thread. */
+    public long mappedBytes() {
+        long bytes = 0;
+        for (MappedSegment segment : chain.snapshot()) {
+            bytes += segment.sizeBytes();
+        }
+        return bytes;
     }
 
     /**

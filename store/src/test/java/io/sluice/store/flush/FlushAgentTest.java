@@ -20,6 +20,8 @@ class FlushAgentTest {
         long flushed;
         final List<long[]> forced = new ArrayList<>();
         IOException failure;
+        /** Runs after each force, e.g. to advance a test clock by the fsync's duration. */
+        Runnable afterForce = () -> { };
 
         @Override
         public long writtenPosition() {
@@ -39,6 +41,7 @@ class FlushAgentTest {
             if (position > flushed) {
                 forced.add(new long[] {flushed, position});
                 flushed = position;
+                afterForce.run();
             }
         }
     }
