@@ -29,10 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * Sends messages: synchronously, asynchronously (future or callback) and oneway; single messages, explicit
  * batches, to a queue the producer picks, a queue the caller names, or one a {@link QueueSelector} chooses.
  *
- * <p>Failed sends are retried ({@link ProducerSettings#retryTimesWhenSendFailed()}) on another broker when there
- * is one, within {@link ProducerSettings#sendTimeoutMs()}; a broker that failed is avoided for
- * {@link ProducerSettings#failedBrokerIsolationMs()}. Routes come from the name servers on first use and are
- * refreshed periodically.
+ * <p>Failed sends are retried ({@link ProducerSettings#retryTimesWhenSendFailed()}), on another broker when there is
+ * one, within {@link ProducerSettings#sendTimeoutMs()}; a failed broker is avoided for {@link
+ * ProducerSettings#failedBrokerIsolationMs()}. Routes come from the name servers, refreshed periodically.
  *
  * <p>With {@link ProducerSettings#autoBatch()} single sends (sync and async; not oneway) are grouped into batches
  * by topic, tag, WAIT flag and chosen queue; every message still gets its own {@link SendResult}, or its batch's

@@ -215,7 +215,11 @@ final class GroupCommand extends AdminCommand.Group {
         @Override
         public Long convert(String text) {
             if (text.chars().allMatch(Character::isDigit) && !text.isEmpty()) {
-                return Long.parseLong(text);
+                try {
+                    return Long.parseLong(text);
+                } catch (NumberFormatException e) {
+                    throw new TypeConversionException("'" + text + "' is too large for epoch milliseconds");
+                }
             }
             try {
                 return Instant.parse(text).toEpochMilli();

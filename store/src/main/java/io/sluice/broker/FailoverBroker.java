@@ -17,7 +17,7 @@ import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.remoting.transport.RequestHandler;
 import io.sluice.store.StoreSettings;
-import io.sluice.store.recovery.LogTail;
+import io.sluice.store.LogTail;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -7,7 +7,6 @@ import io.sluice.store.index.SlotReadStatus;
 import io.sluice.store.index.SlotBatch;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
-import io.sluice.store.TopicNames;
 import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

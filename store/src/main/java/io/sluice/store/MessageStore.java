@@ -1,10 +1,9 @@
 package io.sluice.store;
 
 import io.sluice.format.ConsumeQueueType;
-import io.sluice.store.dispatch.DispatchCounters;
+import io.sluice.store.dispatch.DispatchTotals;
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.dispatch.SerialDispatcher;
-import io.sluice.store.dispatch.pipeline.PipelineStats;
 import io.sluice.store.dispatch.pipeline.PipelinedDispatcher;
 import io.sluice.store.flush.FlushStats;
 import io.sluice.store.index.ConsumeQueue;
@@ -25,13 +24,6 @@ import io.sluice.store.log.ReadResult;
 import io.sluice.format.RecordDescriptor;
 import io.sluice.store.log.ScanResult;
 import io.sluice.store.log.ScanStatus;
-import io.sluice.store.recovery.AbortMarker;
-import io.sluice.store.recovery.Checkpoint;
-import io.sluice.store.recovery.CheckpointAgent;
-import io.sluice.store.recovery.RecoveryReport;
-import io.sluice.store.recovery.StoreCheckpoint;
-import io.sluice.store.recovery.StoreLock;
-import io.sluice.store.recovery.StoreRecovery;
 import io.sluice.store.retention.RetentionAgent;
 import io.sluice.store.retention.RetentionGuard;
 import io.sluice.store.retention.RetentionOutcome;
@@ -559,20 +551,15 @@ public final class MessageStore implements AutoCloseable {
 
     /** A snapshot of positions, health and counters. */
     public StoreStats stats() {
-        DispatchCounters d = serialDispatcher.counters();
+        DispatchTotals d = serialDispatcher.totals(); // recovery's re-dispatch, and all of dispatch in SERIAL mode
+        if (dispatcher != serialDispatcher) {
+            d = d.plus(dispatcher.totals());
+        }
         long indexed = d.indexed();
         long corrupt = d.corrupt();
         long unindexable = d.unindexable();
         long inconsistent = d.inconsistent();
-        long errors = d.ioErrors() + d.listenerErrors() + d.unexpectedErrors();
-        if (dispatcher instanceof PipelinedDispatcher pipelined) {
-            PipelineStats p = pipelined.stats();
-            indexed += p.indexed();
-            corrupt += p.corrupt();
-            unindexable += p.unindexable();
-            inconsistent += p.inconsistent();
-            errors += p.ioErrors() + p.listenerErrors() + p.unexpectedErrors();
-        }
+        long errors = d.errors();
         return new StoreStats(
                 log.writtenPosition(),
                 log.flushedPosition(),

@@ -30,21 +30,17 @@ import org.apache.rocketmq.client.producer.SendResult;
 
 /**
  * End-to-end producer throughput against one Sluice broker started in this JVM (standalone, with its name
- * server): the Sluice producer with auto-batch against the Apache {@code DefaultMQProducer} with auto-batch, both
- * sending asynchronously to a 16-queue BatchCQ topic, for 1 KiB and 100 B bodies. A sending loop keeps at most a
- * fixed number of messages unacknowledged; each producer runs at each level of {@link #IN_FLIGHT_LEVELS}, and the
- * comparison is of each producer's best level, i.e. the most it sustains, as a rate search would find (at one
- * fixed level the ratio says more about the level than about the producers). Prints every level and the best,
- * and for every run the CPU per message of the client's threads, the broker's, the rest of the JVM and the whole
- * machine ({@link CpuSplit}); every pair line adds the ratios of the two producers' client CPU and broker CPU per
- * message (Apache's over Sluice's), and the summary line the median client-CPU ratio.
+ * server): the Sluice producer against the Apache {@code DefaultMQProducer}, both with auto-batch and asynchronous
+ * sends to a 16-queue BatchCQ topic, for 1 KiB and 100 B bodies. A sending loop keeps at most a fixed number of
+ * messages unacknowledged; each producer runs at each level of {@link #IN_FLIGHT_LEVELS} and is judged by its best
+ * level, as a rate search would find (one fixed level says more about the level than about the producers). Prints
+ * every run's rate and CPU per message (client threads, broker, rest of the JVM, machine: {@link CpuSplit}), the
+ * ratios of each pair (Apache's over Sluice's) and the median client-CPU ratio.
  *
- * <p>Both producers first warm up for {@code warmupSeconds} at every size. Then every run gets a fresh broker
- * (same settings, same JVM, so the compiled code stays) on a fresh store under {@code storeDir}, deleted
- * afterwards: a store holds one run's messages only (a whole sweep on one store can reach the broker's disk-full
- * threshold), and no run pays for
- * the writeback of another's pages; after the deletion the next run waits for the machine to go quiet (the unmapping
- * of the old store's segments). Rounds alternate which producer goes first.
+ * <p>After a warm-up of {@code warmupSeconds} at every size, every run gets a fresh broker (same JVM, so the
+ * compiled code stays) on a fresh store under {@code storeDir}, deleted and waited out afterwards: a store holds one
+ * run's messages only, so no sweep reaches the disk-full threshold and no run pays for another's writeback. Rounds
+ * alternate which producer goes first.
  *
  * <pre>
  *   java -cp benchmark/target/benchmarks.jar io.sluice.benchmark.client.ProducerComparison \

@@ -239,7 +239,7 @@ public final class BrokerConfigKeys {
             "commitLogZeroFillAheadBytes", 512 * MIB, 0, 1024 * MIB, "bytes",
             "When the writer comes within this many bytes of the end of the active CommitLog file, a background"
                     + " thread writes zeros through the next (sparse) file, so that appends there overwrite allocated"
-                    + " pages instead of filling holes (measured: half the write time). 0 turns it off; not used with"
+                    + " pages instead of filling holes. 0 turns it off; not used with"
                     + " warmMapedFileEnable. Sluice only.");
     /** CommitLog files kept for reuse (Sluice only). */
     public static final ConfigKey<Integer> COMMIT_LOG_RECYCLED_SEGMENTS = ConfigKey.ofInt(

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * each count is written with an ordered store of its previous value plus one, which is cheap and safe because
  * only one thread ever writes.
  */
-public final class DispatchCounters {
+final class DispatchCounters {
 
     private final AtomicLong indexed = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();

@@ -54,6 +54,9 @@ public interface Dispatcher extends AutoCloseable {
      */
     boolean drain(long timeoutMs);
 
+    /** What this dispatcher did since it was created. */
+    DispatchTotals totals();
+
     /** Stops the dispatch thread (without draining: call {@link #drain} first for a clean stop). Idempotent. */
     @Override
     void close();

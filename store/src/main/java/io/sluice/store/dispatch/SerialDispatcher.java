@@ -259,8 +259,14 @@ public final class SerialDispatcher implements Dispatcher {
     }
 
     /** What dispatch did so far. */
-    public DispatchCounters counters() {
+    DispatchCounters counters() {
         return counters;
+    }
+
+    @Override
+    public DispatchTotals totals() {
+        return new DispatchTotals(counters.indexed(), counters.corrupt(), counters.unindexable(),
+                counters.inconsistent(), counters.ioErrors() + counters.listenerErrors() + counters.unexpectedErrors());
     }
 
     @Override

@@ -5,5 +5,8 @@
  * product. {@link io.sluice.store.dispatch.SerialDispatcher}, record by record on one thread, is recovery's
  * re-dispatcher (on the opening thread, before any dispatch thread exists), the oracle the pipeline's output is
  * tested against, and the {@code dispatchMode=serial} fallback.
+ *
+ * <p><b>API</b> (the public classes): {@code Dispatcher}, its {@code DispatchTotals}, {@code SerialDispatcher} for
+ * the store façade and recovery; {@code DispatchSettings} and {@code DispatchMode} for the broker's configuration.
  */
 package io.sluice.store.dispatch;

@@ -6,7 +6,7 @@ package io.sluice.store.index;
  * @param topic   the topic
  * @param queueId the queue id within the topic
  */
-public record QueueKey(String topic, int queueId) {
+record QueueKey(String topic, int queueId) {
 
     public QueueKey {
         if (topic == null) {

@@ -4,5 +4,11 @@
  * same critical section, reads as zero-copy views, a record walker for dispatch, recovery of a torn tail and
  * time- or space-driven retention of whole segments. The record, batch-body, properties and message-id formats it
  * shares with the broker and the client live in {@code io.sluice.format}.
+ *
+ * <p><b>API</b> (the public classes). For the broker and the store façade: {@code CommitLog}, {@code LogSettings},
+ * {@code LogEnvironment}, {@code MessageDraft}, {@code AppendResult}, {@code AppendStatus}, {@code AppendKind},
+ * {@code RawAppendStatus}, {@code ReadResult}, {@code ReadStatus}. For the engine's dispatchers, key index and
+ * recovery: the record walkers {@code RecordCursor}, {@code RecordParser}, {@code TopicCache}, {@code ScanResult},
+ * {@code ScanStatus}, and the {@code QueueOffsetTable} recovery rebuilds.
  */
 package io.sluice.store.log;

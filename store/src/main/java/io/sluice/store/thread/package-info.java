@@ -4,5 +4,8 @@
  * a daemon thread of that name, with an idle strategy chosen by its owner, errors counted and logged by one
  * {@link io.sluice.store.thread.CountingErrorHandler}, and one way to stop. The list of threads, what each owns and
  * how it stops is {@code distribution/src/docs/threads.md}.
+ *
+ * <p><b>API</b> (the public classes): {@code AgentHost}, {@code LoopAgent}, {@code WakeableIdleStrategy} and
+ * {@code IntervalIdleStrategy}, used by every thread owner, in the engine and in the broker.
  */
 package io.sluice.store.thread;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.format.ConsumeQueueType;
+import io.sluice.store.dispatch.DispatchTotals;
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.flush.StoreFailureHandler;
 import io.sluice.store.index.ConsumeQueueTable;
@@ -75,6 +76,11 @@ class RetentionAgentTest {
         @Override
         public boolean drain(long timeoutMs) {
             return true;
+        }
+
+        @Override
+        public DispatchTotals totals() {
+            return DispatchTotals.NONE;
         }
 
         @Override

@@ -30,7 +30,7 @@ package io.sluice.store.dispatch.pipeline;
  * @param assistedChunks     chunks an appending thread cut (and, when small, dispatched) itself, the pipeline
  *                           being idle ({@link PipelineSettings#appenderAssist})
  */
-public record PipelineStats(
+record PipelineStats(
         long dispatchedPosition,
         long lagBytes,
         long lagMs,

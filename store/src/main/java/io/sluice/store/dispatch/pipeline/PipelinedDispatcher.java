@@ -1,6 +1,7 @@
 package io.sluice.store.dispatch.pipeline;
 
 import io.sluice.store.ArrivalListener;
+import io.sluice.store.dispatch.DispatchTotals;
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.CommitLog;
@@ -228,8 +229,15 @@ public final class PipelinedDispatcher implements Dispatcher {
     }
 
     /** Position, lag and counters now. */
-    public PipelineStats stats() {
+    PipelineStats stats() {
         return counters.snapshot(dispatchedPosition(), lagBytes(), lagMs());
+    }
+
+    @Override
+    public DispatchTotals totals() {
+        PipelineStats s = stats();
+        return new DispatchTotals(s.indexed(), s.corrupt(), s.unindexable(), s.inconsistent(),
+                s.ioErrors() + s.listenerErrors() + s.unexpectedErrors());
     }
 
     /**

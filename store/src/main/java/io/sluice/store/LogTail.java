@@ -1,6 +1,5 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
-import io.sluice.store.StoreSettings;
 import io.sluice.store.log.CommitLog;
 import java.io.IOException;
 import java.util.Optional;

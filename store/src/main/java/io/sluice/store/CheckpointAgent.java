@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.index.ConsumeQueueTable;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: {@link #checkpoint()} is synchronized; the store's housekeeping thread calls {@link #run()}
  * periodically (it alone owns the pacer) and the shutdown path calls {@link #checkpoint()} once at the end.
  */
-public final class CheckpointAgent implements Runnable {
+final class CheckpointAgent implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointAgent.class);
 

@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: {@link #write} is synchronized (the checkpoint agent and the shutdown path may both write);
  * {@link #read} may run any time but is meant for start-up.
  */
-public final class StoreCheckpoint {
+final class StoreCheckpoint {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreCheckpoint.class);
 

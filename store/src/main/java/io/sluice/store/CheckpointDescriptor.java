@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -24,7 +24,7 @@ import java.util.zip.CRC32;
  *
  * <p>Stateless; thread-safe.
  */
-public final class CheckpointDescriptor {
+final class CheckpointDescriptor {
 
     public static final ByteOrder BYTE_ORDER = ByteOrder.BIG_ENDIAN;
     public static final int MAGIC = 0x534C4350;

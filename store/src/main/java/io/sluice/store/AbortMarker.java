@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>Thread-safe (stateless apart from the path); used by the store's open and close paths.
  */
-public final class AbortMarker {
+final class AbortMarker {
 
     /** File name under the store root. */
     public static final String FILE_NAME = "abort";

@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 /**
  * What start-up recovery found and did.

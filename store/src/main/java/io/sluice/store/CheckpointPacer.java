@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 import java.util.concurrent.TimeUnit;
 

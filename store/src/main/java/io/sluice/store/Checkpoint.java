@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 /**
  * A checkpoint read back from disk.
@@ -8,5 +8,5 @@ package io.sluice.store.recovery;
  * @param dispatchedPosition records below it are durable in the log and in the consume queues
  * @param writtenAtMs        when it was taken
  */
-public record Checkpoint(long dispatchedPosition, long writtenAtMs) {
+record Checkpoint(long dispatchedPosition, long writtenAtMs) {
 }

@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>Thread-safe; owned by the store that acquired it.
  */
-public final class StoreLock implements Closeable {
+final class StoreLock implements Closeable {
 
     /** File name under the store root. */
     public static final String FILE_NAME = "lock";

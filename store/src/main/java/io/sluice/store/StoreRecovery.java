@@ -1,4 +1,4 @@
-package io.sluice.store.recovery;
+package io.sluice.store;
 
 import io.sluice.store.dispatch.SerialDispatcher;
 import io.sluice.store.index.ConsumeQueue;
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Stateless; runs on the thread that opens the store, before any other thread touches the components.
  */
-public final class StoreRecovery {
+final class StoreRecovery {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreRecovery.class);
 
@@ -74,9 +74,9 @@ public final class StoreRecovery {
             }
         }
         queues.trimBelowPosition(log.minPosition());
-        long indexedBefore = dispatcher.counters().indexed();
+        long indexedBefore = dispatcher.totals().indexed();
         long reached = dispatcher.redispatch(from);
-        long redispatched = dispatcher.counters().indexed() - indexedBefore;
+        long redispatched = dispatcher.totals().indexed() - indexedBefore;
         if (reached != end) {
             LOG.error("recovery re-dispatch stopped at {} instead of the log end {}", reached, end);
         }
