@@ -41,9 +41,11 @@ public final class OffsetHandler {
     }
 
     /**
-     * QUERY_CONSUMER_OFFSET (14). The committed offset; without one, 0 when the queue holds messages from offset 0
-     * on (Apache's "hot data" rule, approximated) unless {@code setZeroIfNotFound} is {@code false}, else
-     * QUERY_NOT_FOUND.
+     * QUERY_CONSUMER_OFFSET (14). The committed offset; without one, 0 when a queue of an existing topic starts at
+     * offset 0, empty or not (Apache's "hot data" rule, approximated), unless {@code setZeroIfNotFound} is
+     * {@code false}; else QUERY_NOT_FOUND. An empty queue answers 0 rather than leaving the client to ask for the
+     * max offset next: a first message stored between the two questions would be skipped by a new group consuming
+     * from the last offset (OMB's readiness probe waits for exactly that message).
      */
     public RemotingCommand onQueryConsumerOffset(ConnectionContext connection, RemotingCommand request) {
         String group = request.requireString("consumerGroup");
@@ -57,7 +59,7 @@ public final class OffsetHandler {
             return offset(committed);
         }
         boolean zeroIfNotFound = request.optionalBoolean("setZeroIfNotFound", true);
-        if (zeroIfNotFound && store.minOffset(topic, queueId) <= 0 && store.maxOffset(topic, queueId) > 0) {
+        if (zeroIfNotFound && store.minOffset(topic, queueId) <= 0 && topics.find(topic).isPresent()) {
             return offset(0);
         }
         return RemotingCommand.response(ResponseCode.QUERY_NOT_FOUND,

@@ -53,8 +53,12 @@ class OffsetHandlerTest {
 
     @Test
     void shouldAnswerCommittedOffsetsAndTheHotDataRule() {
-        RemotingCommand none = query("g", 0);
-        assertEquals(ResponseCode.QUERY_NOT_FOUND, none.code());
+        RemotingCommand empty = query("g", 0);
+        assertEquals(ResponseCode.SUCCESS, empty.code());
+        assertEquals("0", empty.extField("offset"), "an empty queue: from 0, so no first message is skipped");
+        RemotingCommand noTopic = f.offsets.onQueryConsumerOffset(f.connection, queue(
+                RequestCode.QUERY_CONSUMER_OFFSET, "no-such-topic", 0).putExtField("consumerGroup", "g"));
+        assertEquals(ResponseCode.QUERY_NOT_FOUND, noTopic.code());
         sendOne(0);
         f.awaitMaxOffset("scq", 0, 1);
         RemotingCommand fromZero = query("g", 0);
