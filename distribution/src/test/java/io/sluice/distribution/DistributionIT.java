@@ -38,7 +38,7 @@ class DistributionIT {
         assertTrue(Files.isExecutable(home.resolve("bin/sluice")), "bin/sluice is executable");
         List<String> lib = names(home.resolve("lib"));
         for (String prefix : List.of("sluice-distribution-", "sluice-store-", "sluice-namesrv-", "sluice-client-",
-                "sluice-remoting-", "picocli-", "netty-transport-", "logback-classic-", "HdrHistogram-", "rocksdbjni-")) {
+                "sluice-remoting-", "picocli-", "netty-transport-", "logback-classic-", "HdrHistogram-")) {
             assertTrue(lib.stream().anyMatch(n -> n.startsWith(prefix) && n.endsWith(".jar")), prefix + " in " + lib);
         }
         List<String> bench = names(home.resolve("lib/bench"));
