@@ -268,11 +268,14 @@ public final class HaServer implements AutoCloseable {
         return max;
     }
 
-    /** Slaves whose hello was accepted and whose link is open. */
+    /**
+     * Slaves whose hello was accepted, whose link is open, and whose position the waiting sends already count (so a
+     * send issued once this number includes a slave is not answered SLAVE_NOT_AVAILABLE for want of it).
+     */
     public int connectedSlaves() {
         int n = 0;
         for (SlaveLink link : links) {
-            if (link.ackedPosition() >= 0) {
+            if (link.ackedPosition() >= 0 && link.counted()) {
                 n++;
             }
         }

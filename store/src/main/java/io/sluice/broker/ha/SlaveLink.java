@@ -70,6 +70,8 @@ final class SlaveLink {
      */
     private volatile long sentPosition;
     private volatile boolean open = true;
+    /** Set once the owner has counted this link's first acknowledgement for waiting sends (after its hello). */
+    private volatile boolean counted;
     /** Reader thread only: the acknowledgement stream, once the hello was accepted. */
     private DataInputStream in;
     /** Pusher thread only. */
@@ -104,6 +106,11 @@ final class SlaveLink {
     }
 
     /** The slave's acknowledged end; -1 before its hello was accepted. */
+    /** Whether the owner counts this link for waiting sends: its hello was accepted and its position taken in. */
+    boolean counted() {
+        return counted;
+    }
+
     long ackedPosition() {
         return ackedPosition;
     }
@@ -215,6 +222,7 @@ final class SlaveLink {
         ackedPosition = follow;
         LOG.info("slave {} (brokerId {}) connected at position {} (master end {})", remote, id, follow, end);
         owner.onAcked();
+        counted = true;
         lastSendNs = System.nanoTime();
         pusher.start();
         return true;
