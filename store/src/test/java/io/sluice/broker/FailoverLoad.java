@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -225,14 +226,13 @@ final class FailoverLoad implements AutoCloseable {
             admin.start();
             consumer.start();
             Collection<MessageQueue> queues = consumer.fetchMessageQueues(topic);
-            long total = 0;
-            for (MessageQueue queue : queues) {
-                total += admin.maxOffset(queue);
-            }
+            long[] totals = new long[1];
             consumer.assign(queues);
-            for (MessageQueue queue : queues) {
-                consumer.seekToBegin(queue);
-            }
+            // A client's first request to a broker restarted at a known address can fail on a connection it
+            // opened before the restart; the offsets are read again until every queue answers.
+            Await.until("every queue's offsets readable", 30_000, () -> seekAll(admin, consumer, queues, totals),
+                    () -> topic);
+            long total = totals[0];
             // A key stored twice sits at two queue positions; the consumer may deliver one position twice (its
             // first pulls race the seeks), so positions are counted, not deliveries.
             Map<String, Set<String>> positionsByKey = new HashMap<>();
@@ -260,6 +260,22 @@ final class FailoverLoad implements AutoCloseable {
         } finally {
             consumer.shutdown();
             admin.shutdown();
+        }
+    }
+
+    /** Sums the queues' max offsets into {@code total[0]} and seeks each to its first offset; false on a failure. */
+    private static boolean seekAll(DefaultMQAdminExt admin, DefaultLitePullConsumer consumer,
+            Collection<MessageQueue> queues, long[] total) {
+        try {
+            long sum = 0;
+            for (MessageQueue queue : queues) {
+                sum += admin.maxOffset(queue);
+                consumer.seekToBegin(queue);
+            }
+            total[0] = sum;
+            return true;
+        } catch (MQClientException e) {
+            return false;
         }
     }
 
