@@ -528,8 +528,8 @@ public final class Broker implements AutoCloseable {
         // the CPU back for isolation, with at most sendThreadPoolQueueCapacity sends queued (then SYSTEM_BUSY).
         // On the I/O thread the sends of one read burst run grouped by topic and queue, so each queue's records lie
         // back to back and share a BatchCQ slot (docs/storage.md#shared-batchcq-slots).
-        HandlerOptions sends = sendQueue == null ? HandlerOptions.IO_THREAD.withBurstGroup(SendHandler::burstGroup)
-                : HandlerOptions.LANE.withQueueBound(sendQueue);
+        HandlerOptions sends = (sendQueue == null ? HandlerOptions.IO_THREAD.withBurstGroup(SendHandler::burstGroup)
+                : HandlerOptions.LANE.withQueueBound(sendQueue)).withBodyInFrame();
         server.registerHandler(RequestCode.SEND_MESSAGE, onSend, sends);
         server.registerHandler(RequestCode.SEND_MESSAGE_V2, onSend, sends);
         server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, onSend, sends);

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
+import java.util.function.IntPredicate;
 
 /**
  * Turns commands into frames and frames into commands ({@link FrameDescriptor}), for both serialize types.
@@ -23,15 +24,29 @@ public final class FrameCodec {
     private static final int HEADER_ESTIMATE_BYTES = 256;
 
     private final int maxFrameBytes;
+    private final IntPredicate bodyInFrame;
 
     /**
+     * A codec that copies every decoded body out of its frame.
+     *
      * @param maxFrameBytes limit on a whole frame, length field included; at least 64 bytes
      */
     public FrameCodec(int maxFrameBytes) {
+        this(maxFrameBytes, code -> false);
+    }
+
+    /**
+     * @param maxFrameBytes limit on a whole frame, length field included; at least 64 bytes
+     * @param bodyInFrame   the request codes whose decoded bodies stay in the frame's buffer, held by reference
+     *                      count ({@link RemotingCommand#setBody(ByteBuf)}) rather than copied: the decoded command's
+     *                      owner must release it ({@link RemotingCommand#releaseBody()})
+     */
+    public FrameCodec(int maxFrameBytes, IntPredicate bodyInFrame) {
         if (maxFrameBytes < 64) {
             throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + " is below 64");
         }
         this.maxFrameBytes = maxFrameBytes;
+        this.bodyInFrame = bodyInFrame;
     }
 
     /** Limit on a whole frame, length field included. */
@@ -150,7 +165,8 @@ public final class FrameCodec {
     /**
      * Decodes one frame whose length field has already been read: {@code frame}'s readable bytes are exactly
      * {@code totalLength} bytes starting at the header word. The body is copied, so the caller may release
-     * {@code frame} afterwards. Advances the reader index to the end of the frame.
+     * {@code frame} afterwards, except for the request codes given as {@code bodyInFrame}: their body is a retained
+     * slice of {@code frame}. Advances the reader index to the end of the frame.
      *
      * @throws FrameException naming the bad value when the frame is inconsistent or its header unparseable
      */
@@ -171,7 +187,9 @@ public final class FrameCodec {
             decodeJson(frame, headerLength, command);
         }
         int bodyLength = frame.readableBytes();
-        if (bodyLength > 0) {
+        if (bodyLength > 0 && !command.isResponse() && bodyInFrame.test(command.code())) {
+            command.setBody(frame.readRetainedSlice(bodyLength));
+        } else if (bodyLength > 0) {
             byte[] body = new byte[bodyLength];
             frame.readBytes(body);
             command.setBody(body);

@@ -344,6 +344,23 @@ public final class RemotingCommand {
         return copy;
     }
 
+    /**
+     * The body as one buffer from its position to its limit, or null when there is none: a view, no copy, when the
+     * body is one part (an array, a buffer, or a held body whose bytes lie in one piece of memory), else a copy.
+     * A view of a held body ({@link #setBody(ByteBuf)}) is valid only until that body is released; the view's
+     * bytes must not be changed.
+     */
+    public ByteBuffer bodyView() {
+        ByteBuf owned = ownedBody;
+        if (owned != null) {
+            return owned.nioBuffer();
+        }
+        if (body.length == 0) {
+            return null;
+        }
+        return body.length == 1 ? body[0].duplicate() : ByteBuffer.wrap(body());
+    }
+
     /** Sets the body; null or empty means no body (the wire cannot tell them apart). */
     public RemotingCommand setBody(byte[] bytes) {
         releaseBody();

@@ -84,6 +84,7 @@ final class Connection implements ConnectionContext {
 
     void onInactive() {
         // Requests held for a burst that never ended: the peer is gone, so nobody waits for their answers.
+        burst.forEach(entry -> entry.inbound().command().releaseBody());
         burst.clear();
         ConnectionClosedException closed = new ConnectionClosedException("connection " + id() + " to "
                 + remoteAddressText() + " closed");
@@ -131,6 +132,7 @@ final class Connection implements ConnectionContext {
         QueueBound bound = registration.options().queueBound();
         if (bound != null && !bound.tryEnter()) {
             counters.requestsRefusedBusy.incrementAndGet();
+            command.releaseBody();
             complete(inbound, flowControlled, RemotingCommand.response(ResponseCode.SYSTEM_BUSY,
                     bound.busyRemark(command.code())), null);
             return;
@@ -146,6 +148,7 @@ final class Connection implements ConnectionContext {
             if (bound != null) {
                 bound.leave();
             }
+            command.releaseBody();
             complete(inbound, flowControlled, null, rejected);
         }
     }
@@ -190,6 +193,9 @@ final class Connection implements ConnectionContext {
             }
         } catch (Throwable e) {
             result = CompletableFuture.failedFuture(e);
+        } finally {
+            // A body left in the received frame (HandlerOptions.bodyInFrame) is the handler's only while it runs.
+            inbound.command().releaseBody();
         }
         result.whenComplete((response, error) -> complete(inbound, flowControlled, response, error));
     }

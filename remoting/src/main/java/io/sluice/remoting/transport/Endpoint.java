@@ -50,7 +50,7 @@ final class Endpoint {
     Endpoint(String name, int maxFrameBytes, int laneCount, FlowLimits limits, long idleTimeoutMs,
              TlsPipeline tls) {
         this.name = name;
-        this.codec = new FrameCodec(maxFrameBytes);
+        this.codec = new FrameCodec(maxFrameBytes, code -> handlers.lookup(code).options().bodyInFrame());
         this.encoder = new FrameEncoder(codec);
         this.lanes = new Lanes(name + "-lane", laneCount);
         this.limits = limits;

@@ -26,9 +26,13 @@ import java.util.function.ToIntFunction;
  *                   wake-up of the I/O thread read) wait until the burst has been read, then run grouped by this
  *                   key, in arrival order within a group; null runs each as soon as it is decoded. For sends: the
  *                   records of one queue then lie back to back in the log and share a consume-queue slot.
+ * @param bodyInFrame whether the request's body stays in the buffer it was received into instead of being copied
+ *                    out: {@link RemotingCommand#bodyView()} is a view of the received bytes, valid only while
+ *                    {@link RequestHandler#handle} runs (the transport releases it when that returns). Only for
+ *                    handlers that are done with the body when they return, not in a later stage.
  */
 public record HandlerOptions(Executor executor, boolean flowControlled, boolean onIoThread, QueueBound queueBound,
-                             ToIntFunction<RemotingCommand> burstGroup) {
+                             ToIntFunction<RemotingCommand> burstGroup, boolean bodyInFrame) {
     /** Runs on the connection's lane, flow-controlled: the default. */
     public static final HandlerOptions LANE = new HandlerOptions(null, true, false, null, null);
 
@@ -53,6 +57,12 @@ public record HandlerOptions(Executor executor, boolean flowControlled, boolean 
         }
     }
 
+    /** Options whose requests' bodies are copied out of the received frame. */
+    public HandlerOptions(Executor executor, boolean flowControlled, boolean onIoThread, QueueBound queueBound,
+                          ToIntFunction<RemotingCommand> burstGroup) {
+        this(executor, flowControlled, onIoThread, queueBound, burstGroup, false);
+    }
+
     /** Runs on {@code executor} instead of the lane, flow-controlled. */
     public static HandlerOptions onExecutor(Executor executor) {
         return new HandlerOptions(Objects.requireNonNull(executor, "executor"), true, false, null, null);
@@ -60,18 +70,23 @@ public record HandlerOptions(Executor executor, boolean flowControlled, boolean 
 
     /** The same options, without counting toward the in-flight water marks. */
     public HandlerOptions withoutFlowControl() {
-        return new HandlerOptions(executor, false, onIoThread, queueBound, burstGroup);
+        return new HandlerOptions(executor, false, onIoThread, queueBound, burstGroup, bodyInFrame);
     }
 
     /** The same options, with at most {@code bound}'s capacity of requests waiting to run. */
     public HandlerOptions withQueueBound(QueueBound bound) {
         return new HandlerOptions(executor, flowControlled, onIoThread, Objects.requireNonNull(bound, "bound"),
-                burstGroup);
+                burstGroup, bodyInFrame);
     }
 
     /** The same options, run by read burst, grouped by {@code group} (see the {@code burstGroup} parameter). */
     public HandlerOptions withBurstGroup(ToIntFunction<RemotingCommand> group) {
         return new HandlerOptions(executor, flowControlled, onIoThread, queueBound,
-                Objects.requireNonNull(group, "group"));
+                Objects.requireNonNull(group, "group"), bodyInFrame);
+    }
+
+    /** The same options, the body left in the received frame (see the {@code bodyInFrame} parameter). */
+    public HandlerOptions withBodyInFrame() {
+        return new HandlerOptions(executor, flowControlled, onIoThread, queueBound, burstGroup, true);
     }
 }

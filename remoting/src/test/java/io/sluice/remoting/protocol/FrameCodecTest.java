@@ -78,6 +78,46 @@ class FrameCodecTest {
     }
 
     @Test
+    void aBodyLeftInTheFrameIsAViewHeldUntilReleasedAndOnlyForTheGivenRequestCodes() throws FrameException {
+        byte[] bytes = new byte[3000];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 7);
+        }
+        FrameCodec codec = new FrameCodec(1 << 20, code -> code == RequestCode.SEND_BATCH_MESSAGE);
+        ByteBuf frame = codec.encode(RemotingCommand.request(RequestCode.SEND_BATCH_MESSAGE).setBody(bytes),
+                UnpooledByteBufAllocator.DEFAULT);
+        ByteBuf other = codec.encode(RemotingCommand.request(RequestCode.SEND_MESSAGE_V2).setBody(bytes),
+                UnpooledByteBufAllocator.DEFAULT);
+        ByteBuf response = codec.encode(RemotingCommand.response(ResponseCode.SUCCESS, null).setBody(bytes)
+                .setCode(RequestCode.SEND_BATCH_MESSAGE), UnpooledByteBufAllocator.DEFAULT);
+        try {
+            RemotingCommand kept = codec.decode(frame.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES));
+            assertEquals(2, frame.refCnt(), "the body holds the frame");
+            ByteBuffer view = kept.bodyView();
+            assertEquals(bytes.length, view.remaining());
+            byte[] read = new byte[bytes.length];
+            view.duplicate().get(read);
+            assertArrayEquals(bytes, read);
+            assertArrayEquals(bytes, kept.body(), "body() copies a held body");
+            assertTrue(kept.releaseBody());
+            assertEquals(1, frame.refCnt(), "released");
+            assertNull(kept.bodyView(), "no body after the release");
+
+            RemotingCommand copied = codec.decode(other.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES));
+            assertEquals(1, other.refCnt(), "another code's body is copied out");
+            assertArrayEquals(bytes, copied.body());
+            assertFalse(copied.releaseBody());
+            RemotingCommand answer = codec.decode(response.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES));
+            assertEquals(1, response.refCnt(), "a response's body is copied out");
+            assertArrayEquals(bytes, answer.body());
+        } finally {
+            frame.release();
+            other.release();
+            response.release();
+        }
+    }
+
+    @Test
     void heapPartsAtAnOffsetAndReadOnlyPartsAreCopiedExactly() throws FrameException {
         byte[] backing = new byte[1000];
         for (int i = 0; i < backing.length; i++) {

@@ -264,6 +264,39 @@ class RemotingServerTest {
     }
 
     @Test
+    void aBodyLeftInTheFrameIsReadableWhileTheHandlerRunsAndReleasedAfter() throws Exception {
+        RemotingServer server = server(ServerSettings.builder());
+        List<RemotingCommand> seen = new CopyOnWriteArrayList<>();
+        server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, RequestHandler.sync((connection, request) -> {
+            seen.add(request);
+            java.nio.ByteBuffer view = request.bodyView();
+            byte[] copy = new byte[view.remaining()];
+            view.duplicate().get(copy);
+            return RemotingCommand.responseTo(request).setBody(copy);
+        }), HandlerOptions.IO_THREAD.withBurstGroup(request -> 0).withBodyInFrame());
+        String address = start(server);
+        RemotingClient client = connectedClient(address);
+        Random random = new Random(11);
+        List<CompletableFuture<RemotingCommand>> answers = new ArrayList<>();
+        List<byte[]> bodies = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            byte[] body = new byte[1 + random.nextInt(40_000)];
+            random.nextBytes(body);
+            bodies.add(body);
+            answers.add(client.invoke(address, RemotingCommand.request(RequestCode.SEND_BATCH_MESSAGE).setBody(body),
+                    TIMEOUT_MS));
+        }
+        for (int i = 0; i < bodies.size(); i++) {
+            assertTrue(java.util.Arrays.equals(bodies.get(i),
+                    answers.get(i).get(TIMEOUT_MS, TimeUnit.MILLISECONDS).body()), "echo of request " + i);
+        }
+        assertEquals(bodies.size(), seen.size());
+        for (RemotingCommand request : seen) {
+            assertNull(request.bodyView(), "the transport released the body once the handler returned");
+        }
+    }
+
+    @Test
     void idleConnectionsAreClosed() throws Exception {
         RemotingServer server = server(ServerSettings.builder().idleTimeoutMs(100));
         String address = start(server);

@@ -128,13 +128,15 @@ public final class SendHandler {
         if (TopicNames.isNotSendable(topic)) {
             return refuse(ResponseCode.NO_PERMISSION, "Sending message to topic[" + topic + "] is forbidden.");
         }
-        byte[] body = request.body();
+        // A view of the received bytes when the transport leaves them in the frame: this method and the append
+        // it makes are done with it when they return (only a dead-letter send to a new topic copies it).
+        ByteBuffer body = request.bodyView();
         if (body == null) {
             return refuse(ResponseCode.MESSAGE_ILLEGAL, "the message body of a send to topic[" + topic
                     + "] is empty");
         }
-        if (body.length > settings.maxMessageBytes()) {
-            return refuse(ResponseCode.MESSAGE_ILLEGAL, "the message body size " + body.length
+        if (body.remaining() > settings.maxMessageBytes()) {
+            return refuse(ResponseCode.MESSAGE_ILLEGAL, "the message body size " + body.remaining()
                     + " is larger than the maximum " + settings.maxMessageBytes());
         }
         Optional<RemotingCommand> unhonoured = UnhonouredSends.refusal(header, body);
@@ -180,7 +182,7 @@ public final class SendHandler {
     }
 
     private CompletableFuture<RemotingCommand> append(ConnectionContext connection, SendRequest header,
-                                                      TopicConfig config, int queueId, byte[] body) {
+                                                      TopicConfig config, int queueId, ByteBuffer body) {
         String properties = header.properties();
         String uniqKey = MessageProperties.find(properties, MessageProperties.UNIQ_KEY);
         AppendKind kind;
@@ -205,7 +207,7 @@ public final class SendHandler {
         }
         MessageDraft draft = hooks.beforeAppend().apply(new MessageDraft(config.topicName(), queueId, header.flag(),
                 sysFlag, header.bornTimestampMs(), bornHost(connection), header.reconsumeTimes(), 0,
-                ByteBuffer.wrap(body), properties, kind));
+                body, properties, kind));
         String transactionId = uniqKey;
         String storedTopic = draft.topic();
         return store.append(draft).thenApply(result -> {
@@ -267,7 +269,7 @@ public final class SendHandler {
     }
 
     private CompletableFuture<RemotingCommand> sendToDeadLetters(ConnectionContext connection, SendRequest header,
-                                                                 byte[] body) {
+                                                                 ByteBuffer body) {
         String group = header.topic().substring(TopicNames.RETRY_TOPIC_PREFIX.length());
         if (!TopicNames.isValidGroup(group)) {
             return refuse(ResponseCode.INVALID_PARAMETER, "retry topic " + header.topic() + " names no valid group");
@@ -276,7 +278,8 @@ public final class SendHandler {
         if (existing.isPresent()) {
             return append(connection, header, existing.get(), 0, body);
         }
-        return topics.ensureDlqTopic(group).thenCompose(dlq -> append(connection, header, dlq, 0, body));
+        ByteBuffer copy = ByteBuffer.allocate(body.remaining()).put(body.duplicate()).flip();
+        return topics.ensureDlqTopic(group).thenCompose(dlq -> append(connection, header, dlq, 0, copy));
     }
 
     private CompletableFuture<RemotingCommand> refuse(int code, String remark) {

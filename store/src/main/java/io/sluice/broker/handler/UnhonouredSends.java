@@ -33,10 +33,11 @@ final class UnhonouredSends {
      * The refusal of a batch this broker cannot honour; single sends pass (their checks are elsewhere).
      *
      * @param header the send header
-     * @param body   the request body: the message body, or the batch body when {@code header.batch()}
+     * @param body   the request body, from its position to its limit: the message body, or the batch body when
+     *               {@code header.batch()}; not changed
      * @return the response to answer with, or empty when the send can be stored as asked
      */
-    static Optional<RemotingCommand> refusal(SendRequest header, byte[] body) {
+    static Optional<RemotingCommand> refusal(SendRequest header, ByteBuffer body) {
         if (!header.batch()) {
             return Optional.empty();
         }
@@ -50,7 +51,7 @@ final class UnhonouredSends {
                 return Optional.of(timerRefusal(topic, name));
             }
         }
-        Optional<String> found = BatchBodyDescriptor.firstPropertyOfEntries(ByteBuffer.wrap(body), ENTRY_NAMES);
+        Optional<String> found = BatchBodyDescriptor.firstPropertyOfEntries(body, ENTRY_NAMES);
         return found.map(name -> MessageProperties.TRAN_MSG.equals(name)
                 ? transactionRefusal(topic) : timerRefusal(topic, name));
     }
