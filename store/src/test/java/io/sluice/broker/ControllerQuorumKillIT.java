@@ -82,7 +82,8 @@ class ControllerQuorumKillIT {
                 String master = info(client).orElseThrow().masterAddress();
                 long killNanos = System.nanoTime();
                 jvms.kill(master);
-                long firstAck = load.awaitFirstAckAfter(killNanos, master, 60_000);
+                long firstAck = load.awaitFirstAckAfter(killNanos, master, 60_000,
+                        () -> "; the controllers saw: " + controllersSaw(client));
                 ReplicaInfo after = info(client).orElseThrow();
                 System.out.printf("controller %s killed, then master %s: new master %s (epoch %d), kill to first"
                         + " acknowledged send %d ms%n", leader, master, after.masterAddress(), after.masterEpoch(),
@@ -143,6 +144,23 @@ class ControllerQuorumKillIT {
             }
         }
         return Optional.empty();
+    }
+
+    /** Each controller's answer to a replica info query: the group as it sees it, or why it did not say. */
+    private String controllersSaw(RemotingClient client) {
+        StringBuilder saw = new StringBuilder();
+        for (String address : controllerAddrs) {
+            saw.append(saw.length() == 0 ? "" : "; ").append(address).append(": ");
+            Optional<RemotingCommand> answer = call(client, address);
+            if (answer.isEmpty()) {
+                saw.append("no answer");
+            } else if (answer.get().code() == ResponseCode.SUCCESS && answer.get().body() != null) {
+                saw.append(ControllerWireDescriptor.decodeReplicaInfo(answer.get().body()));
+            } else {
+                saw.append("code ").append(answer.get().code()).append(' ').append(answer.get().remark());
+            }
+        }
+        return saw.toString();
     }
 
     private int inSync(RemotingClient client) {
