@@ -1,5 +1,6 @@
 package io.sluice.broker;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testing.Await;
@@ -78,8 +79,13 @@ class ControllerQuorumKillIT {
                 Await.until("another controller to lead", 60_000,
                         () -> leader(client).filter(l -> !l.equals(leader)).isPresent(), () -> leader);
                 load.awaitMoreAcks(200, 60_000);
+                // The new leader has not heard from the slave yet when the master's first heartbeat arrives: it must
+                // not call it dead, or the master drops it from the in-sync set and no replica is left to elect.
+                ReplicaInfo handedOver = info(client).orElseThrow();
+                assertEquals(2, handedOver.syncStateSet().size(), "the slave stays in sync across the hand-over: "
+                        + controllersSaw(client));
 
-                String master = info(client).orElseThrow().masterAddress();
+                String master = handedOver.masterAddress();
                 long killNanos = System.nanoTime();
                 jvms.kill(master);
                 long firstAck = load.awaitFirstAckAfter(killNanos, master, 60_000,
