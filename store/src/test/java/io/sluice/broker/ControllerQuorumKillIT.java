@@ -1,5 +1,6 @@
 package io.sluice.broker;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testing.Await;
@@ -76,13 +77,20 @@ class ControllerQuorumKillIT {
                 String leader = leader(client).orElseThrow();
                 jvms.kill(leader);
                 Await.until("another controller to lead", 60_000,
-                        () -> leader(client).filter(l -> !l.equals(leader)).isPresent(), () -> leader);
+                        () -> leader(client).filter(l -> !l.equals(leader)).isPresent(),
+                        () -> "(after killing " + leader + ", the controllers saw: " + controllersSaw(client) + ")");
                 load.awaitMoreAcks(200, 60_000);
+                // The new leader has not heard from the slave yet when the master's first heartbeat arrives: it must
+                // not call it dead, or the master drops it from the in-sync set and no replica is left to elect.
+                ReplicaInfo handedOver = info(client).orElseThrow();
+                assertEquals(2, handedOver.syncStateSet().size(), () -> "the slave stays in sync across the hand-over: "
+                        + controllersSaw(client));
 
-                String master = info(client).orElseThrow().masterAddress();
+                String master = handedOver.masterAddress();
                 long killNanos = System.nanoTime();
                 jvms.kill(master);
-                long firstAck = load.awaitFirstAckAfter(killNanos, master, 60_000);
+                long firstAck = load.awaitFirstAckAfter(killNanos, master, 60_000,
+                        () -> " (the controllers saw: " + controllersSaw(client) + ")");
                 ReplicaInfo after = info(client).orElseThrow();
                 System.out.printf("controller %s killed, then master %s: new master %s (epoch %d), kill to first"
                         + " acknowledged send %d ms%n", leader, master, after.masterAddress(), after.masterEpoch(),
@@ -91,7 +99,7 @@ class ControllerQuorumKillIT {
 
                 startBroker(jvms, master, brokers.get(master));
                 Await.until("the killed broker back in the in-sync set", 60_000, () -> inSync(client) == 2,
-                        () -> info(client));
+                        () -> "(the controllers saw: " + controllersSaw(client) + ")");
                 load.awaitMoreAcks(200, 60_000);
                 load.stop();
                 load.verify(namesrvAddr);
@@ -143,6 +151,23 @@ class ControllerQuorumKillIT {
             }
         }
         return Optional.empty();
+    }
+
+    /** Each controller's answer to a replica info query: the group as it sees it, or why it did not say. */
+    private String controllersSaw(RemotingClient client) {
+        StringBuilder saw = new StringBuilder();
+        for (String address : controllerAddrs) {
+            saw.append(saw.length() == 0 ? "" : "; ").append(address).append(": ");
+            Optional<RemotingCommand> answer = call(client, address);
+            if (answer.isEmpty()) {
+                saw.append("no answer");
+            } else if (answer.get().code() == ResponseCode.SUCCESS && answer.get().body() != null) {
+                saw.append(ControllerWireDescriptor.decodeReplicaInfo(answer.get().body()));
+            } else {
+                saw.append("code ").append(answer.get().code()).append(' ').append(answer.get().remark());
+            }
+        }
+        return saw.toString();
     }
 
     private int inSync(RemotingClient client) {

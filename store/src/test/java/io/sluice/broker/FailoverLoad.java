@@ -30,6 +30,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -188,8 +189,14 @@ final class FailoverLoad implements AutoCloseable {
      * it came (System.nanoTime).
      */
     long awaitFirstAckAfter(long sinceNanos, String killedAddr, long timeoutMs) {
+        return awaitFirstAckAfter(sinceNanos, killedAddr, timeoutMs, () -> "");
+    }
+
+    /** As {@link #awaitFirstAckAfter(long, String, long)}; a timeout also reports {@code cluster}'s state. */
+    long awaitFirstAckAfter(long sinceNanos, String killedAddr, long timeoutMs, Supplier<?> cluster) {
         Await.until("a send acknowledged by another broker after the kill", timeoutMs,
-                () -> firstAckAfter(sinceNanos, killedAddr) > 0, () -> failed.get() + " failed sends so far");
+                () -> firstAckAfter(sinceNanos, killedAddr) > 0,
+                () -> failed.get() + " failed sends so far" + cluster.get());
         return firstAckAfter(sinceNanos, killedAddr);
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +59,17 @@ public final class Controller implements AutoCloseable {
     private final BrokerLeases leases = new BrokerLeases(DEFAULT_BROKER_TIMEOUT_MS);
     private final RaftGroup group;
     private final RaftProperties properties;
+    private final RaftMember member = new RaftMember() {
+        @Override
+        public OptionalLong leaderTerm() {
+            return Controller.this.leaderTerm();
+        }
+
+        @Override
+        public CompletableFuture<ApplyResult> propose(ControllerCommand command) {
+            return Controller.this.propose(command);
+        }
+    };
     private final ElectionAgent agent;
     private RaftServer server;
     private RaftClient client;
@@ -84,7 +96,7 @@ public final class Controller implements AutoCloseable {
                 List.of(settings.storePath().resolve(settings.selfId()).toFile()));
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, 10_000);
-        this.agent = new ElectionAgent(this, table, leases, clockMs, settings.scanIntervalMs());
+        this.agent = new ElectionAgent(member, table, leases, clockMs, settings.scanIntervalMs());
     }
 
     /**
@@ -116,7 +128,7 @@ public final class Controller implements AutoCloseable {
 
     /** Puts the controller's request handlers on {@code remoting}. */
     public void registerHandlers(RemotingServer remoting) {
-        ControllerHandler handler = new ControllerHandler(this, table, leases, clockMs);
+        ControllerHandler handler = new ControllerHandler(member, table, leases, clockMs);
         RequestHandler heartbeat = handler::onHeartbeat;
         remoting.registerHandler(ControllerWireDescriptor.BROKER_HEARTBEAT, heartbeat);
         remoting.registerHandler(ControllerWireDescriptor.CONTROLLER_ALTER_SYNC_STATE_SET,
@@ -127,15 +139,21 @@ public final class Controller implements AutoCloseable {
 
     /** True while this controller is the Raft leader and has applied its term's first entry. */
     public boolean isLeader() {
+        return leaderTerm().isPresent();
+    }
+
+    /** The term this controller leads once it has applied the term's first entry; empty while it does not. */
+    private OptionalLong leaderTerm() {
         RaftServer s = server;
         if (s == null) {
-            return false;
+            return OptionalLong.empty();
         }
         try {
             DivisionInfo info = s.getDivision(group.getGroupId()).getInfo();
-            return info.isLeader() && info.isLeaderReady();
+            return info.isLeader() && info.isLeaderReady() ? OptionalLong.of(info.getCurrentTerm())
+                    : OptionalLong.empty();
         } catch (IOException e) {
-            return false;
+            return OptionalLong.empty();
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -22,20 +23,20 @@ import java.util.function.LongSupplier;
  */
 final class ControllerHandler {
 
-    private final Controller controller;
+    private final RaftMember member;
     private final ReplicaTable table;
     private final BrokerLeases leases;
     private final LongSupplier clockMs;
 
-    ControllerHandler(Controller controller, ReplicaTable table, BrokerLeases leases, LongSupplier clockMs) {
-        this.controller = controller;
+    ControllerHandler(RaftMember member, ReplicaTable table, BrokerLeases leases, LongSupplier clockMs) {
+        this.member = member;
         this.table = table;
         this.leases = leases;
         this.clockMs = clockMs;
     }
 
     CompletableFuture<RemotingCommand> onHeartbeat(ConnectionContext connection, RemotingCommand request) {
-        if (!controller.isLeader()) {
+        if (!leading()) {
             return CompletableFuture.completedFuture(notLeader());
         }
         String clusterName = request.requireString(ControllerWireDescriptor.CLUSTER_NAME);
@@ -48,7 +49,7 @@ final class ControllerHandler {
         Optional<Long> id = view.flatMap(v -> idOf(v, address));
         boolean current = id.isPresent() && view.get().replicas().get(id.get()).haAddress().equals(haAddress);
         CompletableFuture<Long> registered = current ? CompletableFuture.completedFuture(id.get())
-                : controller.propose(new ControllerCommand.Register(clusterName, brokerName, address, haAddress))
+                : member.propose(new ControllerCommand.Register(clusterName, brokerName, address, haAddress))
                         .thenApply(result -> result.isOk() ? result.value() : -1L);
         return registered.thenApply(brokerId -> {
             if (brokerId < 0) {
@@ -62,7 +63,7 @@ final class ControllerHandler {
     }
 
     CompletableFuture<RemotingCommand> onAlterSyncStateSet(ConnectionContext connection, RemotingCommand request) {
-        if (!controller.isLeader()) {
+        if (!leading()) {
             return CompletableFuture.completedFuture(notLeader());
         }
         Set<Long> set;
@@ -77,7 +78,7 @@ final class ControllerHandler {
                 request.requireLong(ControllerWireDescriptor.MASTER_BROKER_ID),
                 request.requireInt(ControllerWireDescriptor.MASTER_EPOCH),
                 request.requireInt(ControllerWireDescriptor.SYNC_STATE_SET_EPOCH), set);
-        return controller.propose(command).thenApply(result -> {
+        return member.propose(command).thenApply(result -> {
             if (!result.isOk()) {
                 return RemotingCommand.response(result.code(), result.remark());
             }
@@ -87,7 +88,7 @@ final class ControllerHandler {
     }
 
     RemotingCommand onGetReplicaInfo(ConnectionContext connection, RemotingCommand request) {
-        if (!controller.isLeader()) {
+        if (!leading()) {
             return notLeader();
         }
         String brokerName = request.requireString(ControllerWireDescriptor.BROKER_NAME);
@@ -97,12 +98,28 @@ final class ControllerHandler {
                         "no broker group " + brokerName));
     }
 
+    /**
+     * Whether this controller leads; if so, its leases belong to the current term from now on, so that no answer
+     * of a new term reports what the previous term heard (or did not hear) as this term's.
+     */
+    private boolean leading() {
+        OptionalLong term = member.leaderTerm();
+        term.ifPresent(t -> leases.lead(t, clockMs.getAsLong()));
+        return term.isPresent();
+    }
+
+    /**
+     * The group as this leader sees it. A replica counts alive while its heartbeats are current, and also when a
+     * new leader has not heard from it yet but is still within its grace: a master drops slaves the controller
+     * reports dead from the in-sync set, and a slave that is the only other in-sync replica must not be dropped
+     * merely because its heartbeats went to the previous leader (its master's death would leave none to elect).
+     */
     static ReplicaInfo infoOf(ReplicaGroup.GroupView view, long brokerId, BrokerLeases leases, long nowMs) {
         List<ReplicaInfo.ReplicaStatus> replicas = new ArrayList<>();
         for (Map.Entry<Long, ReplicaGroup.Replica> entry : view.replicas().entrySet()) {
             long id = entry.getKey();
             replicas.add(new ReplicaInfo.ReplicaStatus(id, entry.getValue().address(),
-                    leases.isHeard(view.brokerName(), id, nowMs),
+                    leases.isAlive(view.brokerName(), id, nowMs),
                     leases.logEndPosition(view.brokerName(), id).orElse(-1L)));
         }
         Optional<ReplicaGroup.Replica> master = view.master();

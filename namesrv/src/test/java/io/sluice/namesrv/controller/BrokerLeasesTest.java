@@ -17,14 +17,14 @@ class BrokerLeasesTest {
 
     @Test
     void aNewLeaderGivesUnheardReplicasOneDefaultTimeoutOfGrace() {
-        leases.reset(1_000);
+        leases.lead(1, 1_000);
         assertAliveUntil("b", 1, 11_000);
         assertFalse(leases.isHeard("b", 1, 1_000), "grace does not make a replica electable");
     }
 
     @Test
     void aHeartbeatKeepsAReplicaAliveForItsOwnTimeout() {
-        leases.reset(0);
+        leases.lead(1, 0);
         leases.renew("b", 0, 5_000, 3_000, 777);
         assertAliveUntil("b", 0, 8_000); // its own 3 s timeout, not the default 10 s
         assertTrue(leases.isHeard("b", 0, 8_000));
@@ -34,14 +34,14 @@ class BrokerLeasesTest {
 
     @Test
     void aHeartbeatWithoutATimeoutUsesTheDefault() {
-        leases.reset(0);
+        leases.lead(1, 0);
         leases.renew("b", 2, 5_000, 0, 1);
         assertAliveUntil("b", 2, 15_000);
     }
 
     @Test
     void leasesAreKeptPerBrokerNameAndId() {
-        leases.reset(0);
+        leases.lead(1, 0);
         leases.renew("a", 1, 100, 1_000, 10);
         leases.renew("b", 1, 100, 1_000, 20);
         leases.renew("a", 2, 100, 1_000, 30);
@@ -52,10 +52,12 @@ class BrokerLeasesTest {
     }
 
     @Test
-    void becomingLeaderAgainForgetsEveryLease() {
-        leases.reset(0);
+    void leadingANewTermForgetsEveryLeaseOnce() {
+        leases.lead(1, 0);
         leases.renew("b", 1, 100, 1_000_000, 5);
-        leases.reset(50_000);
+        assertFalse(leases.lead(1, 40_000), "the same term again");
+        assertEquals(Optional.of(5L), leases.logEndPosition("b", 1));
+        assertTrue(leases.lead(2, 50_000));
         assertEquals(Optional.empty(), leases.logEndPosition("b", 1));
         assertFalse(leases.isHeard("b", 1, 50_000), "heard by the previous term only");
         assertTrue(leases.isAlive("b", 1, 60_000), "but within the new grace");
