@@ -38,7 +38,8 @@ public record ReplicaInfo(long brokerId, long masterBrokerId, String masterAddre
      *
      * @param brokerId       its id
      * @param address        its client address
-     * @param alive          whether its heartbeats are current
+     * @param alive          whether its heartbeats are current, or, not yet heard by a new controller leader,
+     *                       it is still within that leader's grace (one heartbeat timeout)
      * @param logEndPosition the end of its CommitLog in its last heartbeat; -1 when not heard from
      */
     public record ReplicaStatus(long brokerId, String address, boolean alive, long logEndPosition) {
