@@ -171,6 +171,14 @@ public final class FrameCodec {
      * @throws FrameException naming the bad value when the frame is inconsistent or its header unparseable
      */
     public RemotingCommand decode(ByteBuf frame) throws FrameException {
+        return decode(frame, true);
+    }
+
+    /**
+     * {@link #decode(ByteBuf)}, copying every body when {@code mayHoldFrame} is false: for a frame whose retention
+     * would pin more memory than its own bytes (a slice of a buffer gathering many reads).
+     */
+    public RemotingCommand decode(ByteBuf frame, boolean mayHoldFrame) throws FrameException {
         int totalLength = frame.readableBytes();
         checkTotalLength(totalLength);
         int headerWord = frame.readInt();
@@ -187,7 +195,7 @@ public final class FrameCodec {
             decodeJson(frame, headerLength, command);
         }
         int bodyLength = frame.readableBytes();
-        if (bodyLength > 0 && !command.isResponse() && bodyInFrame.test(command.code())) {
+        if (bodyLength > 0 && mayHoldFrame && !command.isResponse() && bodyInFrame.test(command.code())) {
             command.setBody(frame.readRetainedSlice(bodyLength));
         } else if (bodyLength > 0) {
             byte[] body = new byte[bodyLength];

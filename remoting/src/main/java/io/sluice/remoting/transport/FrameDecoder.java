@@ -1,6 +1,7 @@
 package io.sluice.remoting.transport;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.sluice.remoting.protocol.FrameCodec;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * the next read's buffer is added beside it rather than copied onto it. With the default merging cumulation, an
  * auto-batch frame (about 33 KiB) that straddled two reads was copied once into the cumulation, often after the
  * cumulation had been reallocated to make room, before {@link FrameCodec#decode} copied its body again; the
- * composite leaves only that second copy.
+ * composite leaves only that second copy, and a body kept in its frame ({@link HandlerOptions#bodyInFrame()}) that lies
+ * within one read is not copied at all: it holds a slice of that read's buffer until its handler returns.
  *
  * <p>While the connection's reading is paused (in-flight water marks), already received frames stay in the
  * cumulation buffer undecoded, so no handler sees more than the high mark; {@link Connection} re-feeds the
@@ -59,11 +61,38 @@ final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             in.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES);
-            RemotingCommand command = codec.decode(in.readSlice(totalLength));
+            ByteBuf piece = onePiece(in, totalLength);
+            RemotingCommand command;
+            if (piece != null) {
+                in.skipBytes(totalLength);
+                command = codec.decode(piece, true);
+            } else {
+                command = codec.decode(in.readSlice(totalLength), false);
+            }
             out.add(new InboundCommand(command, FrameDescriptor.LENGTH_FIELD_BYTES + totalLength));
         } catch (FrameException e) {
             reject(ctx, in, e);
         }
+    }
+
+    /**
+     * The next {@code length} bytes of {@code in} as a view of the one read buffer that holds them all, or null when
+     * they straddle two. A body kept from such a view ({@link HandlerOptions#bodyInFrame()}) pins that read buffer
+     * alone; kept from a slice of the cumulation it would pin the cumulation, which then could not drop the read
+     * buffers it is done with while any kept body is unreleased.
+     */
+    private static ByteBuf onePiece(ByteBuf in, int length) {
+        int from = in.readerIndex();
+        if (!(in instanceof CompositeByteBuf composite)) {
+            return in.slice(from, length);
+        }
+        int index = composite.toComponentIndex(from);
+        int offset = from - composite.toByteIndex(index);
+        ByteBuf component = composite.component(index); // shares the read buffer's reference count
+        if (offset + length > component.readableBytes()) {
+            return null;
+        }
+        return component.slice(component.readerIndex() + offset, length);
     }
 
     @Override

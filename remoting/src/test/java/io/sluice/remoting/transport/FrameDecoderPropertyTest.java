@@ -1,6 +1,8 @@
 package io.sluice.remoting.transport;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.netty.buffer.ByteBuf;
@@ -8,11 +10,13 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.sluice.remoting.protocol.Commands;
+import io.sluice.remoting.protocol.FrameCodec;
 import io.sluice.remoting.protocol.FrameDescriptor;
 import io.sluice.remoting.protocol.FrameException;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.SerializeType;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -53,17 +57,7 @@ class FrameDecoderPropertyTest {
         channel.pipeline().addLast(new FrameDecoder(Commands.CODEC, connection, endpoint.counters,
                 endpoint.badFrameLog));
 
-        List<ByteBuf> fed = new ArrayList<>();
-        int at = 0;
-        int cut = 0;
-        while (at < stream.length) {
-            int length = Math.min(readSizes.get(cut++ % readSizes.size()), stream.length - at);
-            ByteBuf read = PooledByteBufAllocator.DEFAULT.directBuffer(length);
-            read.writeBytes(stream, at, length);
-            fed.add(read);
-            channel.writeInbound(read);
-            at += length;
-        }
+        List<ByteBuf> fed = feed(channel, stream, readSizes);
 
         for (int i = 0; i < sent.size(); i++) {
             InboundCommand inbound = channel.readInbound();
@@ -76,6 +70,67 @@ class FrameDecoderPropertyTest {
         for (ByteBuf read : fed) {
             assertEquals(0, read.refCnt(), "a read buffer was not released");
         }
+    }
+
+    /**
+     * With every request's body kept in its frame ({@link HandlerOptions#bodyInFrame()}) and held unreleased until
+     * all frames are decoded: each body still reads as sent, a kept body pins only the one read buffer it lies in
+     * (so the decoder keeps dropping the reads it is done with), and once the bodies are released every read is.
+     */
+    @Property(tries = 200)
+    void keptBodiesPinOnlyTheirOwnReads(@ForAll("commands") List<RemotingCommand> sent,
+                                        @ForAll @Size(min = 1, max = 40) List<@IntRange(min = 1,
+                                                max = 70_000) Integer> readSizes) throws FrameException {
+        ByteArrayOutputStream concatenated = new ByteArrayOutputStream();
+        for (RemotingCommand command : sent) {
+            concatenated.writeBytes(Commands.frameBytes(command));
+        }
+        byte[] stream = concatenated.toByteArray();
+        Endpoint endpoint = new Endpoint("decoder-test", FrameDescriptor.DEFAULT_MAX_FRAME_BYTES, 1,
+                new FlowLimits(1_000, 500, 1L << 30, 1L << 29), 0);
+        EmbeddedChannel channel = new EmbeddedChannel();
+        Connection connection = new Connection(channel, endpoint, ImmediateEventExecutor.INSTANCE);
+        FrameCodec keeping = new FrameCodec(FrameDescriptor.DEFAULT_MAX_FRAME_BYTES, code -> true);
+        channel.pipeline().addLast(new FrameDecoder(keeping, connection, endpoint.counters, endpoint.badFrameLog));
+
+        List<ByteBuf> fed = feed(channel, stream, readSizes);
+
+        List<RemotingCommand> decoded = new ArrayList<>();
+        int kept = 0;
+        for (RemotingCommand expected : sent) {
+            RemotingCommand command = ((InboundCommand) channel.readInbound()).command();
+            ByteBuffer view = command.bodyView();
+            byte[] body = new byte[view == null ? 0 : view.remaining()];
+            if (view != null) {
+                view.duplicate().get(body);
+                kept += view.isDirect() ? 1 : 0;
+            }
+            assertArrayEquals(expected.body() == null ? new byte[0] : expected.body(), body);
+            decoded.add(command);
+        }
+        long pinned = fed.stream().filter(read -> read.refCnt() > 0).count();
+        assertTrue(pinned <= kept, pinned + " reads still held by " + kept + " kept bodies");
+        decoded.forEach(RemotingCommand::releaseBody);
+        channel.finishAndReleaseAll();
+        for (ByteBuf read : fed) {
+            assertEquals(0, read.refCnt(), "a read buffer was not released");
+        }
+    }
+
+    /** Writes {@code stream} into the channel in reads of the given sizes (cycled); returns the read buffers. */
+    private static List<ByteBuf> feed(EmbeddedChannel channel, byte[] stream, List<Integer> readSizes) {
+        List<ByteBuf> fed = new ArrayList<>();
+        int at = 0;
+        int cut = 0;
+        while (at < stream.length) {
+            int length = Math.min(readSizes.get(cut++ % readSizes.size()), stream.length - at);
+            ByteBuf read = PooledByteBufAllocator.DEFAULT.directBuffer(length);
+            read.writeBytes(stream, at, length);
+            fed.add(read);
+            channel.writeInbound(read);
+            at += length;
+        }
+        return fed;
     }
 
     /**

@@ -266,10 +266,13 @@ class RemotingServerTest {
     @Test
     void aBodyLeftInTheFrameIsReadableWhileTheHandlerRunsAndReleasedAfter() throws Exception {
         RemotingServer server = server(ServerSettings.builder());
-        List<RemotingCommand> seen = new CopyOnWriteArrayList<>();
+        // Bodies that lie within one socket read stay there (a direct view); one straddling two reads is copied.
+        List<RemotingCommand> kept = new CopyOnWriteArrayList<>();
         server.registerHandler(RequestCode.SEND_BATCH_MESSAGE, RequestHandler.sync((connection, request) -> {
-            seen.add(request);
             java.nio.ByteBuffer view = request.bodyView();
+            if (view.isDirect()) {
+                kept.add(request);
+            }
             byte[] copy = new byte[view.remaining()];
             view.duplicate().get(copy);
             return RemotingCommand.responseTo(request).setBody(copy);
@@ -290,8 +293,8 @@ class RemotingServerTest {
             assertTrue(java.util.Arrays.equals(bodies.get(i),
                     answers.get(i).get(TIMEOUT_MS, TimeUnit.MILLISECONDS).body()), "echo of request " + i);
         }
-        assertEquals(bodies.size(), seen.size());
-        for (RemotingCommand request : seen) {
+        assertFalse(kept.isEmpty(), "no body was left in its frame");
+        for (RemotingCommand request : kept) {
             assertNull(request.bodyView(), "the transport released the body once the handler returned");
         }
     }
