@@ -33,7 +33,8 @@ import org.apache.rocketmq.common.message.Message;
  * embedded name server; a master and a slave, each in its own JVM ({@code BrokerMain}, stores in {@code /dev/shm}
  * when it exists; a topic of 8 queues); one Apache producer in this JVM sending 1 KiB messages asynchronously with
  * at most {@code inflight} unanswered. After a warm-up it counts messages acknowledged SEND_OK per second, and the
- * master process's CPU time per acknowledged message over the same window. Three setups, alternated {@code rounds}
+ * master process's CPU time per acknowledged message over the same window (also without its JIT compiler threads,
+ * and its HA threads' alone: {@link ThreadCpu}). Three setups, alternated {@code rounds}
  * times so that each sees the same machine load: ASYNC_MASTER alone (no replication), ASYNC_MASTER and
  * SYNC_MASTER with a slave.
  *
@@ -142,20 +143,25 @@ public final class ReplicationThroughput {
             long end = measureFrom + TimeUnit.SECONDS.toNanos(seconds);
             long okAtStart = -1;
             long cpuAtStartNs = 0;
+            ThreadCpu threadsAtStart = null;
             while (System.nanoTime() < end) {
                 if (okAtStart < 0 && System.nanoTime() >= measureFrom) {
                     okAtStart = ok.get();
                     cpuAtStartNs = cpuNs(master);
+                    threadsAtStart = ThreadCpu.of(master.pid());
                 }
                 window.acquire();
                 producer.send(new Message(TOPIC, body), callback);
             }
             long measured = ok.get() - okAtStart;
             long cpuNs = cpuNs(master) - cpuAtStartNs;
+            ThreadCpu threads = ThreadCpu.of(master.pid()).minus(threadsAtStart);
             window.acquire(inflight);
-            System.out.printf("round %d %-22s %,10.0f msg/s  master CPU %,6.1f us/msg%s%n", round, setup.label(),
-                    measured / (double) seconds, cpuNs / 1_000.0 / Math.max(1, measured),
-                    other.get() > 0 ? "  (" + other.get() + " sends not SEND_OK)" : "");
+            double perMessageNs = Math.max(1, measured) * 1_000.0;
+            System.out.printf("round %d %-22s %,10.0f msg/s  master CPU %,6.1f us/msg (without JIT %,5.1f,"
+                            + " HA threads %,5.1f)%s%n", round, setup.label(), measured / (double) seconds,
+                    cpuNs / perMessageNs, (threads.totalNs() - threads.jitNs()) / perMessageNs,
+                    threads.haNs() / perMessageNs, other.get() > 0 ? "  (" + other.get() + " sends not SEND_OK)" : "");
         } finally {
             producer.shutdown();
             slave.ifPresent(ReplicationThroughput::stop);
