@@ -94,8 +94,8 @@ public final class HaTls {
      * Opens a slave's connection to {@code master}: TLS (the handshake run here) when this slave uses it, else
      * plain. Blocks, within the socket's read timeout.
      *
-     * @throws SSLException naming the master and the likely causes when the handshake fails
-     * @throws IOException  when the connection fails or ends first
+     * @throws SSLException naming the master and the likely causes when the handshake fails or the connection
+     *                      ends in it
      */
     HaConnection connect(SocketChannel channel, String master) throws IOException {
         InputStream raw = channel.socket().getInputStream();
@@ -105,7 +105,8 @@ public final class HaTls {
         TlsChannel tls = new TlsChannel(clientEngines.get(), raw, channel, channel, new byte[0], master);
         try {
             tls.handshake();
-        } catch (SSLException e) {
+        } catch (IOException e) {
+            // An end or a reset in the handshake is most often a plain port closing on a TLS hello.
             throw explained(e, master);
         }
         return new HaConnection(tls.inputStream(), tls, tls.describe(), "");
@@ -115,8 +116,8 @@ public final class HaTls {
      * A slave's TLS failure with {@code master} (in the handshake, or an alert after it: TLS 1.3 refuses a missing
      * client certificate after the client's side of the handshake ended), with the settings that cause it.
      */
-    static SSLException explained(SSLException e, String master) {
-        return new SSLException("TLS with master " + master + " failed: " + e.getMessage() + " (the master's HA"
+    static SSLException explained(IOException e, String master) {
+        return new SSLException("TLS with master " + master + " failed: " + e + " (the master's HA"
                 + " port speaks TLS when its tls.server.mode is permissive or enforcing; its certificate must chain"
                 + " to tls.client.trustCertPath, and a master requiring client certificates needs tls.client.certPath"
                 + " and tls.client.keyPath)", e);
