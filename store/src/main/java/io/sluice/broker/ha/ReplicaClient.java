@@ -65,6 +65,8 @@ public final class ReplicaClient implements AutoCloseable {
     private final AtomicLong refusals = new AtomicLong();
     private final AtomicLong tlsSessions = new AtomicLong();
     private volatile SocketChannel socket;
+    /** The open connection's writing end (under TLS: closing it says close_notify first); null between sessions. */
+    private volatile GatheringByteChannel writing;
     private volatile boolean connected;
     private volatile boolean running;
     /** A failure was logged and the next ones of the same outage are not. Replica thread only. */
@@ -112,6 +114,7 @@ public final class ReplicaClient implements AutoCloseable {
                 quiet = true;
             } finally {
                 connected = false;
+                writing = null;
                 socket = null;
             }
         }
@@ -148,6 +151,7 @@ public final class ReplicaClient implements AutoCloseable {
     private void follow(SocketChannel s, String address) throws IOException {
         HaConnection connection = tls.connect(s, address);
         try (GatheringByteChannel out = connection.out()) {
+            writing = out;
             follow(connection, out, address);
         } catch (SSLException e) {
             throw HaTls.explained(e, address);
@@ -286,9 +290,13 @@ public final class ReplicaClient implements AutoCloseable {
             return;
         }
         running = false;
+        GatheringByteChannel out = writing;
         SocketChannel s = socket;
         if (s != null) {
             try {
+                if (out != null) {
+                    out.close();
+                }
                 s.close();
             } catch (IOException e) {
                 LOG.warn("closing the HA channel failed", e);
