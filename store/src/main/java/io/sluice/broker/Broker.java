@@ -20,6 +20,7 @@ import io.sluice.broker.config.FlushDiskType;
 import io.sluice.broker.ha.HaAuthentication;
 import io.sluice.broker.ha.HaServer;
 import io.sluice.broker.ha.HaSettings;
+import io.sluice.broker.ha.HaTls;
 import io.sluice.broker.ha.MasterMetadataSync;
 import io.sluice.broker.ha.MetadataExport;
 import io.sluice.broker.ha.ReplicaClient;
@@ -359,7 +360,7 @@ public final class Broker implements AutoCloseable {
         registrar.start();
         if (settings.brokerRole() == BrokerRole.SLAVE) {
             replica = new ReplicaClient(store, HaSettings.DEFAULTS, settings.brokerId(), group,
-                    this::masterHaAddress, innerCredentials(settings));
+                    this::masterHaAddress, innerCredentials(settings), haTls(settings));
             replica.start();
             scheduler.scheduleWithFixedDelay(metadataSync::syncAll, 0, METADATA_SYNC_INTERVAL_MS,
                     TimeUnit.MILLISECONDS);
@@ -423,7 +424,7 @@ public final class Broker implements AutoCloseable {
         }
         haServer = new HaServer(store, HaSettings.DEFAULTS, haListener, syncReplication, group,
                 haAuthentication(), new SlaveAckRule(settings.get(BrokerConfigKeys.IN_SYNC_REPLICAS),
-                settings.get(BrokerConfigKeys.ALL_ACK_IN_SYNC_STATE_SET)));
+                settings.get(BrokerConfigKeys.ALL_ACK_IN_SYNC_STATE_SET)), haTls(settings));
         haListener = null;
         haServer.start();
         // Appends that do not come through the send path (delays, timers, transactions, send-backs).
@@ -860,13 +861,25 @@ public final class Broker implements AutoCloseable {
                 TlsClientAuth.parse(settings.get(BrokerConfigKeys.TLS_SERVER_NEED_CLIENT_AUTH)));
     }
 
-    /** TLS of the connections to the name servers from {@code tls.enable} and {@code tls.client.trustCertPath}. */
+    /**
+     * TLS of the broker's own connections (to the name servers, a slave's to its master) from {@code tls.enable},
+     * {@code tls.client.trustCertPath} (empty: any server certificate) and the client certificate
+     * {@code tls.client.certPath}, {@code tls.client.keyPath}, {@code tls.client.keyPassword}.
+     */
     static ClientTls clientTls(BrokerSettings settings) {
         if (!settings.get(BrokerConfigKeys.TLS_ENABLE)) {
             return ClientTls.disabled();
         }
         Optional<Path> trust = optionalPath(settings, BrokerConfigKeys.TLS_CLIENT_TRUST_CERT_PATH);
-        return trust.map(ClientTls::trusting).orElseGet(ClientTls::trustingAll);
+        return new ClientTls(true, trust.isEmpty(), trust,
+                optionalPath(settings, BrokerConfigKeys.TLS_CLIENT_CERT_PATH),
+                optionalPath(settings, BrokerConfigKeys.TLS_CLIENT_KEY_PATH),
+                settings.get(BrokerConfigKeys.TLS_CLIENT_KEY_PASSWORD));
+    }
+
+    /** TLS of the HA channel: the client port's mode and certificate on a master, the client TLS on a slave. */
+    static HaTls haTls(BrokerSettings settings) {
+        return HaTls.of(serverTls(settings), clientTls(settings));
     }
 
     private static Optional<Path> optionalPath(BrokerSettings settings, ConfigKey<String> key) {

@@ -23,7 +23,6 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.message.Message;
-import org.apache.rocketmq.remoting.netty.TlsSystemConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,9 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * TLS on the name server and the broker with the unmodified Apache 5.3 client: {@code setUseTLS(true)} in its
- * default test mode (any server certificate trusted), and with {@link TlsSystemConfig}'s client-certificate
+ * default test mode (any server certificate trusted), and with {@code TlsSystemConfig}'s client-certificate
  * settings ({@code tls.test.mode.enable=false}, {@code tls.client.certPath}, {@code tls.client.keyPath}). The
- * certificates are pre-generated PEM files under {@code src/test/resources/tls}.
+ * certificates are pre-generated PEM files under {@code src/test/resources/tls} ({@link TestCertificates}).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class TlsIT {
@@ -44,7 +43,7 @@ class TlsIT {
     Path dir;
 
     private static Path resource(String name) throws URISyntaxException {
-        return Path.of(TlsIT.class.getResource("/tls/" + name).toURI());
+        return TestCertificates.resource(name);
     }
 
     private static Map<String, String> brokerTls(String mode) throws URISyntaxException {
@@ -148,7 +147,7 @@ class TlsIT {
         try (NamesrvAndBroker cluster = NamesrvAndBroker.start(dir, conf, namesrvTls(TlsMode.PERMISSIVE))) {
             DefaultMQAdminExt admin = ApacheClients.admin(cluster.namesrvAddr());
             admin.setUseTLS(true);
-            withClientCertificate(admin::start);
+            TestCertificates.withClientCertificate(admin::start);
             try {
                 admin.createAndUpdateTopicConfig(cluster.brokerAddr(), new TopicConfig(TOPIC, 2, 2, 6));
             } finally {
@@ -160,41 +159,13 @@ class TlsIT {
                 without.start();
                 assertThrows(Exception.class, () -> without.send(message("no-certificate")),
                         "a TLS client without a certificate is refused in the handshake");
-                withClientCertificate(with::start);
+                TestCertificates.withClientCertificate(with::start);
                 assertEquals(SendStatus.SEND_OK, with.send(message("certified")).getSendStatus());
                 assertEquals(1, storedMessages(cluster), "only the certified send was stored");
             } finally {
                 without.shutdown();
                 with.shutdown();
             }
-        }
-    }
-
-    /** A client's start. */
-    private interface Start {
-        void run() throws Exception;
-    }
-
-    /** Runs {@code start} with Apache's client-certificate settings; they are read when a client starts. */
-    private static void withClientCertificate(Start start) throws Exception {
-        boolean testMode = TlsSystemConfig.tlsTestModeEnable;
-        String certPath = TlsSystemConfig.tlsClientCertPath;
-        String keyPath = TlsSystemConfig.tlsClientKeyPath;
-        boolean authServer = TlsSystemConfig.tlsClientAuthServer;
-        String trustPath = TlsSystemConfig.tlsClientTrustCertPath;
-        TlsSystemConfig.tlsTestModeEnable = false;
-        TlsSystemConfig.tlsClientCertPath = resource("client.crt").toString();
-        TlsSystemConfig.tlsClientKeyPath = resource("client.key").toString();
-        TlsSystemConfig.tlsClientAuthServer = true;
-        TlsSystemConfig.tlsClientTrustCertPath = resource("server.crt").toString();
-        try {
-            start.run();
-        } finally {
-            TlsSystemConfig.tlsTestModeEnable = testMode;
-            TlsSystemConfig.tlsClientCertPath = certPath;
-            TlsSystemConfig.tlsClientKeyPath = keyPath;
-            TlsSystemConfig.tlsClientAuthServer = authServer;
-            TlsSystemConfig.tlsClientTrustCertPath = trustPath;
         }
     }
 

@@ -415,10 +415,11 @@ public final class BrokerConfigKeys {
 
     // ------------------------------------------------------------------ TLS (Apache's system-property names)
 
-    /** TLS on the client port. */
+    /** TLS on the client port and the HA port. */
     public static final ConfigKey<String> TLS_SERVER_MODE = ConfigKey.of("tls.server.mode", "enum", "disabled", null,
-            "", "disabled: plain connections only; permissive: TLS and plain on the one port, told apart by a"
-                    + " client's first bytes; enforcing: TLS only. Apache's default is permissive with a generated"
+            "", "On the client port and the HA port (haListenPort): disabled: plain connections only;"
+                    + " permissive: TLS and plain on the one port, told apart by a client's first bytes; enforcing:"
+                    + " TLS only. Apache's default is permissive with a generated"
                     + " certificate; Sluice needs tls.server.certPath and tls.server.keyPath for TLS. Changed"
                     + " certificate files are loaded for new connections, checked at each accept.",
             raw -> TlsMode.parse(raw).text(), s -> s);
@@ -442,11 +443,24 @@ public final class BrokerConfigKeys {
             raw -> TlsClientAuth.parse(raw).text(), s -> s);
     /** TLS towards the name servers. */
     public static final ConfigKey<Boolean> TLS_ENABLE = ConfigKey.ofBoolean("tls.enable", false,
-            "The broker's connections to the name servers use TLS (for a name server in enforcing mode).");
-    /** Certificates the name servers' certificates must chain to. */
+            "The broker's own connections use TLS: to the name servers (for a name server in enforcing mode) and,"
+                    + " on a slave, to its master (client port and HA port).");
+    /** Certificates the servers' certificates must chain to. */
     public static final ConfigKey<String> TLS_CLIENT_TRUST_CERT_PATH = optionalPath("tls.client.trustCertPath",
-            "With tls.enable: PEM certificates the name servers' certificates must chain to; empty = any"
-                    + " certificate is accepted (Apache's test mode: encrypted, the server not authenticated).");
+            "With tls.enable: PEM certificates the name servers' and the master's certificates must chain to;"
+                    + " empty = any certificate is accepted (Apache's test mode: encrypted, the server not"
+                    + " authenticated).");
+    /** The broker's client certificate. */
+    public static final ConfigKey<String> TLS_CLIENT_CERT_PATH = optionalPath("tls.client.certPath",
+            "With tls.enable: PEM certificate chain the broker presents when a server asks for a client"
+                    + " certificate (a master with tls.server.need.client.auth=require); with tls.client.keyPath.");
+    /** The private key of the broker's client certificate. */
+    public static final ConfigKey<String> TLS_CLIENT_KEY_PATH = optionalPath("tls.client.keyPath",
+            "With tls.enable: PEM private key (PKCS#8) of tls.client.certPath.");
+    /** Password of the client key. */
+    public static final ConfigKey<String> TLS_CLIENT_KEY_PASSWORD = ConfigKey.of("tls.client.keyPassword", "text",
+            "", "(none)", "", "Password of an encrypted tls.client.keyPath; empty for an unencrypted key.", s -> s,
+            s -> s);
 
     // ------------------------------------------------------------------ access control (Apache's ACL 2.0 keys)
 
@@ -533,7 +547,8 @@ public final class BrokerConfigKeys {
             TRANSACTION_TIME_OUT, TRANSACTION_CHECK_INTERVAL, TRANSACTION_CHECK_MAX, TIMER_WHEEL_ENABLE,
             TIMER_PRECISION_MS, TIMER_MAX_DELAY_SEC, TLS_SERVER_MODE, TLS_SERVER_CERT_PATH, TLS_SERVER_KEY_PATH,
             TLS_SERVER_KEY_PASSWORD, TLS_SERVER_TRUST_CERT_PATH, TLS_SERVER_NEED_CLIENT_AUTH, TLS_ENABLE,
-            TLS_CLIENT_TRUST_CERT_PATH, AUTHENTICATION_ENABLED, AUTHENTICATION_STRATEGY,
+            TLS_CLIENT_TRUST_CERT_PATH, TLS_CLIENT_CERT_PATH, TLS_CLIENT_KEY_PATH, TLS_CLIENT_KEY_PASSWORD,
+            AUTHENTICATION_ENABLED, AUTHENTICATION_STRATEGY,
             STATEFUL_AUTHENTICATION_CACHE_EXPIRED_SECOND, STATEFUL_AUTHENTICATION_CACHE_MAX_NUM, AUTHORIZATION_ENABLED,
             INIT_AUTHENTICATION_USER,
             INNER_CLIENT_AUTHENTICATION_CREDENTIALS,
@@ -541,7 +556,8 @@ public final class BrokerConfigKeys {
 
     /** Keys whose values hold a secret: never sent to a client (GET_BROKER_CONFIG answers them masked). */
     public static final Set<String> SECRET_KEYS = Set.of(TLS_SERVER_KEY_PASSWORD.name(),
-            INIT_AUTHENTICATION_USER.name(), INNER_CLIENT_AUTHENTICATION_CREDENTIALS.name());
+            TLS_CLIENT_KEY_PASSWORD.name(), INIT_AUTHENTICATION_USER.name(),
+            INNER_CLIENT_AUTHENTICATION_CREDENTIALS.name());
 
     private static final Map<String, ConfigKey<?>> BY_NAME = index(ALL);
 

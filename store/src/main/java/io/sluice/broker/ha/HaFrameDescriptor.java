@@ -72,9 +72,24 @@ import java.util.List;
  * beyond what was sent. A slave closes a channel
  * whose transfer has a bad magic, a position other than its end, or a body larger than {@link #MAX_BODY_BYTES}.
  *
+ * <p>Under TLS ({@link HaTls}) the same frames run inside the TLS session. A master whose {@code tls.server.mode}
+ * is permissive or enforcing reads a connection's first byte before anything else:
+ * <pre>
+ *   +------------------+-------------------------------------------------------------------------------+
+ *   | first byte       | the connection                                                                |
+ *   +------------------+-------------------------------------------------------------------------------+
+ *   | 0x16             | a TLS handshake record (content type 22): TLS, the hello follows inside it    |
+ *   | anything else    | plain: the byte is the hello's first (0x53 of SLHI); enforcing refuses it     |
+ *   |                  | after reading the hello, with a plain refusal                                 |
+ *   +------------------+-------------------------------------------------------------------------------+
+ * </pre>
+ *
  * <p>Stateless; thread-safe.
  */
 final class HaFrameDescriptor {
+
+    /** The first byte of a TLS handshake record (content type 22), as a TLS client's first byte. */
+    static final int TLS_HANDSHAKE = 0x16;
 
     /** "SLRP": a slave report. */
     static final int REPORT_MAGIC = 0x534C5250;

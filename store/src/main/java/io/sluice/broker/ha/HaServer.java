@@ -45,6 +45,7 @@ public final class HaServer implements AutoCloseable {
     private final HaSettings settings;
     private final ReplicaGroupView group;
     private final HaAuthentication authentication;
+    private final HaTls tls;
     private final SlaveAckRule ackRule;
     private final ServerSocketChannel listener;
     /** Null for an ASYNC_MASTER: nothing waits for the slaves. */
@@ -53,6 +54,7 @@ public final class HaServer implements AutoCloseable {
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong divergent = new AtomicLong();
+    private final AtomicLong tlsSessions = new AtomicLong();
     private final AtomicInteger linkIds = new AtomicInteger();
     /** Set once by {@link #start}; read under this object's monitor. */
     private AgentHost acceptor;
@@ -67,14 +69,16 @@ public final class HaServer implements AutoCloseable {
      * @param group    this master's epochs and in-sync slaves ({@link ReplicaGroupView#NONE} without a controller)
      * @param authentication which slaves' hellos are accepted ({@link HaAuthentication#OFF}: any)
      * @param ackRule  which slaves' acknowledgements a SYNC_MASTER's sends need
+     * @param tls      which connections get TLS ({@link HaTls#PLAIN}: none)
      */
     public HaServer(MessageStore store, HaSettings settings, ServerSocketChannel listener, SyncReplication sync,
-                    ReplicaGroupView group, HaAuthentication authentication, SlaveAckRule ackRule) {
+                    ReplicaGroupView group, HaAuthentication authentication, SlaveAckRule ackRule, HaTls tls) {
         this.store = store;
         this.settings = settings;
         this.group = group;
         this.authentication = authentication;
         this.ackRule = ackRule;
+        this.tls = tls;
         this.listener = listener;
         this.sync = sync;
     }
@@ -106,7 +110,7 @@ public final class HaServer implements AutoCloseable {
         // No idle strategy: the cycle blocks in accept.
         acceptor = new AgentHost(new LoopAgent("sluice-ha-accept", this::acceptOne), NoOpIdleStrategy.INSTANCE);
         acceptor.start();
-        LOG.info("HA server listening on port {}", port());
+        LOG.info("HA server listening on port {} (tls.server.mode={})", port(), tls.serverMode().text());
     }
 
     /** The bound port; valid after {@link #start()}. */
@@ -178,6 +182,15 @@ public final class HaServer implements AutoCloseable {
 
     HaAuthentication authentication() {
         return authentication;
+    }
+
+    HaTls tls() {
+        return tls;
+    }
+
+    /** A slave's TLS handshake succeeded. */
+    void onTlsSession() {
+        tlsSessions.incrementAndGet();
     }
 
     void onDivergentSlave() {
@@ -290,6 +303,11 @@ public final class HaServer implements AutoCloseable {
     /** Slaves told to cut a tail this master does not share, so far. */
     public long divergentCount() {
         return divergent.get();
+    }
+
+    /** HA connections whose TLS handshake succeeded, so far. */
+    public long tlsSessionCount() {
+        return tlsSessions.get();
     }
 
     /** HA connections accepted so far. */

@@ -9,16 +9,18 @@ import io.sluice.store.thread.LoopAgent;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * under an epoch the master does not share, e.g. as an old master), it copies nothing and tells its
  * {@link ReplicaGroupView}, whose owner cuts the log and starts it again. The hello is signed with the broker's
  * inner credentials when it has them ({@link HaAuthentication}); a master that refuses it says why, and this slave
- * logs that and tries again every {@code reconnectDelayMs}.
+ * logs that and tries again every {@code reconnectDelayMs}. With {@code tls.enable} the connection runs under TLS
+ * ({@link HaTls#connect}).
  *
  * <p>Thread {@code sluice-ha-replica} (an {@link AgentHost}) owns the connection. Start: {@link #start}. Duty cycle:
  * connect, say hello, read and store transfers until the channel breaks, the master breaks the protocol or stays
@@ -52,6 +55,7 @@ public final class ReplicaClient implements AutoCloseable {
     private final Supplier<Optional<String>> masterAddress;
     /** The credentials hellos are signed with; empty: unsigned. */
     private final Optional<Credentials> credentials;
+    private final HaTls tls;
     /** Draws each hello's nonce. Replica thread only. */
     private final SecureRandom nonces = new SecureRandom();
     private final AgentHost thread;
@@ -59,7 +63,10 @@ public final class ReplicaClient implements AutoCloseable {
     private final AtomicLong sessions = new AtomicLong();
     private final AtomicLong divergences = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
-    private volatile Socket socket;
+    private final AtomicLong tlsSessions = new AtomicLong();
+    private volatile SocketChannel socket;
+    /** The open connection's writing end (under TLS: closing it says close_notify first); null between sessions. */
+    private volatile GatheringByteChannel writing;
     private volatile boolean connected;
     private volatile boolean running;
     /** A failure was logged and the next ones of the same outage are not. Replica thread only. */
@@ -70,15 +77,17 @@ public final class ReplicaClient implements AutoCloseable {
      * @param group         this slave's epochs and where the handshake's outcome goes
      * @param masterAddress the master's HA {@code host:port}, asked before every connection (empty: not known yet)
      * @param credentials   what the hello is signed with ({@code innerClientAuthenticationCredentials}), if any
+     * @param tls           whether the connection runs under TLS ({@link HaTls#PLAIN}: no)
      */
     public ReplicaClient(MessageStore store, HaSettings settings, long selfId, ReplicaGroupView group,
-                         Supplier<Optional<String>> masterAddress, Optional<Credentials> credentials) {
+                         Supplier<Optional<String>> masterAddress, Optional<Credentials> credentials, HaTls tls) {
         this.store = store;
         this.settings = settings;
         this.selfId = selfId;
         this.group = group;
         this.masterAddress = masterAddress;
         this.credentials = credentials;
+        this.tls = tls;
         // A session blocks on the socket; between two sessions (no master known, or a failure) the retry delay.
         this.thread = new AgentHost(new LoopAgent("sluice-ha-replica", this::session),
                 new IntervalIdleStrategy(TimeUnit.MILLISECONDS.toNanos(settings.reconnectDelayMs())));
@@ -94,9 +103,9 @@ public final class ReplicaClient implements AutoCloseable {
     private int session() {
         Optional<String> address = running ? masterAddress.get() : Optional.empty();
         if (address.isPresent()) {
-            try (Socket s = connect(address.get())) {
+            try (SocketChannel s = connect(address.get())) {
                 quiet = false;
-                follow(s);
+                follow(s, address.get());
             } catch (IOException e) {
                 if (running && !quiet) {
                     LOG.warn("replicating from master {} failed: {}; trying again every {} ms", address.get(),
@@ -105,13 +114,14 @@ public final class ReplicaClient implements AutoCloseable {
                 quiet = true;
             } finally {
                 connected = false;
+                writing = null;
                 socket = null;
             }
         }
         return 0;
     }
 
-    private Socket connect(String address) throws IOException {
+    private SocketChannel connect(String address) throws IOException {
         int colon = address.lastIndexOf(':');
         int port;
         try {
@@ -119,29 +129,47 @@ public final class ReplicaClient implements AutoCloseable {
         } catch (NumberFormatException e) {
             throw new IOException("the master's HA address '" + address + "' is not host:port", e);
         }
-        Socket s = new Socket();
+        SocketChannel s = SocketChannel.open();
         socket = s;
         if (!running) {
             s.close();
             throw new IOException("stopped");
         }
-        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, settings.silenceTimeoutMs());
-        s.connect(new InetSocketAddress(address.substring(0, Math.max(0, colon)), port), timeoutMs);
-        s.setTcpNoDelay(true);
-        s.setKeepAlive(true);
-        s.setSoTimeout(timeoutMs);
-        return s;
+        try {
+            int timeoutMs = (int) Math.min(Integer.MAX_VALUE, settings.silenceTimeoutMs());
+            s.socket().connect(new InetSocketAddress(address.substring(0, Math.max(0, colon)), port), timeoutMs);
+            s.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            s.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            s.socket().setSoTimeout(timeoutMs);
+            return s;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
     }
 
-    private void follow(Socket s) throws IOException {
-        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 256 * 1024));
-        OutputStream out = s.getOutputStream();
+    private void follow(SocketChannel s, String address) throws IOException {
+        HaConnection connection = tls.connect(s, address);
+        try (GatheringByteChannel out = connection.out()) {
+            writing = out;
+            follow(connection, out, address);
+        } catch (SSLException e) {
+            throw HaTls.explained(e, address);
+        }
+    }
+
+    private void follow(HaConnection connection, GatheringByteChannel out, String address) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(connection.in(), 256 * 1024));
         ByteBuffer report = ByteBuffer.allocate(HaFrameDescriptor.REPORT_BYTES);
         long start = store.logEndPosition();
         handshake(in, out, start);
         connected = true;
         sessions.incrementAndGet();
-        LOG.info("replicating from master {} from position {}", s.getRemoteSocketAddress(), start);
+        if (connection.encrypted()) {
+            tlsSessions.incrementAndGet();
+        }
+        LOG.info("replicating from master {} from position {} ({})", address, start,
+                connection.security());
         byte[] body = new byte[settings.maxTransferBytes()];
         long unreported = 0;
         while (running) {
@@ -184,14 +212,12 @@ public final class ReplicaClient implements AutoCloseable {
      * @throws IOException when the master answers otherwise (a divergent tail is handed to the group first), or the
      *                     master's epochs cannot be recorded
      */
-    private void handshake(DataInputStream in, OutputStream out, long end) throws IOException {
+    private void handshake(DataInputStream in, GatheringByteChannel out, long end) throws IOException {
         SlaveHello unsigned = new SlaveHello(selfId, end, group.epochs(), System.currentTimeMillis(),
                 nonces.nextLong(), credentials.map(Credentials::accessKey).orElse(""), new byte[0]);
         SlaveHello hello = credentials.map(c -> unsigned.withSignature(HaAuthentication.sign(unsigned,
                 c.secretKey()))).orElse(unsigned);
-        ByteBuffer frame = HaFrameDescriptor.hello(hello);
-        out.write(frame.array(), 0, frame.limit());
-        out.flush();
+        writeFully(out, HaFrameDescriptor.hello(hello));
         int magic = in.readInt();
         if (magic == HaFrameDescriptor.REFUSAL_MAGIC) {
             refusals.incrementAndGet();
@@ -217,10 +243,14 @@ public final class ReplicaClient implements AutoCloseable {
         group.onMasterEpochs(masterEpochs);
     }
 
-    private static void send(OutputStream out, ByteBuffer report, long position) throws IOException {
-        HaFrameDescriptor.report(report, position);
-        out.write(report.array(), 0, HaFrameDescriptor.REPORT_BYTES);
-        out.flush();
+    private static void send(GatheringByteChannel out, ByteBuffer report, long position) throws IOException {
+        writeFully(out, HaFrameDescriptor.report(report, position));
+    }
+
+    private static void writeFully(GatheringByteChannel out, ByteBuffer frame) throws IOException {
+        while (frame.hasRemaining()) {
+            out.write(frame);
+        }
     }
 
     /** True while a channel to the master is open and reported. */
@@ -243,6 +273,11 @@ public final class ReplicaClient implements AutoCloseable {
         return divergences.get();
     }
 
+    /** Channels to a master opened under TLS so far. */
+    public long tlsSessions() {
+        return tlsSessions.get();
+    }
+
     /** Hellos the master refused (with a reason), so far. */
     public long refusals() {
         return refusals.get();
@@ -255,9 +290,13 @@ public final class ReplicaClient implements AutoCloseable {
             return;
         }
         running = false;
-        Socket s = socket;
+        GatheringByteChannel out = writing;
+        SocketChannel s = socket;
         if (s != null) {
             try {
+                if (out != null) {
+                    out.close();
+                }
                 s.close();
             } catch (IOException e) {
                 LOG.warn("closing the HA channel failed", e);

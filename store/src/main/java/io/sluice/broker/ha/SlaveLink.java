@@ -12,7 +12,9 @@ import java.io.IOException;
 import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,8 @@ import org.slf4j.LoggerFactory;
  * is ahead of what was sent, a heartbeat after {@code heartbeatIntervalMs} of nothing; idle, it polls every
  * {@link #SYNC_POLL_NS} (ASYNC_MASTER: {@link #ASYNC_POLL_NS}) while the log grows, else parks until
  * {@link #wakeUp} or {@link #IDLE_PARK_NS}). The positions are written by their owning thread and read by any.
+ * The reader opens the connection first ({@link HaTls#accept}: under TLS the handshake) and only then starts the
+ * pusher, so each thread has its end of it.
  */
 final class SlaveLink {
 
@@ -70,6 +74,8 @@ final class SlaveLink {
      */
     private volatile long sentPosition;
     private volatile boolean open = true;
+    /** Set by the reader once the connection is open (after a TLS handshake); null before. */
+    private volatile HaConnection connection;
     /** Set once the owner has counted this link's first acknowledgement for waiting sends (after its hello). */
     private volatile boolean counted;
     /** Reader thread only: the acknowledgement stream, once the hello was accepted. */
@@ -170,18 +176,36 @@ final class SlaveLink {
      */
     private boolean acceptHello() throws IOException {
         channel.socket().setSoTimeout((int) Math.min(Integer.MAX_VALUE, settings.silenceTimeoutMs()));
-        DataInputStream stream = new DataInputStream(new BufferedInputStream(channel.socket().getInputStream(),
+        HaConnection opened;
+        try {
+            opened = owner.tls().accept(channel, remote);
+        } catch (SSLException e) {
+            throw new Refusal("the TLS handshake failed: " + e.getMessage());
+        }
+        if (opened.encrypted()) {
+            owner.onTlsSession();
+        }
+        connection = opened;
+        if (!open) {
+            throw new IOException("closed");
+        }
+        DataInputStream stream = new DataInputStream(new BufferedInputStream(opened.in(),
                 HaFrameDescriptor.REPORT_BYTES * 64));
         int magic = stream.readInt();
         if (magic != HaFrameDescriptor.HELLO_MAGIC) {
             throw new Refusal("it sent 0x" + Integer.toHexString(magic) + " where a slave hello starts (0x"
-                    + Integer.toHexString(HaFrameDescriptor.HELLO_MAGIC) + ")");
+                    + Integer.toHexString(HaFrameDescriptor.HELLO_MAGIC) + ")"
+                    + (magic >>> 24 == HaFrameDescriptor.TLS_HANDSHAKE
+                    ? ": a TLS handshake, but this master's HA port is plain (tls.server.mode=disabled)" : ""));
         }
         SlaveHello hello;
         try {
             hello = HaFrameDescriptor.readHello(stream);
         } catch (ProtocolException e) {
             throw new Refusal("its hello carries " + e.getMessage());
+        }
+        if (!opened.refusal().isEmpty()) {
+            throw new Refusal(opened.refusal());
         }
         Optional<String> unauthenticated = owner.authentication().refusalOf(hello);
         if (unauthenticated.isPresent()) {
@@ -205,10 +229,7 @@ final class SlaveLink {
         if (follow < start) {
             throw new Refusal("its position " + follow + " lies before the master's oldest data at " + start);
         }
-        ByteBuffer answer = HaFrameDescriptor.answer(follow, masterEpochs);
-        while (answer.hasRemaining()) {
-            channel.write(answer);
-        }
+        writeFully(opened.out(), HaFrameDescriptor.answer(follow, masterEpochs));
         if (follow < slaveEnd) {
             owner.onDivergentSlave();
             LOG.warn("slave {} (brokerId {}, epochs {}) ends at {}, but this master (epochs {}) shares its log only"
@@ -220,7 +241,8 @@ final class SlaveLink {
         sentPosition = follow;
         slaveId = id;
         ackedPosition = follow;
-        LOG.info("slave {} (brokerId {}) connected at position {} (master end {})", remote, id, follow, end);
+        LOG.info("slave {} (brokerId {}) connected at position {} (master end {}, {})", remote, id, follow, end,
+                opened.security());
         owner.onAcked();
         counted = true;
         lastSendNs = System.nanoTime();
@@ -228,13 +250,17 @@ final class SlaveLink {
         return true;
     }
 
-    /** Tells a slave whose hello was refused why, so that its log says so too; the link closes next. */
+    /**
+     * Tells a slave whose hello was refused why, so that its log says so too (not one whose TLS handshake failed:
+     * the handshake's alert told it); the link closes next.
+     */
     private void tellRefused(String reason) {
-        ByteBuffer refusal = HaFrameDescriptor.refusal(reason);
+        HaConnection opened = connection;
+        if (opened == null) {
+            return;
+        }
         try {
-            while (refusal.hasRemaining()) {
-                channel.write(refusal);
-            }
+            writeFully(opened.out(), HaFrameDescriptor.refusal(reason));
         } catch (IOException e) {
             LOG.info("could not tell {} why its HA hello was refused: {}", remote, e.toString());
         }
@@ -267,7 +293,7 @@ final class SlaveLink {
             }
             frame[0] = HaFrameDescriptor.transferHeader(header, sentPosition, 0);
             frame[1] = ByteBuffer.allocate(0);
-            writeFully(frame);
+            writeFully(connection.out(), frame);
             lastSendNs = System.nanoTime();
             return 1;
         } catch (IOException e) {
@@ -301,14 +327,16 @@ final class SlaveLink {
         frame[1] = body;
         // Published before the write: the slave may acknowledge the bytes before the write returns.
         sentPosition = sent + size;
-        writeFully(frame);
+        writeFully(connection.out(), frame);
         lastSendNs = System.nanoTime();
         return true;
     }
 
-    private void writeFully(ByteBuffer[] frame) throws IOException {
-        while (frame[0].hasRemaining() || frame[1].hasRemaining()) {
-            channel.write(frame);
+    private static void writeFully(GatheringByteChannel out, ByteBuffer... frame) throws IOException {
+        for (ByteBuffer part : frame) {
+            while (part.hasRemaining()) {
+                out.write(frame);
+            }
         }
     }
 
@@ -320,7 +348,11 @@ final class SlaveLink {
             }
             open = false;
         }
+        HaConnection opened = connection;
         try {
+            if (opened != null) {
+                opened.out().close();
+            }
             channel.close();
         } catch (IOException e) {
             LOG.warn("closing the HA channel of slave {} failed", remote, e);

@@ -10,7 +10,8 @@
  * its inner credentials, and a master with {@code authenticationEnabled} refuses one that is not signed by a user
  * allowed to replicate ({@link io.sluice.broker.ha.HaAuthentication}). The store engine only
  * offers a raw read and a raw append ({@code MessageStore.readReplicable}, {@code appendReplicated}); the channel
- * is plain blocking NIO here, in the broker.
+ * is blocking NIO here, in the broker, plain or under TLS as the broker's TLS settings say
+ * ({@link io.sluice.broker.ha.HaTls}, over an SSLEngine in {@link io.sluice.broker.ha.TlsChannel}).
  *
  * <p>Controller mode ({@code enableControllerMode}, run by {@code io.sluice.broker.FailoverBroker}): the broker
  * heartbeats the controller leader ({@link io.sluice.broker.ha.ControllerClient}), which answers its role; a

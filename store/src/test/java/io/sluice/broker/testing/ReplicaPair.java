@@ -4,6 +4,7 @@ import io.sluice.broker.Broker;
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.namesrv.NameServer;
 import io.sluice.namesrv.NamesrvSettings;
+import io.sluice.remoting.transport.ServerTls;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -38,7 +39,14 @@ public final class ReplicaPair implements AutoCloseable {
      */
     public static ReplicaPair startMaster(Path dir, String masterRole, Map<String, String> common)
             throws IOException {
-        NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0));
+        return startMaster(dir, masterRole, common, ServerTls.disabled());
+    }
+
+    /** As {@link #startMaster(Path, String, Map)}, the name server's client port with {@code namesrvTls}. */
+    public static ReplicaPair startMaster(Path dir, String masterRole, Map<String, String> common,
+                                         ServerTls namesrvTls) throws IOException {
+        NameServer namesrv = new NameServer(NamesrvSettings.defaults().withListen("127.0.0.1", 0)
+                .withTls(namesrvTls));
         namesrv.start();
         Map<String, String> base = new LinkedHashMap<>();
         base.put("namesrvAddr", "127.0.0.1:" + namesrv.port());
