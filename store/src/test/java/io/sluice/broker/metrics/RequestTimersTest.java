@@ -15,6 +15,7 @@ import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.transport.RequestHandler;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,6 +29,13 @@ class RequestTimersTest {
 
     private final FakeConnection connection = new FakeConnection(30_001);
     private final RemotingCommand request = RemotingCommand.request(RequestCode.SEND_MESSAGE_V2);
+    private final RequestTimers timers = RequestTimers.create("C", "b");
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+
+    @BeforeEach
+    void register() {
+        timers.registerOn(registry);
+    }
 
     private static RequestHandler answering(CompletableFuture<RemotingCommand> response) {
         return (connection, request) -> response;
@@ -57,9 +65,6 @@ class RequestTimersTest {
 
     @Test
     void sendsAreTimedWhenAnsweredAtOnceAndWhenAnsweredLater() throws Exception {
-        RequestTimers timers = RequestTimers.create("C", "b");
-        PrometheusRegistry registry = new PrometheusRegistry();
-        timers.registerOn(registry);
         timers.timeSends(answering(done())).handle(connection, request);
         CompletableFuture<RemotingCommand> later = new CompletableFuture<>();
         CompletableFuture<RemotingCommand> returned = timers.timeSends(answering(later)).handle(connection, request);
@@ -72,9 +77,6 @@ class RequestTimersTest {
 
     @Test
     void aParkedPullIsNotTimedAndKeyLookupsHaveTheirOwnHistogram() throws Exception {
-        RequestTimers timers = RequestTimers.create("C", "b");
-        PrometheusRegistry registry = new PrometheusRegistry();
-        timers.registerOn(registry);
         timers.timePulls(answering(done())).handle(connection, request);
         CompletableFuture<RemotingCommand> parked = new CompletableFuture<>();
         timers.timePulls(answering(parked)).handle(connection, request);
@@ -92,8 +94,8 @@ class RequestTimersTest {
         assertSame(handler, RequestTimers.NONE.timeSends(handler));
         assertSame(handler, RequestTimers.NONE.timePulls(handler));
         assertSame(handler, RequestTimers.NONE.timeKeyLookups(handler));
-        PrometheusRegistry registry = new PrometheusRegistry();
-        RequestTimers.NONE.registerOn(registry);
-        assertEquals(0, registry.scrape().size());
+        PrometheusRegistry empty = new PrometheusRegistry();
+        RequestTimers.NONE.registerOn(empty);
+        assertEquals(0, empty.scrape().size());
     }
 }
