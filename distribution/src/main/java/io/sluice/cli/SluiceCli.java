@@ -9,22 +9,11 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code bin/sluice} launcher: one command with a subcommand per job.
+ * The {@code bin/sluice} launcher: one command with a subcommand per job (the list and what each does: README,
+ * "The launcher", and {@code sluice help}).
  *
- * <pre>
- *   sluice standalone [-c FILE]    name server + broker in one process (the embedded default)
- *   sluice namesrv [-c FILE]       a name server
- *   sluice controller [-c FILE]    a standalone failover controller
- *   sluice broker -c FILE          a broker registering with FILE's namesrvAddr
- *   sluice stop [COMMAND]          stops a server started with bin/sluice COMMAND --daemon
- *   sluice admin ...               topics, clusters, consumer progress (tables on stdout)
- *   sluice produce / consume ...   quick tools with a live rate line
- *   sluice bench WORKLOAD.yaml ... the end-to-end load harness (io.sluice.benchmark.load)
- * </pre>
- *
- * The {@code bench} command lives in the harness's jar, which bin/sluice puts on the classpath (from lib/bench/)
- * for {@code bench} and {@code help} only: the servers do not carry the harness's libraries. It is registered when
- * its class is there.
+ * <p>The {@code bench} command is registered only when the harness's jar is on the classpath, which bin/sluice
+ * arranges for {@code bench} and {@code help} alone, so the servers do not carry the harness's libraries.
  *
  * <p>Exit codes: 0 success, 1 the command failed (message on stderr), 2 bad arguments (one line on stderr naming the
  * problem and pointing at {@code --help}).

@@ -1,6 +1,6 @@
 package io.sluice.namesrv.auth;
 
-import com.alibaba.fastjson2.JSON;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.transport.Credentials;
@@ -66,7 +66,7 @@ public record NamesrvAuthentication(boolean enabled, Optional<Credentials> admin
         }
         JSONObject object;
         try {
-            object = JSON.parseObject(trimmed);
+            object = JsonObjects.parse(trimmed);
         } catch (JSONException e) {
             throw new IllegalArgumentException(key + " is not a JSON object: " + e.getMessage(), e);
         }

@@ -1,6 +1,6 @@
 package io.sluice.namesrv.controller;
 
-import com.alibaba.fastjson2.JSON;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
@@ -68,7 +68,7 @@ final class ControllerLogDescriptor {
     static ControllerCommand decode(byte[] bytes) {
         JSONObject json;
         try {
-            json = JSON.parseObject(new String(bytes, StandardCharsets.UTF_8));
+            json = JsonObjects.parse(new String(bytes, StandardCharsets.UTF_8));
         } catch (JSONException e) {
             throw new IllegalArgumentException("not a JSON command: " + e.getMessage(), e);
         }
@@ -97,7 +97,7 @@ final class ControllerLogDescriptor {
                 }
                 default -> throw new IllegalArgumentException("unknown command type '" + type + "'");
             };
-        } catch (JSONException e) {
+        } catch (JSONException | NumberFormatException e) {
             throw new IllegalArgumentException("bad " + type + " command: " + e.getMessage(), e);
         }
     }
@@ -111,7 +111,7 @@ final class ControllerLogDescriptor {
     }
 
     static ApplyResult decodeResult(byte[] bytes) {
-        JSONObject json = JSON.parseObject(new String(bytes, StandardCharsets.UTF_8));
+        JSONObject json = JsonObjects.parse(new String(bytes, StandardCharsets.UTF_8));
         return new ApplyResult(json.getIntValue("code"), json.getLongValue("value"), json.getString("remark"));
     }
 

@@ -1,6 +1,6 @@
 package io.sluice.namesrv.controller;
 
-import com.alibaba.fastjson2.JSON;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
@@ -88,7 +88,7 @@ final class ControllerSnapshotDescriptor {
         }
         try {
             List<ReplicaGroup> groups = new ArrayList<>();
-            JSONArray array = JSON.parseObject(new String(body, StandardCharsets.UTF_8)).getJSONArray("groups");
+            JSONArray array = JsonObjects.parse(new String(body, StandardCharsets.UTF_8)).getJSONArray("groups");
             for (int i = 0; i < array.size(); i++) {
                 JSONObject json = array.getJSONObject(i);
                 ReplicaGroup group = new ReplicaGroup(json.getString("clusterName"), json.getString("brokerName"));

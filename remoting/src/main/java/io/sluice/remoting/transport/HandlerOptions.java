@@ -12,24 +12,20 @@ import java.util.function.ToIntFunction;
  *                 thread, with {@code onIoThread}); a separate executor (for admin or slow operations) gives up
  *                 ordering relative to other requests
  * @param flowControlled whether the code's requests count toward the connection's in-flight water marks until
- *                       their response is written. Turn it off for requests that may stay parked for long and
- *                       hold little memory (long-polling pulls), so they cannot stall the connection.
- * @param onIoThread whether {@link RequestHandler#handle} runs on the connection's I/O thread, as soon as the frame
- *                   is decoded: no queue, no wake-up of another thread, and a response completed at once is written
- *                   from the same thread. Requests of such a code keep their arrival order among themselves, not
- *                   relative to the codes run on the lane. Only for handlers that do not wait: while one runs, every
- *                   connection of that I/O thread waits too.
- * @param queueBound limits the requests waiting for the lane or executor, across every connection and every code
- *                   given the same bound; null for no limit. Not for handlers on the I/O thread, which never wait
- *                   in a queue.
- * @param burstGroup only with {@code onIoThread}: the requests of one read burst (the frames decoded from what one
- *                   wake-up of the I/O thread read) wait until the burst has been read, then run grouped by this
- *                   key, in arrival order within a group; null runs each as soon as it is decoded. For sends: the
- *                   records of one queue then lie back to back in the log and share a consume-queue slot.
- * @param bodyInFrame whether the request's body stays in the buffer it was received into instead of being copied
- *                    out: {@link RemotingCommand#bodyView()} is a view of the received bytes, valid only while
- *                    {@link RequestHandler#handle} runs (the transport releases it when that returns). Only for
- *                    handlers that are done with the body when they return, not in a later stage.
+ *                       their response is written; off for requests that may stay parked long and hold little
+ *                       memory (long-polling pulls), so they cannot stall the connection
+ * @param onIoThread whether {@link RequestHandler#handle} runs on the connection's I/O thread as soon as the frame
+ *                   is decoded (no queue, no hand-off); only for handlers that never wait, since every connection
+ *                   of that I/O thread waits with them. Order is kept among such codes, not against the lane's.
+ * @param queueBound limits the requests waiting for the lane or executor, across every connection and code given
+ *                   the same bound; null for no limit; not for handlers on the I/O thread, which never queue
+ * @param burstGroup only with {@code onIoThread}: the requests of one read burst run once the burst is read,
+ *                   grouped by this key in arrival order (for sends: one queue's records lie back to back and share
+ *                   a consume-queue slot); null runs each as soon as it is decoded
+ * @param bodyInFrame whether the request's body may stay in the buffer it was received into instead of being
+ *                    copied out: {@link RemotingCommand#bodyView()} is then a view of the received bytes, valid only
+ *                    while {@link RequestHandler#handle} runs (the transport releases it when that returns); only
+ *                    for handlers that are done with the body when they return
  */
 public record HandlerOptions(Executor executor, boolean flowControlled, boolean onIoThread, QueueBound queueBound,
                              ToIntFunction<RemotingCommand> burstGroup, boolean bodyInFrame) {

@@ -2,7 +2,7 @@ package io.sluice.broker.config;
 
 import io.sluice.store.dispatch.DispatchMode;
 import io.sluice.broker.auth.AuthenticationStrategy;
-import com.alibaba.fastjson2.JSON;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.transport.TlsClientAuth;
@@ -616,7 +616,7 @@ public final class BrokerConfigKeys {
         String expected = "expected {\"accessKey\":\"...\",\"secretKey\":\"...\"}";
         JSONObject credentials;
         try {
-            credentials = JSON.parseObject(raw);
+            credentials = JsonObjects.parse(raw);
         } catch (JSONException e) {
             throw new IllegalArgumentException(expected + ": " + e.getMessage(), e);
         }
@@ -633,7 +633,7 @@ public final class BrokerConfigKeys {
         }
         JSONObject user;
         try {
-            user = JSON.parseObject(raw);
+            user = JsonObjects.parse(raw);
         } catch (JSONException e) {
             throw new IllegalArgumentException("expected {\"username\":\"...\",\"password\":\"...\"}: "
                     + e.getMessage(), e);

@@ -1,7 +1,7 @@
 package io.sluice.broker.meta;
 
 import io.sluice.format.TopicFilterType;
-import com.alibaba.fastjson2.JSON;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
 import java.nio.charset.StandardCharsets;
@@ -234,7 +234,7 @@ public final class MetadataJson {
     private static JSONObject parse(String json, String what) {
         JSONObject o;
         try {
-            o = JSON.parseObject(json);
+            o = JsonObjects.parse(json);
         } catch (JSONException e) {
             throw new IllegalArgumentException("malformed " + what + " JSON " + json + ": " + e.getMessage(), e);
         }

@@ -5,10 +5,9 @@ package io.sluice.store.index;
  *
  * <p>Every slot file is full length from its creation, its unused tail a hole. After a {@link #CRASH} slots may have
  * been persisted past the first torn or missing one, so recovery reads and zeroes the whole rest of the newest file:
- * a page-cache fill of the file's unused length (13.8 MB for a BatchCQ file of 300,000 slots, about 9 ms), once per
- * queue. After a {@link #CLEAN} stop nothing lies past the last valid slot (every truncation zeroed what it dropped,
- * and the writer only appends), so recovery reads only up to it: a 10,000-queue BatchCQ topic opens in the time it
- * takes to scan its slots, not in 90 s.
+ * a page-cache fill of the file's unused length, once per queue. After a {@link #CLEAN} stop nothing lies past the
+ * last valid slot (every truncation zeroed what it dropped, and the writer only appends), so recovery reads only up
+ * to it: a topic of many queues opens in the time it takes to scan their slots, not their files' full length.
  */
 public enum LastStop {
     /** The previous run closed the store cleanly (no abort marker). */

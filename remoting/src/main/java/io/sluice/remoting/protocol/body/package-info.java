@@ -8,6 +8,9 @@
  * collection. Records here have no {@code getX()}/{@code isX()} helper methods, because the JSON writer would
  * emit them as keys.
  *
+ * <p>{@link io.sluice.remoting.protocol.body.JsonObjects} is the one untyped JSON parse, for code that reads a few
+ * named members of a value that has no body record (configuration values, controller log entries, stored metadata).
+ *
  * <p>All types in this package are immutable and therefore thread-safe.
  */
 package io.sluice.remoting.protocol.body;

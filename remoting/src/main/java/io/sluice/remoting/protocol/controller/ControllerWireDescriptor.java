@@ -1,6 +1,6 @@
 package io.sluice.remoting.protocol.controller;
 
-import com.alibaba.fastjson2.JSON;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
@@ -99,7 +99,7 @@ public final class ControllerWireDescriptor {
      */
     public static ReplicaInfo decodeReplicaInfo(byte[] body) {
         try {
-            JSONObject json = JSON.parseObject(new String(body, StandardCharsets.UTF_8));
+            JSONObject json = JsonObjects.parse(new String(body, StandardCharsets.UTF_8));
             List<ReplicaInfo.ReplicaStatus> replicas = new ArrayList<>();
             JSONArray array = json.getJSONArray("replicas");
             for (int i = 0; i < array.size(); i++) {
@@ -112,7 +112,7 @@ public final class ControllerWireDescriptor {
                     json.getString("masterAddress"), json.getString("masterHaAddress"),
                     json.getIntValue("masterEpoch"), longSet(json.getJSONArray("syncStateSet")),
                     json.getIntValue("syncStateSetEpoch"), Collections.unmodifiableList(replicas));
-        } catch (JSONException | NullPointerException e) {
+        } catch (JSONException | NullPointerException | NumberFormatException e) {
             throw new IllegalArgumentException("not a replica info body: " + e.getMessage(), e);
         }
     }
@@ -129,8 +129,8 @@ public final class ControllerWireDescriptor {
      */
     public static Set<Long> decodeSyncStateSet(byte[] body) {
         try {
-            return longSet(JSON.parseObject(new String(body, StandardCharsets.UTF_8)).getJSONArray("syncStateSet"));
-        } catch (JSONException | NullPointerException e) {
+            return longSet(JsonObjects.parse(new String(body, StandardCharsets.UTF_8)).getJSONArray("syncStateSet"));
+        } catch (JSONException | NullPointerException | NumberFormatException e) {
             throw new IllegalArgumentException("not an in-sync set body: " + e.getMessage(), e);
         }
     }
