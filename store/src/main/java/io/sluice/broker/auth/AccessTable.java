@@ -1,6 +1,5 @@
 package io.sluice.broker.auth;
 
-import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.protocol.RemotingCommand;
@@ -8,6 +7,7 @@ import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.ConsumerData;
 import io.sluice.remoting.protocol.body.HeartbeatData;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import io.sluice.remoting.protocol.body.SubscriptionData;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -152,7 +152,7 @@ final class AccessTable {
         byte[] body = request.body();
         String group = "";
         try {
-            JSONObject config = body == null ? null : JSON.parseObject(new String(body, StandardCharsets.UTF_8));
+            JSONObject config = body == null ? null : JsonObjects.parse(new String(body, StandardCharsets.UTF_8));
             if (config != null && config.getString("groupName") != null) {
                 group = config.getString("groupName");
             }

@@ -6,6 +6,7 @@ import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.remoting.transport.SyncRequestHandler;
 import java.nio.charset.StandardCharsets;
@@ -185,7 +186,7 @@ public final class AuthAdminHandler implements SyncRequestHandler {
 
     private static JSONObject body(RemotingCommand request) {
         byte[] body = request.body();
-        JSONObject json = body == null ? null : JSON.parseObject(new String(body, StandardCharsets.UTF_8));
+        JSONObject json = body == null ? null : JsonObjects.parse(new String(body, StandardCharsets.UTF_8));
         if (json == null) {
             throw new IllegalArgumentException("request code " + request.code() + " needs a JSON body");
         }

@@ -1,10 +1,10 @@
 package io.sluice.broker.auth;
 
-import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONArray;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
 import com.alibaba.fastjson2.JSONWriter;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -90,7 +90,7 @@ final class AuthFileDescriptor {
     static AuthData decode(byte[] bytes) {
         JSONObject root;
         try {
-            root = JSON.parseObject(new String(bytes, StandardCharsets.UTF_8));
+            root = JsonObjects.parse(new String(bytes, StandardCharsets.UTF_8));
         } catch (JSONException e) {
             throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
         }

@@ -1,11 +1,11 @@
 package io.sluice.broker.ha;
 
-import com.alibaba.fastjson2.JSON;
 import com.alibaba.fastjson2.JSONException;
 import com.alibaba.fastjson2.JSONObject;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
 import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.remoting.protocol.body.JsonObjects;
 import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.broker.meta.MetadataJson;
 import io.sluice.broker.meta.MetadataStore;
@@ -168,7 +168,7 @@ public final class MasterMetadataSync {
         if (response.code() != ResponseCode.SUCCESS || response.body() == null) {
             throw new SyncException("request " + code + " answered " + response.code() + " " + response.remark());
         }
-        return JSON.parseObject(new String(response.body(), StandardCharsets.UTF_8));
+        return JsonObjects.parse(new String(response.body(), StandardCharsets.UTF_8));
     }
 
     private RemotingCommand call(RemotingCommand request) throws SyncException {
