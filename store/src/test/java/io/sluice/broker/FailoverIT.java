@@ -148,8 +148,10 @@ class FailoverIT {
 
     @Test
     void aSyncMasterWaitsForEveryInSyncSlave() throws Exception {
-        // 3 s, not 1 s: every send of the setup waits for all three brokers, on a shared 2-core machine.
-        Map<String, String> allAck = Map.of("allAckInSyncStateSet", "true", "syncFlushTimeout", "3000");
+        // 3 s, not 1 s: every send of the setup waits for all three brokers, on a shared 2-core machine. Leases of
+        // 8 s, not 3 s: c, stopped, must stay in the in-sync set until the 3 s wait below has timed out.
+        Map<String, String> allAck = Map.of("allAckInSyncStateSet", "true", "syncFlushTimeout", "3000",
+                "controllerHeartBeatTimeoutMills", "8000");
         afterCStopsOfThreeInSync(allAck, "every-slave-pg", (namesrv, producer) -> {
             // b alone has it: not acknowledged while c is in the in-sync set; the send waits for c in vain.
             long startedNanos = System.nanoTime();
