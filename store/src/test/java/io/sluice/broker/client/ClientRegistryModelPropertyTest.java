@@ -171,10 +171,14 @@ class ClientRegistryModelPropertyTest {
         }
         model.producers.values().removeIf(Map::isEmpty);
         assertEquals(expired, registry.scanExpired(), "memberships expired");
-        // The transport tells the registry of each connection the scan closed, as it does for any close.
+        // The scan closes every expired connection before the transport reports any of the closes, so none of
+        // them is notified about the others leaving.
         for (int connection : toClose) {
             assertEquals(false, connections[connection].isActive(), "the scan closed connection " + connection);
             model.closed[connection] = true;
+        }
+        // The transport tells the registry of each connection the scan closed, as it does for any close.
+        for (int connection : toClose) {
             registry.onClosed(connections[connection]);
             model.removeEverywhere(connection);
         }
