@@ -60,7 +60,9 @@ class ReplicationAuthenticationIT {
 
             Broker slave = pair.startSlave(1, Map.of());
             SameLog.await(pair.master().store(), slave.store());
-            assertEquals(masterEnd, slave.replica().storedBytes(), "the signed slave copies the whole log");
+            // The copy counter moves just after the copied bytes are published in the slave's log.
+            Await.until("the signed slave to count the whole log copied", 10_000,
+                    () -> slave.replica().storedBytes() == masterEnd, () -> slave.replica().storedBytes());
             assertEquals(0, slave.replica().refusals());
         }
     }

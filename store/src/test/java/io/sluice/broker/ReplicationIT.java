@@ -64,8 +64,10 @@ class ReplicationIT {
                 pair.startSlave();
                 awaitSameLog(pair);
                 long copied = pair.master().store().logEndPosition() - endBefore;
-                assertEquals(copied, pair.slave().replica().storedBytes(),
-                        "the restarted slave continues from its own end");
+                // The copy counter moves just after the copied bytes are published in the slave's log.
+                Await.until("the restarted slave to continue from its own end", 10_000,
+                        () -> pair.slave().replica().storedBytes() == copied,
+                        () -> pair.slave().replica().storedBytes() + " of " + copied);
                 long total = 0;
                 for (int queue = 0; queue < 4; queue++) {
                     int q = queue;
