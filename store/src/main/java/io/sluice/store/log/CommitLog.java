@@ -120,7 +120,8 @@ public final class CommitLog implements AutoCloseable {
                 env.nanoClock());
         this.zeroFill = new ZeroFillAhead(chain, allocator::ready,
                 settings.preallocateSegments() ? 0 : settings.zeroFillAheadBytes(),
-                () -> env.diskSpace().usableBytes(settings.commitLogDir()), FULL_DISK_USABLE_BYTES, WriteHook.NONE);
+                () -> env.diskSpace().usableBytes(settings.commitLogDir()), FULL_DISK_USABLE_BYTES, WriteHook.NONE,
+                ZeroFillAhead.PageCache.SYSTEM);
     }
 
     /** Opens with system clocks, a fresh failure handler and no fsync hook. */

@@ -47,17 +47,20 @@ final class MappedSegment {
     private final int sizeBytes;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
+    /** The file was a removed segment's ({@link SegmentRecycler}): its blocks exist and old bytes remain. */
+    private final boolean reusedFile;
     /** For {@link #write}; opened on demand, replaced when an interrupt closed it. Writers only (see above). */
     private FileChannel channel;
     /** Store timestamp of the last record appended or recovered here; 0 when unknown. */
     private final AtomicLong lastStoreTimestampMs = new AtomicLong();
 
-    private MappedSegment(Path file, long startPosition, int sizeBytes, MappedByteBuffer mapped) {
+    private MappedSegment(Path file, long startPosition, int sizeBytes, MappedByteBuffer mapped, boolean reusedFile) {
         this.file = file;
         this.startPosition = startPosition;
         this.sizeBytes = sizeBytes;
         this.mapped = mapped;
         this.buffer = new UnsafeBuffer(mapped);
+        this.reusedFile = reusedFile;
     }
 
     /** The file name of the segment starting at {@code startPosition}. */
@@ -123,7 +126,7 @@ final class MappedSegment {
         }
         // The mapping follows the file through the rename.
         Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return new MappedSegment(file, startPosition, sizeBytes, mapped);
+        return new MappedSegment(file, startPosition, sizeBytes, mapped, reuse);
     }
 
     /** {@link #create(Path, long, int, boolean, Optional)} of a new file. */
@@ -158,7 +161,7 @@ final class MappedSegment {
                         + sizeBytes + " (the segment size of an existing log cannot change)");
             }
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, sizeBytes);
-            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped);
+            MappedSegment segment = new MappedSegment(file, startPosition, sizeBytes, mapped, false);
             segment.lastStoreTimestampMs.set(Files.getLastModifiedTime(file).toMillis());
             return segment;
         }
@@ -183,6 +186,19 @@ final class MappedSegment {
 
     boolean contains(long position) {
         return position >= startPosition && position < startPosition + sizeBytes;
+    }
+
+    /** True when this segment was made from a removed segment's file, whose disk blocks already exist. */
+    boolean reusedFile() {
+        return reusedFile;
+    }
+
+    /**
+     * True when every page of {@code [offset, offset + bytes)} is in the page cache now (mincore; a later eviction
+     * is possible). Any thread.
+     */
+    boolean isResident(int offset, int bytes) {
+        return mapped.slice(offset, bytes).isLoaded();
     }
 
     /** The whole mapping, for reading: every write goes through the file ({@link #write}). */

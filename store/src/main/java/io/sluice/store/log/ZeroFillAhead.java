@@ -19,6 +19,8 @@ import org.slf4j.LoggerFactory;
  * end of the active one, on its own thread ({@code sluice-zero-fill}), so that appends there overwrite allocated
  * pages: filling a hole costs the appender a page and a block reservation under the append lock. It fills the next
  * file, not the active one, because a buffered write holds the file's inode lock (docs/storage.md#commitlog-segments).
+ * A reused file (one retention removed) is filled only where its pages are not cached: elsewhere its blocks and pages
+ * exist already, and a partial-page append into an uncached page of an allocated block would read the disk.
  *
  * <p>Never over the appender's bytes (Dekker's protocol on two volatiles): the appender stores {@code claimedEnd},
  * then waits while a fill below it runs ({@link #beforeWrite}); this thread stores {@code fillFrom}, then withdraws
@@ -34,6 +36,15 @@ final class ZeroFillAhead implements AutoCloseable {
     @FunctionalInterface
     interface PreparedSegments {
         Optional<MappedSegment> ready(long startPosition);
+    }
+
+    /** Whether a part of a segment's file is in the page cache now. Called by the filling thread. */
+    @FunctionalInterface
+    interface PageCache {
+        /** The kernel's answer, through the segment's mapping. */
+        PageCache SYSTEM = MappedSegment::isResident;
+
+        boolean cached(MappedSegment segment, int offset, int bytes);
     }
 
     /** Usable bytes on the log's file system. */
@@ -59,6 +70,7 @@ final class ZeroFillAhead implements AutoCloseable {
     private final long minUsableBytes;
     private final int aheadBytes;
     private final WriteHook beforeFill;
+    private final PageCache pageCache;
     /** Null when disabled. */
     private final AgentHost thread;
     private final ByteBuffer zeros;
@@ -76,6 +88,7 @@ final class ZeroFillAhead implements AutoCloseable {
     private volatile long withdrawals;
     private volatile long failures;
     private volatile long skippedSegments;
+    private volatile long residentBytes;
     /** The appender: */
     private volatile long appenderWaits;
 
@@ -95,9 +108,10 @@ final class ZeroFillAhead implements AutoCloseable {
      *                   the room the appender needs
      * @param beforeFill called before every zero write, with its log position and length (tests block or fail
      *                   it here)
+     * @param pageCache  asked, for a reused file only, whether the part about to be filled is cached already
      */
     ZeroFillAhead(SegmentChain chain, PreparedSegments prepared, int aheadBytes, FreeSpace freeSpace,
-                  long minUsableBytes, WriteHook beforeFill) {
+                  long minUsableBytes, WriteHook beforeFill, PageCache pageCache) {
         if (aheadBytes < 0) {
             throw new IllegalArgumentException("aheadBytes must be >= 0, was " + aheadBytes);
         }
@@ -107,6 +121,7 @@ final class ZeroFillAhead implements AutoCloseable {
         this.minUsableBytes = minUsableBytes;
         this.aheadBytes = aheadBytes;
         this.beforeFill = beforeFill;
+        this.pageCache = pageCache;
         // Sleeps only when a cycle filled nothing: the appender wakes it when its claim nears the segment end.
         this.thread = aheadBytes == 0 ? null : new AgentHost(new LoopAgent("sluice-zero-fill", this::fillCycle,
                 this::closeChannel), new SleepingIdleStrategy(IDLE_PARK_NS));
@@ -215,13 +230,22 @@ final class ZeroFillAhead implements AutoCloseable {
             withdrawals++;
             return true;
         }
+        int offset = (int) (from - next.startPosition());
+        int bytes = (int) (to - from);
+        // A reused file's resident pages need no fill: its blocks exist and an append copies into cached pages
+        // without reading the disk, so zeros there would only double the copy.
+        boolean resident = next.reusedFile() && pageCache.cached(next, offset, bytes);
         try {
-            beforeFill.beforeWrite(from, (int) (to - from));
-            writeZeros(next, (int) (from - next.startPosition()), (int) (to - from));
+            if (resident) {
+                residentBytes += bytes;
+            } else {
+                beforeFill.beforeWrite(from, bytes);
+                writeZeros(next, offset, bytes);
+                filledBytes += bytes;
+            }
         } finally {
             fillFrom = NONE;
         }
-        filledBytes += to - from;
         filledOffset = (int) (to - nextStart);
         if (filledOffset >= next.sizeBytes()) {
             closeChannel(); // no descriptor kept on a file a truncation may delete
@@ -265,7 +289,7 @@ final class ZeroFillAhead implements AutoCloseable {
 
     /** What the agent has done so far. Any thread. */
     Stats stats() {
-        return new Stats(filledBytes, filledTo, withdrawals, appenderWaits, failures, skippedSegments);
+        return new Stats(filledBytes, filledTo, withdrawals, appenderWaits, failures, skippedSegments, residentBytes);
     }
 
     /**
@@ -275,9 +299,10 @@ final class ZeroFillAhead implements AutoCloseable {
      * @param appenderWaits appends that waited for a fill
      * @param failures      zero writes that failed
      * @param skippedSegments segments left sparse because the file system was nearly full
+     * @param residentBytes  bytes of reused files passed over because their pages were already cached
      */
     record Stats(long filledBytes, long filledTo, long withdrawals, long appenderWaits, long failures,
-                 long skippedSegments) {
+                 long skippedSegments, long residentBytes) {
     }
 
     /** Stops the thread and waits for it (a zero write in progress finishes first). Idempotent. */

@@ -10,7 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +38,8 @@ class ZeroFillAheadTest {
     private static final int SEGMENT_BYTES = 4 << 20;
     private static final int AHEAD_BYTES = 2 << 20;
     private static final ZeroFillAhead.FreeSpace PLENTY = () -> Long.MAX_VALUE;
+    /** Every byte of a reused file before it is reused. */
+    private static final byte OLD_BYTE = 0x5A;
 
     /** A zero write the fill thread made. */
     private record Fill(long position, int bytes) {
@@ -107,7 +112,7 @@ class ZeroFillAheadTest {
                 expected += f.bytes();
             }
             assertEquals(2L * SEGMENT_BYTES, expected);
-            assertEquals(new ZeroFillAhead.Stats(SEGMENT_BYTES, 2L * SEGMENT_BYTES, 0, 0, 0, 0), fill.stats());
+            assertEquals(new ZeroFillAhead.Stats(SEGMENT_BYTES, 2L * SEGMENT_BYTES, 0, 0, 0, 0, 0), fill.stats());
         } finally {
             segments.close(fill);
         }
@@ -170,7 +175,8 @@ class ZeroFillAheadTest {
             lookupGate.pass();
             return nextOnly(next).ready(start);
         };
-        ZeroFillAhead fill = new ZeroFillAhead(chain, slowLookup, AHEAD_BYTES, PLENTY, 0, WriteHook.NONE);
+        ZeroFillAhead fill = new ZeroFillAhead(chain, slowLookup, AHEAD_BYTES, PLENTY, 0, WriteHook.NONE,
+                ZeroFillAhead.PageCache.SYSTEM);
         try {
             fill.start(SEGMENT_BYTES - 1000);
             lookupGate.awaitArrival("the fill thread's lookup of the next segment");
@@ -198,11 +204,61 @@ class ZeroFillAheadTest {
         MappedSegment next = segments.next();
         long minUsableBytes = 64L << 20;
         ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES,
-                () -> minUsableBytes + SEGMENT_BYTES - 1, minUsableBytes, WriteHook.NONE);
+                () -> minUsableBytes + SEGMENT_BYTES - 1, minUsableBytes, WriteHook.NONE, ZeroFillAhead.PageCache.SYSTEM);
         try {
             fill.start(SEGMENT_BYTES - 1000);
             Await.until("the segment skipped", () -> fill.stats().skippedSegments() == 1);
             assertEquals(0, fill.stats().filledBytes());
+        } finally {
+            segments.close(fill);
+        }
+    }
+
+    @Test
+    void aReusedFilesCachedPagesAreNotFilled(@TempDir Path dir) throws IOException {
+        Segments segments = Segments.createReused(dir);
+        List<Fill> fills = new CopyOnWriteArrayList<>();
+        ZeroFillAhead fill = segments.fill((position, bytes) -> fills.add(new Fill(position, bytes)));
+        try {
+            assertTrue(segments.next().reusedFile());
+            fill.start(SEGMENT_BYTES - AHEAD_BYTES);
+            Await.until("the next segment passed over", () -> fill.stats().residentBytes() == SEGMENT_BYTES);
+            assertTrue(fills.isEmpty(), "zeros written over cached pages: " + fills);
+            assertEquals(0, fill.stats().filledBytes());
+            assertOldBytes(segments.next(), 0, SEGMENT_BYTES);
+        } finally {
+            segments.close(fill);
+        }
+    }
+
+    @Test
+    void aReusedFileIsFilledWhereItsPagesAreNotCached(@TempDir Path dir) throws IOException {
+        Segments segments = Segments.createReused(dir);
+        List<Fill> fills = new CopyOnWriteArrayList<>();
+        int cachedBytes = SEGMENT_BYTES / 2;
+        List<Integer> asked = new CopyOnWriteArrayList<>();
+        ZeroFillAhead fill = segments.fill((position, bytes) -> fills.add(new Fill(position, bytes)),
+                (segment, offset, bytes) -> {
+                    asked.add(offset);
+                    return offset + bytes <= cachedBytes;
+                });
+        try {
+            fill.start(SEGMENT_BYTES - AHEAD_BYTES);
+            Await.until("the next segment filled", () -> fill.stats().filledTo() == 2L * SEGMENT_BYTES);
+            assertEquals(new ZeroFillAhead.Stats(SEGMENT_BYTES - cachedBytes, 2L * SEGMENT_BYTES, 0, 0, 0, 0,
+                    cachedBytes), fill.stats());
+            long expected = SEGMENT_BYTES + cachedBytes;
+            for (Fill f : fills) {
+                assertEquals(expected, f.position(), "only the uncached half is filled, in order: " + fills);
+                expected += f.bytes();
+            }
+            assertEquals(2L * SEGMENT_BYTES, expected);
+            assertEquals(SEGMENT_BYTES / ZeroFillAhead.CHUNK_BYTES, asked.size(), "asked once per chunk");
+            assertOldBytes(segments.next(), 0, cachedBytes);
+            UnsafeBuffer bytes = segments.next().buffer();
+            for (int i = cachedBytes; i < SEGMENT_BYTES; i += 4093) {
+                assertEquals(0, bytes.getByte(i), "byte " + i + " of the uncached half");
+            }
         } finally {
             segments.close(fill);
         }
@@ -223,10 +279,17 @@ class ZeroFillAheadTest {
             CommitLog log = LogFixture.openRecovered(settings, LogEnvironment.system());
             try {
                 LogFixture.appendOk(log, LogFixture.draft("ZeroFill", 0, "body"));
-                assertEquals(new ZeroFillAhead.Stats(0, 0, 0, 0, 0, 0), log.zeroFillStats());
+                assertEquals(new ZeroFillAhead.Stats(0, 0, 0, 0, 0, 0, 0), log.zeroFillStats());
             } finally {
                 log.close();
             }
+        }
+    }
+
+    private static void assertOldBytes(MappedSegment segment, int from, int to) {
+        UnsafeBuffer bytes = segment.buffer();
+        for (int i = from; i < to; i += 4093) {
+            assertEquals(OLD_BYTE, bytes.getByte(i), "byte " + i + " of the reused file");
         }
     }
 
@@ -266,9 +329,27 @@ class ZeroFillAheadTest {
             return new Segments(chain, MappedSegment.create(dir, SEGMENT_BYTES, SEGMENT_BYTES, false));
         }
 
+        /**
+         * The same, but the next segment is made from a reused file whose every byte is {@link #OLD_BYTE} (just
+         * written, so its pages are cached).
+         */
+        static Segments createReused(Path dir) throws IOException {
+            SegmentChain chain = new SegmentChain(SEGMENT_BYTES);
+            chain.append(MappedSegment.create(dir, 0, SEGMENT_BYTES, false));
+            byte[] old = new byte[SEGMENT_BYTES];
+            Arrays.fill(old, OLD_BYTE);
+            Path recycled = Files.write(dir.resolve(SegmentRecycler.FILE_PREFIX + "0"), old);
+            return new Segments(chain, MappedSegment.create(dir, SEGMENT_BYTES, SEGMENT_BYTES, false,
+                    Optional.of(recycled)));
+        }
+
         /** A fill over these segments with a lead of {@link #AHEAD_BYTES}, all the disk space it wants, and a hook. */
         ZeroFillAhead fill(WriteHook beforeFill) {
-            return new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0, beforeFill);
+            return fill(beforeFill, ZeroFillAhead.PageCache.SYSTEM);
+        }
+
+        ZeroFillAhead fill(WriteHook beforeFill, ZeroFillAhead.PageCache pageCache) {
+            return new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES, PLENTY, 0, beforeFill, pageCache);
         }
 
         /** Stops the fill thread, then deletes both files. */
