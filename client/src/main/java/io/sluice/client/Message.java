@@ -30,13 +30,23 @@ public final class Message {
         this.keys = builder.keys;
         this.flag = builder.flag;
         this.waitStoreMsgOk = builder.waitStoreMsgOk;
-        this.properties = builder.properties.isEmpty() ? Map.of()
+        this.properties = builder.properties == null ? Map.of()
                 : Collections.unmodifiableMap(new LinkedHashMap<>(builder.properties));
     }
 
-    /** A message with only a topic and a body. */
+    private Message(String topic, byte[] body) {
+        this.topic = Objects.requireNonNull(topic, "topic");
+        this.body = Objects.requireNonNull(body, "body");
+        this.tags = null;
+        this.keys = null;
+        this.flag = 0;
+        this.waitStoreMsgOk = true;
+        this.properties = Map.of();
+    }
+
+    /** A message with only a topic and a body; built without a builder, since senders make one per message. */
     public static Message of(String topic, byte[] body) {
-        return builder(topic, body).build();
+        return new Message(topic, body);
     }
 
     /** A builder for a message with this topic and body. */
@@ -93,7 +103,8 @@ public final class Message {
         private String keys;
         private int flag;
         private boolean waitStoreMsgOk = true;
-        private final Map<String, String> properties = new LinkedHashMap<>();
+        /** Made on the first {@link #property}: most messages have none. */
+        private Map<String, String> properties;
 
         private Builder(String topic, byte[] body) {
             this.topic = Objects.requireNonNull(topic, "topic");
@@ -139,6 +150,9 @@ public final class Message {
          */
         public Builder property(String name, String value) {
             MessageProperties.validateUserProperty(name, value);
+            if (properties == null) {
+                properties = new LinkedHashMap<>();
+            }
             properties.put(name, value);
             return this;
         }
