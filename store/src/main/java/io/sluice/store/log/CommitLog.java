@@ -825,7 +825,8 @@ public final class CommitLog implements AutoCloseable {
         allocator.close();
         recycler.close();
         closeFileOf(chain.last()); // the only segment whose file the writer keeps open
-        LOG.info("closed CommitLog {} at position {}, flushed {}", settings.commitLogDir(), writtenPosition(),
-                flushedPosition());
+        LOG.info("closed CommitLog {} at position {}, flushed {}; {} segments reused; zero-fill {}",
+                settings.commitLogDir(), writtenPosition(), flushedPosition(), recycler.reusedCount(),
+                zeroFill.stats());
     }
 }
