@@ -1,7 +1,6 @@
 package io.sluice.store.dispatch.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.format.RecordDescriptor;
@@ -26,16 +25,17 @@ class ChunkEndsTest {
         return log;
     }
 
-    private static long endOf(ChunkEnds ends, InMemoryLog log, long limit) {
-        return ends.end(log.view(0, limit), 0, limit, log.capacityEnd());
+    /** Cuts from 0 up to {@code limit}; asserts the end (in records) and whether it came from a hint. */
+    private static void assertCut(ChunkEnds ends, InMemoryLog log, long limit, int records, boolean hinted) {
+        assertEquals((long) records * RECORD, ends.end(log.view(0, limit), 0, limit, log.capacityEnd()));
+        assertEquals(hinted, ends.wasHinted());
     }
 
     @Test
     void aHintEndsTheChunkAtTheLastNotedBoundaryWithinChunkBytes() {
         InMemoryLog log = logOf(5);
         ChunkEnds ends = new ChunkEnds(log::knownRecordBoundary, RECORD * 5 / 2, 1000);
-        assertEquals(2L * RECORD, endOf(ends, log, log.visibleEnd()));
-        assertTrue(ends.wasHinted());
+        assertCut(ends, log, log.visibleEnd(), 2, true);
     }
 
     @Test
@@ -45,30 +45,28 @@ class ChunkEndsTest {
             throw new AssertionError("asked for a hint");
         };
         ChunkEnds ends = new ChunkEnds(failing, 3 * RECORD, 1000);
-        assertEquals(3L * RECORD, endOf(ends, log, log.visibleEnd()));
-        assertFalse(ends.wasHinted());
+        assertCut(ends, log, log.visibleEnd(), 3, false);
     }
 
     @Test
     void theWalkTakesOnlyTheWholeRecordsBelowTheLimit() {
         InMemoryLog log = logOf(3);
         ChunkEnds ends = new ChunkEnds(NO_HINTS, 10 * RECORD, 1000);
-        assertEquals(RECORD, endOf(ends, log, RECORD * 3 / 2));
+        assertCut(ends, log, RECORD * 3 / 2, 1, false);
     }
 
     @Test
     void withoutAHintTheWalkEndsAtTheFirstBoundaryAtOrPastChunkBytes() {
         InMemoryLog log = logOf(5);
         ChunkEnds ends = new ChunkEnds(NO_HINTS, RECORD * 5 / 2, 1000);
-        assertEquals(3L * RECORD, endOf(ends, log, log.visibleEnd()));
-        assertFalse(ends.wasHinted());
+        assertCut(ends, log, log.visibleEnd(), 3, false);
     }
 
     @Test
     void theWalkStopsAfterMaxRecords() {
         InMemoryLog log = logOf(5);
         ChunkEnds ends = new ChunkEnds(NO_HINTS, 10 * RECORD, 2);
-        assertEquals(2L * RECORD, endOf(ends, log, log.visibleEnd()));
+        assertCut(ends, log, log.visibleEnd(), 2, false);
     }
 
     @Test
