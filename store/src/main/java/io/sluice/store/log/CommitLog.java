@@ -17,7 +17,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.agrona.concurrent.EpochClock;
@@ -72,14 +71,15 @@ public final class CommitLog implements AutoCloseable {
     /** Serializes appends, truncation, recovery and queue offset changes. */
     private final ReentrantLock appendLock = new ReentrantLock();
     private final QueueOffsetTable queueOffsets = new QueueOffsetTable(appendLock);
-    /** Position after the last byte appended; stored with release, read with acquire. */
-    private final AtomicLong written = new AtomicLong();
+    /**
+     * Position after the last byte appended, and where records start below it: published by the append lock holder
+     * after its writes, read with acquire.
+     */
+    private final PublishedEnd written;
     /** Segments retention deleted whose disk blocks are still held by their mappings. */
     private final SegmentReleases releases = new SegmentReleases();
     /** Segments retention removed, kept for reuse as new ones. */
     private final SegmentRecycler recycler;
-    /** Where records start, for the pipelined dispatcher's reader; written under {@link #appendLock}. */
-    private final RecordBoundaryIndex boundaries;
     private final LogFlushTarget flushTarget;
     private final FlushAgent flushAgent;
     /** The agent's view of {@link #flushTarget}: counts its fsyncs for {@link #flushStats()}. */
@@ -112,7 +112,7 @@ public final class CommitLog implements AutoCloseable {
         this.encoder = new DraftEncoder(settings.maxMessageBytes(), settings.segmentBytes(),
                 storeHostBytes.length == RecordDescriptor.IPV6_HOST_BYTES);
         this.syncFlush = settings.flushMode() == FlushMode.SYNC;
-        this.boundaries = new RecordBoundaryIndex(settings.boundaryGranuleBytes());
+        this.written = new PublishedEnd(new RecordBoundaryIndex(settings.boundaryGranuleBytes()));
         this.syncFlushTimeoutNs = TimeUnit.MILLISECONDS.toNanos(settings.syncFlushTimeoutMs());
         this.flushTarget = new LogFlushTarget(chain, written, env.forceHook());
         this.meteredFlushTarget = new MeteredFlushTarget(flushTarget, env.nanoClock());
@@ -187,8 +187,7 @@ public final class CommitLog implements AutoCloseable {
                     throw e;
                 }
             }
-            written.setRelease(end);
-            boundaries.noteStart(end);
+            written.restartAt(end);
             flushTarget.reset(end);
             state = State.RUNNING;
             flushAgent.start();
@@ -230,7 +229,7 @@ public final class CommitLog implements AutoCloseable {
                 base = queues.get(p.queueId);
             }
             int bytes = p.bytes(base);
-            long position = written.get();
+            long position = written.writerPosition();
             if (position + bytes > writeLimitPosition) {
                 return refused(AppendStatus.DISK_FULL);
             }
@@ -241,9 +240,8 @@ public final class CommitLog implements AutoCloseable {
             int offset = (int) (position - segment.startPosition());
             if (bytes + RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES > segment.sizeBytes() - offset) {
                 writeBlank(segment, offset);
-                boundaries.noteRecord(position, segment.endPosition());
+                written.publishRecord(position, segment.endPosition());
                 position = segment.endPosition();
-                written.setRelease(position);
                 segment = roll();
                 offset = 0;
             }
@@ -251,9 +249,8 @@ public final class CommitLog implements AutoCloseable {
             UnsafeBuffer stage = staging(bytes);
             p.write(stage, 0, position, base, storeTimestampMs, storeHostBytes);
             writeStaged(segment, offset, bytes);
-            noteRecords(p, position, bytes);
-            // Release store: the record's bytes above happen-before any acquire read of the new position.
-            written.setRelease(position + bytes);
+            // The record's bytes above happen-before any acquire read of the new position.
+            publish(p, position, bytes);
             segment.noteStoreTimestamp(storeTimestampMs);
             if (queues != null) {
                 queues.set(p.queueId, base + p.messageCount);
@@ -308,7 +305,7 @@ public final class CommitLog implements AutoCloseable {
             if (gate != AppendStatus.PUT_OK) {
                 return gate == AppendStatus.DISK_FULL ? RawAppendStatus.DISK_FULL : RawAppendStatus.NOT_WRITABLE;
             }
-            if (position != written.get()) {
+            if (position != written.writerPosition()) {
                 return RawAppendStatus.NOT_CONTIGUOUS;
             }
             MappedSegment segment = chain.last();
@@ -321,8 +318,8 @@ public final class CommitLog implements AutoCloseable {
             }
             staging(size).putBytes(0, bytes, bytes.position(), size);
             writeStaged(segment, offset, size);
-            // Release store: the copied bytes happen-before any acquire read of the new position.
-            written.setRelease(position + size);
+            // The copied bytes happen-before any acquire read of the new position.
+            written.publishCopy(position + size);
             segment.noteStoreTimestamp(epochClock.time());
         } catch (IOException e) {
             AppendStatus status = writeFailed(e);
@@ -346,7 +343,7 @@ public final class CommitLog implements AutoCloseable {
      * its start.
      */
     public ReadResult readRaw(long position, int maxBytes) {
-        long end = written.getAcquire();
+        long end = written.visible();
         MappedSegment segment = chain.find(position);
         if (segment == null || position >= end) {
             boolean deleted = !chain.isEmpty() && position < chain.minPosition(0);
@@ -362,15 +359,13 @@ public final class CommitLog implements AutoCloseable {
         return ReadResult.found(view.limit(whole));
     }
 
-    /** Lock held: tells the boundary index about the records an append wrote at {@code [position, +bytes)}. */
-    private void noteRecords(PreparedAppend p, long position, int bytes) {
+    /** Lock held: publishes the records an append wrote at {@code [position, +bytes)}. */
+    private void publish(PreparedAppend p, long position, int bytes) {
         long[] starts = p.recordPositions();
         if (starts == null) {
-            boundaries.noteRecord(position, position + bytes);
-            return;
-        }
-        for (int i = 0; i < starts.length; i++) {
-            boundaries.noteRecord(starts[i], i + 1 < starts.length ? starts[i + 1] : position + bytes);
+            written.publishRecord(position, position + bytes);
+        } else {
+            written.publishRecords(starts, position + bytes);
         }
     }
 
@@ -461,7 +456,7 @@ public final class CommitLog implements AutoCloseable {
         }
         if (usableBytes < FULL_DISK_USABLE_BYTES && !(e instanceof LeftoverBytesException)) {
             // Later appends are refused without trying a write, until the disk check finds room again.
-            writeLimitPosition = written.get();
+            writeLimitPosition = written.writerPosition();
             return AppendStatus.DISK_FULL;
         }
         failureHandler.onIoFailure("append", e);
@@ -498,7 +493,7 @@ public final class CommitLog implements AutoCloseable {
         if (last != null) {
             return last.endPosition();
         }
-        long w = written.get();
+        long w = written.writerPosition();
         return w - w % settings.segmentBytes();
     }
 
@@ -515,7 +510,7 @@ public final class CommitLog implements AutoCloseable {
             boolean deleted = !chain.isEmpty() && position < chain.minPosition(0);
             return ReadResult.missing(deleted ? ReadStatus.POSITION_DELETED : ReadStatus.BEYOND_END);
         }
-        if (position + sizeBytes > written.getAcquire()) {
+        if (position + sizeBytes > written.visible()) {
             return ReadResult.missing(ReadStatus.BEYOND_END);
         }
         int offset = (int) (position - segment.startPosition());
@@ -557,7 +552,7 @@ public final class CommitLog implements AutoCloseable {
      * @param limit a record boundary at or below {@link #confirmedPosition()} as the caller read it
      */
     public long knownRecordBoundary(long from, long limit, int maxBytes, int maxRecords) {
-        return boundaries.chunkEnd(from, limit, maxBytes, maxRecords);
+        return written.knownRecordBoundary(from, limit, maxBytes, maxRecords);
     }
 
     /** A cursor for dispatch, starting at {@code fromPosition} (a record boundary), without CRC checks. */
@@ -576,7 +571,7 @@ public final class CommitLog implements AutoCloseable {
     public void truncateTo(long position) throws IOException {
         appendLock.lock();
         try {
-            long end = written.get();
+            long end = written.writerPosition();
             if (position < minPosition() || position > end) {
                 throw new IllegalArgumentException("truncation position " + position + " outside ["
                         + minPosition() + ", " + end + "]");
@@ -597,9 +592,7 @@ public final class CommitLog implements AutoCloseable {
                 failureHandler.onIoFailure("truncate to " + position, e);
                 throw e;
             }
-            written.setRelease(position);
-            boundaries.forgetAfter(position);
-            boundaries.noteStart(position);
+            written.truncateTo(position);
             flushTarget.truncate(position);
             if (state == State.RUNNING) {
                 allocator.prepare(nextSegmentStart());
@@ -745,7 +738,7 @@ public final class CommitLog implements AutoCloseable {
 
     /** Position after the last byte appended (acquire). */
     public long writtenPosition() {
-        return written.getAcquire();
+        return written.visible();
     }
 
     /** Position after the last byte known durable. */
@@ -755,12 +748,12 @@ public final class CommitLog implements AutoCloseable {
 
     /** What dispatch may read: flushed (SYNC) or written (ASYNC). */
     public long confirmedPosition() {
-        return syncFlush ? flushTarget.flushedPosition() : written.getAcquire();
+        return syncFlush ? flushTarget.flushedPosition() : written.visible();
     }
 
     /** Start of the oldest segment (0 for an empty log). */
     public long minPosition() {
-        return chain.minPosition(written.getAcquire() - written.getAcquire() % settings.segmentBytes());
+        return chain.minPosition(written.visible() - written.visible() % settings.segmentBytes());
     }
 
     /** Same as {@link #writtenPosition()}: the end of the log. */

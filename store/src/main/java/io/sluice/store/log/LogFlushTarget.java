@@ -14,11 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LogFlushTarget implements FlushTarget {
 
     private final SegmentChain chain;
-    private final AtomicLong written;
+    private final PublishedEnd written;
     private final AtomicLong flushed = new AtomicLong();
     private final ForceHook forceHook;
 
-    LogFlushTarget(SegmentChain chain, AtomicLong written, ForceHook forceHook) {
+    LogFlushTarget(SegmentChain chain, PublishedEnd written, ForceHook forceHook) {
         this.chain = chain;
         this.written = written;
         this.forceHook = forceHook;
@@ -26,7 +26,7 @@ final class LogFlushTarget implements FlushTarget {
 
     @Override
     public long writtenPosition() {
-        return written.getAcquire();
+        return written.visible();
     }
 
     @Override

@@ -9,8 +9,9 @@ import java.util.Arrays;
  * walking every record header (docs/storage.md#appending). Memory only: after a restart the recovered part of the
  * log is walked.
  *
- * <p>Granule {@code g} ({@code granuleBytes}, a power of two) lives in slot {@code g mod SLOTS}, so the index covers
- * the newest {@code SLOTS × granuleBytes} of the log:
+ * <p>Granule {@code g} ({@code granuleBytes}, a power of two) lives in slot {@code g mod slots}, so the index covers
+ * the newest {@code slots × granuleBytes} of the log ({@link #SLOTS} slots in the CommitLog; fewer in tests that
+ * need the ring to wrap):
  * <pre>
  *   slot:    tag       granule number g, or -1 (empty, or being rewritten)
  *            start     first record boundary at or after g * granuleBytes
@@ -25,24 +26,40 @@ import java.util.Arrays;
  */
 final class RecordBoundaryIndex {
 
-    /** Slots in the ring: the index covers the newest {@code SLOTS × granuleBytes} bytes of the log. */
+    /** Slots in the CommitLog's ring: its index covers the newest {@code SLOTS × granuleBytes} bytes of the log. */
     static final int SLOTS = 1 << 15;
     private static final long EMPTY = -1;
     private static final VarHandle TAGS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final int granuleShift;
-    private final long[] tags = new long[SLOTS];
-    private final long[] starts = new long[SLOTS];
-    private final long[] before = new long[SLOTS];
+    private final int slotMask;
+    private final long[] tags;
+    private final long[] starts;
+    private final long[] before;
     /** Records noted since the log was opened. Writer only. */
     private long records;
 
     /** @param granuleBytes a power of two ({@link LogSettings#boundaryGranuleBytes()}) */
     RecordBoundaryIndex(int granuleBytes) {
+        this(granuleBytes, SLOTS);
+    }
+
+    /**
+     * @param granuleBytes a power of two
+     * @param slots        a power of two: granules the index remembers
+     */
+    RecordBoundaryIndex(int granuleBytes, int slots) {
         if (Integer.bitCount(granuleBytes) != 1) {
             throw new IllegalArgumentException("granuleBytes must be a power of two, was " + granuleBytes);
         }
+        if (Integer.bitCount(slots) != 1) {
+            throw new IllegalArgumentException("slots must be a power of two, was " + slots);
+        }
         this.granuleShift = Integer.numberOfTrailingZeros(granuleBytes);
+        this.slotMask = slots - 1;
+        this.tags = new long[slots];
+        this.starts = new long[slots];
+        this.before = new long[slots];
         Arrays.fill(tags, EMPTY);
     }
 
@@ -64,7 +81,7 @@ final class RecordBoundaryIndex {
 
     /** Writer: the log was truncated to {@code position}; hints beyond it point at nothing now. */
     void forgetAfter(long position) {
-        for (int slot = 0; slot < SLOTS; slot++) {
+        for (int slot = 0; slot < tags.length; slot++) {
             if (tags[slot] != EMPTY && starts[slot] > position) {
                 TAGS.setOpaque(tags, slot, EMPTY); // a reader that read the old tag fails its second look
             }
@@ -72,7 +89,7 @@ final class RecordBoundaryIndex {
     }
 
     private void put(long granule, long start, long recordsBefore) {
-        int slot = (int) (granule & (SLOTS - 1));
+        int slot = (int) (granule & slotMask);
         TAGS.setOpaque(tags, slot, EMPTY);
         VarHandle.storeStoreFence();
         starts[slot] = start;
@@ -90,7 +107,7 @@ final class RecordBoundaryIndex {
      */
     long chunkEnd(long from, long limit, int maxBytes, int maxRecords) {
         long first = from >>> granuleShift;
-        int firstSlot = (int) (first & (SLOTS - 1));
+        int firstSlot = (int) (first & slotMask);
         long tag = (long) TAGS.getAcquire(tags, firstSlot);
         long base = before[firstSlot];
         long start = starts[firstSlot];
@@ -102,7 +119,7 @@ final class RecordBoundaryIndex {
         }
         long target = Math.min(limit, from + maxBytes);
         for (long g = target >>> granuleShift; g > first; g--) {
-            int slot = (int) (g & (SLOTS - 1));
+            int slot = (int) (g & slotMask);
             long t = (long) TAGS.getAcquire(tags, slot);
             long e = starts[slot];
             long n = before[slot];

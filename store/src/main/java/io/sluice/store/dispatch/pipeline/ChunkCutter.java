@@ -3,7 +3,6 @@ package io.sluice.store.dispatch.pipeline;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
 import io.sluice.store.log.ReadStatus;
-import io.sluice.format.RecordDescriptor;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * The pipeline's reader: follows the CommitLog's confirmed position and cuts what is new into chunks that begin and
  * end on record boundaries (docs/dispatch.md#chunk-cutter).
  *
- * <p>A chunk ends at the last boundary the appender noted ({@link CommitLog#knownRecordBoundary}) within
- * {@code chunkBytes} and {@code maxRecordsPerChunk}, and then the reader reads none of it; else the reader walks
+ * <p>A chunk ends ({@link ChunkEnds}) at the last boundary the appender noted ({@link CommitLog#knownRecordBoundary})
+ * within {@code chunkBytes} and {@code maxRecordsPerChunk}, and then the reader reads none of it; else the reader walks
  * TOTALSIZE and MAGICCODE and ends the chunk at the first boundary past {@code chunkBytes}, after
  * {@code maxRecordsPerChunk} records, after a segment's blank record, or at the confirmed position (at once only while
  * the pipeline is idle, so chunk size follows the load). A broken chain, or damage a worker found, makes the rest
@@ -44,14 +43,6 @@ final class ChunkCutter implements Agent {
     private static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int SPIN_ROUNDS = 20;
     private static final int YIELD_ROUNDS = 5;
-    private static final int MIN_RECORD_BYTES =
-            (int) RecordDescriptor.recordBytes(0, RecordDescriptor.MAGIC_V1, 0, 0, 0);
-    /**
-     * How far ahead of the walk a byte is read. Each TOTALSIZE read depends on the previous one, so the walk
-     * waits for one cache miss (and page walk) per record; an independent read 8 KiB ahead lets the processor
-     * fetch later records in parallel.
-     */
-    static final int TOUCH_AHEAD_BYTES = 8192;
 
     /** Takes each chunk of records the reader cut (to decode it and put it into the ring). Reader thread. */
     @FunctionalInterface
@@ -65,7 +56,8 @@ final class ChunkCutter implements Agent {
     private final CommitLog log;
     private final int segmentBytes;
     private final int chunkBytes;
-    private final int maxRecordsPerChunk;
+    /** Where each chunk ends (hint or walk). Guarded by {@link #turn}. */
+    private final ChunkEnds ends;
     /** Cut a partial tail at once only while fewer chunks than this are in flight. */
     private final int eagerLimit;
     private final OrderedRing<Chunk> ring;
@@ -95,8 +87,6 @@ final class ChunkCutter implements Agent {
     private volatile long cutCount;
     private volatile boolean finished;
     private volatile boolean parked;
-    /** Sink for the touch-ahead reads, so that the compiler cannot drop them. Guarded by turn. */
-    private int touched;
     private volatile Thread thread;
 
     ChunkCutter(CommitLog log, PipelineSettings settings, OrderedRing<Chunk> ring, Chunk[] pool,
@@ -105,7 +95,7 @@ final class ChunkCutter implements Agent {
         this.log = log;
         this.segmentBytes = log.settings().segmentBytes();
         this.chunkBytes = settings.chunkBytes();
-        this.maxRecordsPerChunk = settings.maxRecordsPerChunk();
+        this.ends = new ChunkEnds(log::knownRecordBoundary, chunkBytes, settings.maxRecordsPerChunk());
         this.eagerLimit = settings.parseThreads();
         this.ring = ring;
         this.pool = pool;
@@ -280,8 +270,6 @@ final class ChunkCutter implements Agent {
             lastIdle = Idle.BUSY; // let the tail grow while the workers are busy
             return 0;
         }
-        long hinted = available > chunkBytes
-                ? log.knownRecordBoundary(pos, limit, chunkBytes, maxRecordsPerChunk) : -1;
         ReadResult read = log.readRecord(pos, available);
         if (!read.isFound()) {
             // POSITION_DELETED: retention raced us; the next round skips to the new minimum.
@@ -291,56 +279,14 @@ final class ChunkCutter implements Agent {
             lastIdle = Idle.NO_DATA;
             return 0;
         }
-        if (hinted > pos) {
+        long end = ends.end(read.buffer(), pos, limit, segmentEnd);
+        if (ends.wasHinted()) {
             counters.hintedChunks.incrementAndGet();
-            return emitRecords(pos, hinted, segmentEnd, read.buffer()) ? 1 : 0;
         }
-        return cut(read.buffer(), pos, available, segmentEnd);
-    }
-
-    /** Walks record headers from {@code pos} and emits one chunk (or one skip); 1 if emitted. */
-    private int cut(ByteBuffer view, long pos, int available, long segmentEnd) throws InterruptedException {
-        int at = 0;
-        int records = 0;
-        String broken = null;
-        int touch = touched;
-        while (at < available) {
-            touch += view.get(Math.min(at + TOUCH_AHEAD_BYTES, available - 1));
-            int remaining = available - at;
-            if (remaining < RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES) {
-                broken = remaining + " bytes left before the end of the readable data, too few for a record";
-                break;
-            }
-            int size = view.getInt(at + RecordDescriptor.TOTAL_SIZE_OFFSET);
-            int magic = view.getInt(at + RecordDescriptor.MAGIC_OFFSET);
-            if (magic == RecordDescriptor.MAGIC_BLANK) {
-                if (size != remaining || pos + at + size != segmentEnd) {
-                    broken = "blank record TOTALSIZE " + size + " does not reach the segment end " + segmentEnd;
-                    break;
-                }
-                at += size;
-                records++;
-                break;
-            }
-            if (!RecordDescriptor.isMessageMagic(magic)) {
-                broken = "illegal magic 0x" + Integer.toHexString(magic);
-                break;
-            }
-            if (size < MIN_RECORD_BYTES || size > remaining) {
-                broken = "TOTALSIZE " + size + " outside [" + MIN_RECORD_BYTES + ", " + remaining + "]";
-                break;
-            }
-            at += size;
-            records++;
-            if (at >= chunkBytes || records >= maxRecordsPerChunk) {
-                break;
-            }
+        if (end > pos) {
+            return emitRecords(pos, end, segmentEnd, read.buffer()) ? 1 : 0;
         }
-        touched = touch;
-        if (at > 0) {
-            return emitRecords(pos, pos + at, segmentEnd, view) ? 1 : 0;
-        }
-        return emitSkip(pos, segmentEnd, broken, true) ? 1 : 0;
+        return emitSkip(pos, segmentEnd, ends.broken(), true) ? 1 : 0;
     }
 
     private boolean emitRecords(long start, long end, long segmentEnd, ByteBuffer view) throws InterruptedException {
