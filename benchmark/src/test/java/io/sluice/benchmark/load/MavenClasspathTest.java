@@ -50,8 +50,8 @@ class MavenClasspathTest {
         String first = MavenClasspath.resolve("org.example", "peer-server", "1.2.3", cache, fakeMaven.toString());
         assertEquals(jarA + File.pathSeparator + jarB, first);
         String pom = Files.readString(cache.resolve("peer-server-1.2.3").resolve("pom.xml"), StandardCharsets.UTF_8);
-        assertTrue(pom.contains("<groupId>org.example</groupId>") && pom.contains("<artifactId>peer-server</artifactId>")
-                && pom.contains("<version>1.2.3</version>"), pom);
+        assertTrue(pom.contains("<groupId>org.example</groupId>")
+                && pom.contains("<artifactId>peer-server</artifactId>") && pom.contains("<version>1.2.3</version>"), pom);
         List<String> invocations = Files.readAllLines(calls);
         assertEquals(1, invocations.size());
         assertTrue(invocations.get(0).contains("maven-dependency-plugin:3.8.1:build-classpath")

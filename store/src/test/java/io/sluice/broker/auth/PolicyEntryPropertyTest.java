@@ -142,8 +142,8 @@ class PolicyEntryPropertyTest {
         String text = type.text() + ":" + name + (prefixed ? "*" : "");
         ResourcePattern pattern = ResourcePattern.parse(text);
         assertEquals(text, pattern.toString());
-        assertEquals(pattern, ResourcePattern.parse(" " + type.text().toLowerCase() + text.substring(type.text().length())
-                + " "), "the type in any case, the text trimmed");
+        String lowerCaseType = type.text().toLowerCase() + text.substring(type.text().length());
+        assertEquals(pattern, ResourcePattern.parse(" " + lowerCaseType + " "), "the type in any case, the text trimmed");
         boolean expected = prefixed ? candidate.startsWith(name) : candidate.equals(name);
         assertEquals(expected, pattern.matches(new Resource(type, candidate)));
         for (ResourceType otherType : ResourceType.values()) {
