@@ -116,12 +116,8 @@ class KeyIndexFilesTest {
 
     @Test
     void aDamagedFileIsDeletedWithEveryLaterOneAndIndexedAgain() throws IOException {
-        KeyIndexFiles files = filledWithThreeFiles();
-        List<Long> begins = beginsOnDisk();
-        closeCovering(files, 30_000);
-        damageHeader(begins.get(1));
-
-        KeyIndexFiles reopened = open(0, 40_000);
+        List<Long> begins = new ArrayList<>();
+        KeyIndexFiles reopened = reopenedWithDamagedFile(1, begins);
         assertEquals(1, reopened.damagedFilesAtOpen());
         assertEquals(1, reopened.fileCount());
         assertEquals(List.of(begins.get(0)), beginsOnDisk(), "the damaged file and the one after it are gone");
@@ -130,12 +126,8 @@ class KeyIndexFilesTest {
 
     @Test
     void aDamagedOldestFileResumesAtItsBeginning() throws IOException {
-        KeyIndexFiles files = filledWithThreeFiles();
-        List<Long> begins = beginsOnDisk();
-        closeCovering(files, 30_000);
-        damageHeader(begins.get(0));
-
-        KeyIndexFiles reopened = open(0, 40_000);
+        List<Long> begins = new ArrayList<>();
+        KeyIndexFiles reopened = reopenedWithDamagedFile(0, begins);
         assertEquals(0, reopened.fileCount());
         assertEquals(List.of(), beginsOnDisk());
         assertEquals(begins.get(0), reopened.resumePosition());
@@ -203,6 +195,14 @@ class KeyIndexFilesTest {
         }
         assertEquals(3, files.fileCount());
         return files;
+    }
+
+    /** Three files closed cleanly, the one at {@code index} then damaged, opened again; their begins go in. */
+    private KeyIndexFiles reopenedWithDamagedFile(int index, List<Long> begins) throws IOException {
+        closeCovering(filledWithThreeFiles(), 30_000);
+        begins.addAll(beginsOnDisk());
+        damageHeader(begins.get(index));
+        return open(0, 40_000);
     }
 
     /** Covers the log up to {@code position}, checkpoints and closes, as a clean stop does. */
