@@ -91,7 +91,17 @@ public record ControllerSettings(boolean enabled, String group, Map<String, Stri
                 throw new IllegalArgumentException("controllerDLegerPeers entry '" + peer
                         + "' is not id-host:port");
             }
-            peers.put(peer.substring(0, dash), peer.substring(dash + 1));
+            // Checked here, not when the Raft server binds: a bad port must fail naming its key.
+            String port = peer.substring(colon + 1);
+            if (port.length() > 5 || !port.chars().allMatch(c -> c >= '0' && c <= '9')
+                    || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65_535) {
+                throw new IllegalArgumentException("controllerDLegerPeers entry '" + peer
+                        + "' has no port 1..65535");
+            }
+            if (peers.put(peer.substring(0, dash), peer.substring(dash + 1)) != null) {
+                throw new IllegalArgumentException("controllerDLegerPeers names " + peer.substring(0, dash)
+                        + " twice");
+            }
         }
         return peers;
     }

@@ -107,18 +107,7 @@ public final class PolicyEntry {
             String trimmed = text == null ? "" : text.trim();
             int slash = trimmed.indexOf('/');
             String address = slash < 0 ? trimmed : trimmed.substring(0, slash);
-            // Only literals reach InetAddress (with a dot or colon and nothing but hex digits): never a DNS lookup.
-            if (address.indexOf('.') < 0 && address.indexOf(':') < 0 || !address.chars().allMatch(
-                    c -> Character.digit(c, 16) >= 0 || c == '.' || c == ':')) {
-                throw new IllegalArgumentException("source address must be an IP literal or IPv4 network a.b.c.d/n,"
-                        + " was '" + text + "'");
-            }
-            byte[] bytes;
-            try {
-                bytes = InetAddress.getByName(address).getAddress();
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("source address '" + text + "' is not an IP literal", e);
-            }
+            byte[] bytes = address.indexOf(':') >= 0 ? ipv6(address, text) : ipv4(address, text);
             int bits = bytes.length * 8;
             if (slash >= 0) {
                 try {
@@ -131,6 +120,46 @@ public final class PolicyEntry {
                 }
             }
             return new SourceAddress(bytes, bits);
+        }
+
+        /** Four decimal parts of 0 to 255: the short forms InetAddress also takes ("10.1") are refused. */
+        private static byte[] ipv4(String address, String text) {
+            String[] parts = address.split("\\.", -1);
+            if (parts.length != 4) {
+                throw notALiteral(text);
+            }
+            byte[] bytes = new byte[4];
+            for (int i = 0; i < 4; i++) {
+                String part = parts[i];
+                if (part.isEmpty() || part.length() > 3 || !part.chars().allMatch(c -> c >= '0' && c <= '9')
+                        || Integer.parseInt(part) > 255) {
+                    throw notALiteral(text);
+                }
+                bytes[i] = (byte) Integer.parseInt(part);
+            }
+            return bytes;
+        }
+
+        /**
+         * An IPv6 literal. With a colon in it and a hex digit or colon first, InetAddress parses the text as a
+         * literal and never asks DNS.
+         */
+        private static byte[] ipv6(String address, String text) {
+            boolean literal = (Character.digit(address.charAt(0), 16) >= 0 || address.charAt(0) == ':')
+                    && address.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == '.' || c == ':');
+            if (!literal) {
+                throw notALiteral(text);
+            }
+            try {
+                return InetAddress.getByName(address).getAddress();
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("source address '" + text + "' is not an IP literal", e);
+            }
+        }
+
+        private static IllegalArgumentException notALiteral(String text) {
+            return new IllegalArgumentException("source address must be an IP literal or IPv4 network a.b.c.d/n,"
+                    + " was '" + text + "'");
         }
 
         boolean contains(InetAddress source) {

@@ -21,6 +21,7 @@ import io.sluice.broker.meta.TopicTable;
 import io.sluice.format.ConsumeQueueType;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +34,8 @@ class NameServerRegistrarTest {
 
     private final List<RemotingCommand> received = new CopyOnWriteArrayList<>();
     private final AtomicReference<Integer> answerCode = new AtomicReference<>(ResponseCode.SUCCESS);
+    /** Headers of the fake name server's answers: where it says the group's master is. */
+    private final AtomicReference<Map<String, String>> answerFields = new AtomicReference<>(Map.of());
     private RemotingServer fakeNameServer;
     private RemotingClient client;
     private ScheduledExecutorService scheduler;
@@ -44,7 +47,7 @@ class NameServerRegistrarTest {
         fakeNameServer = new RemotingServer(ServerSettings.builder().bindAddress("127.0.0.1").port(0).build());
         RequestHandler record = RequestHandler.sync((connection, request) -> {
             received.add(request);
-            return RemotingCommand.responseTo(request, answerCode.get(), null);
+            return RemotingCommand.responseTo(request, answerCode.get(), null).setExtFields(answerFields.get());
         });
         fakeNameServer.registerHandler(RequestCode.REGISTER_BROKER, record);
         fakeNameServer.registerHandler(RequestCode.UNREGISTER_BROKER, record);
@@ -61,7 +64,11 @@ class NameServerRegistrarTest {
     }
 
     private NameServerRegistrar registrar(List<String> addresses, long intervalMs) {
-        RegistrarSettings settings = new RegistrarSettings("DefaultCluster", "broker-a", 0, "127.0.0.1:10911",
+        return registrar(0, addresses, intervalMs);
+    }
+
+    private NameServerRegistrar registrar(long brokerId, List<String> addresses, long intervalMs) {
+        RegistrarSettings settings = new RegistrarSettings("DefaultCluster", "broker-a", brokerId, "127.0.0.1:10911",
                 "127.0.0.1:10912", addresses, intervalMs, 3_000, 3_000);
         return new NameServerRegistrar(settings, client, () -> table, scheduler);
     }
@@ -129,6 +136,28 @@ class NameServerRegistrarTest {
             assertEquals(2, registrar.failures());
             registrar.announce(List.of(), new TableVersion(0, 1, 1)).join();
             assertEquals(4, registrar.failures());
+        }
+    }
+
+    @Test
+    void aSlaveLearnsItsMasterFromTheNameServersAnswerAndKeepsItWhenAnAnswerNamesNone() {
+        answerFields.set(Map.of("masterAddr", "10.0.0.1:10911", "haServerAddr", "10.0.0.1:10912"));
+        try (NameServerRegistrar slave = registrar(1, List.of(address()), 60_000)) {
+            slave.start();
+            assertEquals(Optional.of(new NameServerRegistrar.MasterAddresses("10.0.0.1:10911", "10.0.0.1:10912")),
+                    slave.master());
+            answerFields.set(Map.of("masterAddr", "", "haServerAddr", ""));
+            slave.registerAll().join();
+            assertEquals("10.0.0.1:10911", slave.master().orElseThrow().brokerAddr(),
+                    "an answer without a master keeps the last one known");
+            answerFields.set(Map.of("masterAddr", "10.0.0.2:10911", "haServerAddr", "10.0.0.2:10912"));
+            slave.registerAll().join();
+            assertEquals("10.0.0.2:10912", slave.master().orElseThrow().haAddr(), "a new master replaces it");
+        }
+        answerFields.set(Map.of("masterAddr", "10.0.0.1:10911", "haServerAddr", "10.0.0.1:10912"));
+        try (NameServerRegistrar master = registrar(0, List.of(address()), 60_000)) {
+            master.start();
+            assertEquals(Optional.empty(), master.master(), "a master has no master");
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /** A connection for handler and registry tests: records what the broker sends to the peer. Thread-safe. */
 public final class FakeConnection implements ConnectionContext {
@@ -20,6 +21,9 @@ public final class FakeConnection implements ConnectionContext {
     private final List<RemotingCommand> onewaySent = new CopyOnWriteArrayList<>();
     private volatile boolean active = true;
     private volatile Object attachment;
+    /** How the peer answers requests the broker sends it; by default it cannot. */
+    private volatile Function<RemotingCommand, CompletableFuture<RemotingCommand>> peer =
+        request -> CompletableFuture.failedFuture(new UnsupportedOperationException("fake connection"));
 
     /** A connection from 127.0.0.1:{@code port}. */
     public FakeConnection(int port) {
@@ -51,9 +55,14 @@ public final class FakeConnection implements ConnectionContext {
         return active;
     }
 
+    /** Makes the peer answer the requests the broker sends it with {@code answers}. */
+    public void answerRequests(Function<RemotingCommand, CompletableFuture<RemotingCommand>> answers) {
+        peer = answers;
+    }
+
     @Override
     public CompletableFuture<RemotingCommand> sendRequest(RemotingCommand request, long timeoutMs) {
-        return CompletableFuture.failedFuture(new UnsupportedOperationException("fake connection"));
+        return peer.apply(request);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.sluice.broker.transaction.OpRecordDescriptor.Kind;
 import io.sluice.broker.transaction.OpRecordDescriptor.Op;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.RequestCode;
+import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.format.MessageProperties;
@@ -176,6 +177,84 @@ class TransactionServiceTest {
             assertEquals(0, stores.store().maxOffset(REAL, 1));
         }
         assertEquals(2, producer.onewaySent().size());
+    }
+
+    @Test
+    void eachEndOutcomeIsAppliedOnceAndCounted() throws Exception {
+        try (OpenStores stores = OpenStores.open(dir)) {
+            TransactionService service = service(stores, 15);
+            stores.createTopic(REAL, 2);
+            clock.update(System.currentTimeMillis());
+            AppendResult committed = prepare(stores, service, "to commit");
+            AppendResult rolledBack = prepare(stores, service, "to roll back");
+            AppendResult undecided = prepare(stores, service, "undecided");
+
+            assertEquals(EndOutcome.LEFT_PENDING, service.end(end(undecided, EndTransactionRequest.UNKNOWN)));
+            assertEquals(1, service.unknownStateEndCount());
+            assertEquals(EndOutcome.COMMITTED, service.end(end(committed, EndTransactionRequest.COMMIT)));
+            assertEquals(EndOutcome.ROLLED_BACK, service.end(end(rolledBack, EndTransactionRequest.ROLLBACK)));
+            assertEquals(EndOutcome.ALREADY_RESOLVED, service.end(end(committed, EndTransactionRequest.ROLLBACK)));
+            assertEquals(EndOutcome.ALREADY_RESOLVED, service.end(end(rolledBack, EndTransactionRequest.COMMIT)));
+            assertEquals(1, service.committedCount());
+            assertEquals(1, service.rolledBackCount());
+            assertEquals(2, service.duplicateEndCount());
+
+            stores.awaitDispatched();
+            assertEquals(1, stores.store().maxOffset(REAL, 1), "only the committed message reaches its topic");
+            assertEquals("to commit", OpenStores.bodyText(StoredMessage.decode(stores.records(REAL, 1).get(0))
+                    .body()));
+            clock.update(clock.time() + 60_000);
+            assertEquals(1, service.checkPass(), "only the undecided one is checked back");
+        }
+    }
+
+    @Test
+    void anEndNamingNoHalfMessageOrAnotherGroupsChangesNothing() throws Exception {
+        try (OpenStores stores = OpenStores.open(dir)) {
+            TransactionService service = service(stores, 15);
+            stores.createTopic(REAL, 2);
+            AppendResult half = prepare(stores, service, "kept");
+            AppendResult plain = stores.append(OpenStores.draft(REAL, 0, "not a half message", ""));
+
+            assertEquals(EndOutcome.NO_SUCH_HALF, service.end(new EndTransactionRequest(GROUP, half.queueOffset(),
+                    half.position() + 1, EndTransactionRequest.COMMIT, false, "", "")), "no record starts there");
+            assertEquals(EndOutcome.NO_SUCH_HALF, service.end(new EndTransactionRequest(GROUP,
+                    half.queueOffset() + 1, half.position(), EndTransactionRequest.COMMIT, false, "", "")),
+                    "the half message has another queue offset");
+            assertEquals(EndOutcome.NO_SUCH_HALF, service.end(end(plain, EndTransactionRequest.COMMIT)),
+                    "a record of another topic");
+            assertEquals(EndOutcome.WRONG_GROUP, service.end(new EndTransactionRequest("another-group",
+                    half.queueOffset(), half.position(), EndTransactionRequest.COMMIT, false, "", "")));
+            assertEquals(4, service.unknownEndCount());
+
+            stores.metadata().deleteTopic(REAL);
+            assertEquals(EndOutcome.NO_REAL_TOPIC, service.end(end(half, EndTransactionRequest.COMMIT)),
+                    "a commit to a deleted topic is not applied");
+            assertEquals(0, service.committedCount());
+            assertEquals(EndOutcome.ROLLED_BACK, service.end(end(half, EndTransactionRequest.ROLLBACK)),
+                    "it stays pending, so a rollback still resolves it");
+        }
+    }
+
+    @Test
+    void aMalformedEndIsRefusedBeforeItIsQueued() throws Exception {
+        try (OpenStores stores = OpenStores.open(dir)) {
+            TransactionService service = service(stores, 15);
+            RemotingCommand request = RemotingCommand.request(RequestCode.END_TRANSACTION)
+                    .putExtField("producerGroup", GROUP).putExtField("tranStateTableOffset", 0)
+                    .putExtField("commitLogOffset", 0).putExtField("commitOrRollback", 5);
+            RemotingCommand answer = service.onEndTransaction(producer, request).get(10, TimeUnit.SECONDS);
+            assertEquals(ResponseCode.INVALID_PARAMETER, answer.code());
+            assertEquals("header field 'commitOrRollback' is 5, expected 8 (commit), 12 (rollback) or 0 (unknown)",
+                    answer.remark());
+            RemotingCommand noGroup = RemotingCommand.request(RequestCode.END_TRANSACTION)
+                    .putExtField("tranStateTableOffset", 0).putExtField("commitLogOffset", 0)
+                    .putExtField("commitOrRollback", 8);
+            assertEquals(ResponseCode.INVALID_PARAMETER,
+                    service.onEndTransaction(producer, noGroup).get(10, TimeUnit.SECONDS).code());
+            assertEquals(2, service.rejectedEndCount());
+            service.close();
+        }
     }
 
     private static MessageDraft op(String body, Map<String, String> properties) {

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.format.ConsumeQueueType;
-import io.sluice.store.dispatch.DispatchTotals;
-import io.sluice.store.dispatch.Dispatcher;
+import io.sluice.store.dispatch.SettableDispatcher;
 import io.sluice.store.flush.StoreFailureHandler;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
@@ -41,52 +40,13 @@ class RetentionAgentTest {
 
     private final CachedEpochClock clock = new CachedEpochClock();
     private final StoreFailureHandler failures = new StoreFailureHandler();
-    private final long[] dispatched = {0};
     private final double[] disk = {0.1};
     private CommitLog log;
     private ConsumeQueueTable queues;
     private RetentionAgent agent;
 
     /** Only the position matters to retention. */
-    private final Dispatcher dispatcher = new Dispatcher() {
-        @Override
-        public void start(long fromPosition) {
-            throw new UnsupportedOperationException("not used by retention");
-        }
-
-        @Override
-        public void wakeUp() {
-        }
-
-        @Override
-        public long dispatchedPosition() {
-            return dispatched[0];
-        }
-
-        @Override
-        public long lagBytes() {
-            return 0;
-        }
-
-        @Override
-        public long lagMs() {
-            return 0;
-        }
-
-        @Override
-        public boolean drain(long timeoutMs) {
-            return true;
-        }
-
-        @Override
-        public DispatchTotals totals() {
-            return DispatchTotals.NONE;
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final SettableDispatcher dispatcher = new SettableDispatcher();
 
     @BeforeEach
     void open() throws IOException {
@@ -114,7 +74,7 @@ class RetentionAgentTest {
         agent = new RetentionAgent(RetentionSettings.defaults().withCleanFileForcibly(true), log, queues, dispatcher,
                 failures, path -> disk[0], clock, ZoneOffset.UTC);
         disk[0] = 0.99;
-        dispatched[0] = SEGMENT_BYTES + 10;
+        dispatcher.set(SEGMENT_BYTES + 10);
 
         RetentionOutcome outcome = agent.check();
 
@@ -123,7 +83,7 @@ class RetentionAgentTest {
         assertEquals(SEGMENT_BYTES, log.minPosition());
         assertTrue(failures.isDiskFull());
 
-        dispatched[0] = log.writtenPosition();
+        dispatcher.set(log.writtenPosition());
         Await.until("the deleted segment's blocks given back", () -> {
             System.gc();
             return log.pendingReleaseBytes() == 0;
@@ -134,7 +94,7 @@ class RetentionAgentTest {
 
     @Test
     void shouldKeepRemovedSegmentsForReuseUnlessTheDiskIsNearlyFull() {
-        dispatched[0] = log.writtenPosition();
+        dispatcher.set(log.writtenPosition());
         clock.update(Long.MAX_VALUE / 2); // every segment expired
         agent = new RetentionAgent(RetentionSettings.defaults().withMaxSegmentDeletesPerRun(1), log, queues,
                 dispatcher, failures, path -> disk[0], clock, ZoneOffset.UTC);
@@ -153,7 +113,7 @@ class RetentionAgentTest {
     void shouldNotForceMoreDeletionsWhileDeletedSegmentsStillHoldTheirBlocks() {
         // The disk figure stays high: the deleted segment's mapping still holds its blocks (a reader's view of it).
         disk[0] = 0.99;
-        dispatched[0] = log.writtenPosition();
+        dispatcher.set(log.writtenPosition());
         ReadResult view = log.readRecord(0, 100);
         agent = new RetentionAgent(RetentionSettings.defaults().withCleanFileForcibly(true)
                 .withMaxSegmentDeletesPerRun(1), log, queues,
