@@ -51,7 +51,7 @@ class DriverSettingsTest {
     void onlyTheNameServerIsRequired() {
         DriverSettings settings = parse("namesrvAddr: 127.0.0.1:9876\n");
         assertEquals(new DriverSettings("127.0.0.1:9876", "DefaultCluster", true, true,
-                ProducerSettings.DEFAULT_BATCH_MAX_BYTES, ProducerSettings.DEFAULT_BATCH_MAX_DELAY_MS,
+                DriverSettings.DEFAULT_BATCH_MAX_BYTES, ProducerSettings.DEFAULT_BATCH_MAX_DELAY_MS,
                 ProducerSettings.DEFAULT_TOTAL_BATCH_MAX_BYTES, 0, DriverSettings.DEFAULT_PULL_BATCH_SIZE,
                 DriverSettings.DEFAULT_PULL_THRESHOLD_MESSAGES), settings);
         assertEquals(ConsumeQueueType.BATCH, settings.queueType());
