@@ -79,7 +79,7 @@ import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreEnvironment;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchSettings;
-import io.sluice.store.flush.FlushMode;
+import io.sluice.store.log.FlushMode;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.keyindex.KeyIndexSettings;
 import io.sluice.store.log.MessageDraft;

@@ -5,7 +5,7 @@ import io.sluice.store.dispatch.DispatchTotals;
 import io.sluice.store.dispatch.Dispatcher;
 import io.sluice.store.dispatch.SerialDispatcher;
 import io.sluice.store.dispatch.pipeline.PipelinedDispatcher;
-import io.sluice.store.flush.FlushStats;
+import io.sluice.store.log.FlushStats;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.LastStop;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.dispatch.SettableDispatcher;
-import io.sluice.store.flush.FlushMode;
+import io.sluice.store.log.FlushMode;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.index.StoreTimeLookup;

@@ -1,7 +1,7 @@
 package io.sluice.store;
 
 import io.sluice.format.ConsumeQueueType;
-import io.sluice.store.flush.FlushMode;
+import io.sluice.store.log.FlushMode;
 import io.sluice.store.log.AppendKind;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.AppendStatus;

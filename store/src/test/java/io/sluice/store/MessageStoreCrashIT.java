@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.sluice.store.flush.FlushMode;
+import io.sluice.store.log.FlushMode;
 import io.sluice.store.log.AppendResult;
 import io.sluice.testing.Await;
 import io.sluice.store.log.MessageDraft;

@@ -6,7 +6,7 @@ import io.sluice.broker.timer.TimerSettings;
 import io.sluice.store.MessageStore;
 import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreSettings;
-import io.sluice.store.flush.FlushMode;
+import io.sluice.store.log.FlushMode;
 import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.MessageDraft;
 import io.sluice.broker.meta.MetadataSettings;

@@ -7,7 +7,7 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPoin
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.sluice.store.flush.FlushStats;
+import io.sluice.store.log.FlushStats;
 import java.util.function.Supplier;
 
 /**

@@ -1,7 +1,5 @@
 package io.sluice.store.log;
 
-import io.sluice.store.flush.ForceHook;
-import io.sluice.store.flush.StoreFailureHandler;
 import java.util.Objects;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;

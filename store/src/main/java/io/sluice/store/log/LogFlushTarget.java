@@ -1,7 +1,5 @@
 package io.sluice.store.log;
 
-import io.sluice.store.flush.FlushTarget;
-import io.sluice.store.flush.ForceHook;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -1,8 +1,6 @@
 package io.sluice.store.log;
 
 import io.sluice.format.RecordDescriptor;
-import io.sluice.store.flush.FlushMode;
-import io.sluice.store.flush.FlushSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Objects;

@@ -1,7 +1,5 @@
 package io.sluice.store.log;
 
-import io.sluice.store.flush.FlushOutcome;
-import io.sluice.store.flush.FlushWaiter;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -9,6 +9,13 @@
  * {@code LogEnvironment}, {@code MessageDraft}, {@code AppendResult}, {@code AppendStatus}, {@code AppendKind},
  * {@code RawAppendStatus}, {@code ReadResult}, {@code ReadStatus}. For the engine's dispatchers, key index and
  * recovery: the record walkers {@code RecordCursor}, {@code RecordParser}, {@code TopicCache}, {@code ScanResult},
- * {@code ScanStatus}, and the {@code QueueOffsetTable} recovery rebuilds.
+ * {@code ScanStatus}, and the {@code QueueOffsetTable} recovery rebuilds. For configuration and the log's
+ * environment: {@code FlushMode}, {@code FlushStats}, {@code ForceHook}, {@code StoreFailureHandler}.
+ *
+ * <p><b>Durability.</b> {@code AsyncFlushAgent} forces written bytes on an interval; {@code GroupCommitAgent} forces
+ * as soon as appends wait for it and completes every waiter covered by one fsync (group commit). Both see the log
+ * only as a {@code FlushTarget}, never its records, so flushing stays independent of the record format. Every
+ * storage {@link java.io.IOException} is reported to the one {@code StoreFailureHandler}, which stops further
+ * appends.
  */
 package io.sluice.store.log;

@@ -1,7 +1,7 @@
 package io.sluice.store.retention;
 
 import io.sluice.store.dispatch.Dispatcher;
-import io.sluice.store.flush.StoreFailureHandler;
+import io.sluice.store.log.StoreFailureHandler;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.log.CommitLog;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.sluice.store.log;
 
-import io.sluice.store.flush.FlushMode;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.store.DispatchEntry;
-import io.sluice.store.flush.FlushMode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

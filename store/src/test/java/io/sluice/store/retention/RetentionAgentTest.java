@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.dispatch.SettableDispatcher;
-import io.sluice.store.flush.StoreFailureHandler;
+import io.sluice.store.log.StoreFailureHandler;
 import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.index.StoreTimeLookup;

@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 /**
  * When an append is acknowledged relative to its fsync (Apache RocketMQ's {@code flushDiskType}).

@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 

@@ -1,11 +1,11 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 /**
  * How a wait for durability ended.
  *
  * <p>Immutable; thread-safe.
  */
-public enum FlushOutcome {
+enum FlushOutcome {
     /** The waiter's bytes are on disk. */
     FLUSHED,
     /** The deadline passed first; the bytes are written (and readable) but their durability is unknown. */

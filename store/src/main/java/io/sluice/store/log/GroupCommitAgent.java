@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 import io.sluice.store.thread.AgentHost;
 import io.sluice.store.thread.IntervalIdleStrategy;

@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 import java.io.IOException;
 import java.util.Objects;
@@ -11,7 +11,7 @@ import org.agrona.concurrent.NanoClock;
  * <p>Thread-safety: that of the wrapped target; {@link #flushTo} is called by one thread at a time (the flush
  * agent's contract), which makes it the meter's single writer.
  */
-public final class MeteredFlushTarget implements FlushTarget {
+final class MeteredFlushTarget implements FlushTarget {
 
     private final FlushTarget target;
     private final NanoClock nanoClock;

@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 /**
  * An append waiting until the log is durable up to {@link #position()}.
@@ -6,7 +6,7 @@ package io.sluice.store.flush;
  * <p>The agent calls {@link #onOutcome(FlushOutcome)} exactly once, on one of its own threads (never on the
  * appending thread), so implementations must not block. Immutable apart from what the subclass keeps.
  */
-public abstract class FlushWaiter {
+abstract class FlushWaiter {
 
     private final long position;
     private final long deadlineNs;

@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 import java.util.Objects;
 import org.agrona.concurrent.NanoClock;
@@ -9,7 +9,7 @@ import org.agrona.concurrent.NanoClock;
  * <p>Implementations run their own threads, started by {@link #start()} and stopped by {@link #close()}, which
  * performs a final flush of everything written. The methods below are thread-safe.
  */
-public interface FlushAgent extends AutoCloseable {
+interface FlushAgent extends AutoCloseable {
 
     /** Creates the agent for {@code settings.mode()}; call {@link #start()} to run it. */
     static FlushAgent create(FlushSettings settings, FlushTarget target, StoreFailureHandler failureHandler,

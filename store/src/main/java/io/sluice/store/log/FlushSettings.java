@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 import java.util.Objects;
 
@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param syncFlushTimeoutMs      SYNC: how long an append waits for its fsync before it is answered
  *                                FLUSH_DISK_TIMEOUT (Apache {@code syncFlushTimeout}, 5 000)
  */
-public record FlushSettings(
+record FlushSettings(
         FlushMode mode,
         int flushIntervalMs,
         int flushMinPages,

@@ -1,4 +1,4 @@
-package io.sluice.store.flush;
+package io.sluice.store.log;
 
 import java.io.IOException;
 
@@ -9,7 +9,7 @@ import java.io.IOException;
  * any thread; {@link #flushTo(long)} is called by the flush agent's thread (and by the log itself while the
  * agent is stopped).
  */
-public interface FlushTarget {
+interface FlushTarget {
 
     /** Position after the last byte appended (acquire read of the writer's release store). */
     long writtenPosition();
