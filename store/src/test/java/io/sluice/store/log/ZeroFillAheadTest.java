@@ -204,7 +204,8 @@ class ZeroFillAheadTest {
         MappedSegment next = segments.next();
         long minUsableBytes = 64L << 20;
         ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), AHEAD_BYTES,
-                () -> minUsableBytes + SEGMENT_BYTES - 1, minUsableBytes, WriteHook.NONE, ZeroFillAhead.PageCache.SYSTEM);
+                () -> minUsableBytes + SEGMENT_BYTES - 1, minUsableBytes, WriteHook.NONE,
+                ZeroFillAhead.PageCache.SYSTEM);
         try {
             fill.start(SEGMENT_BYTES - 1000);
             Await.until("the segment skipped", () -> fill.stats().skippedSegments() == 1);
