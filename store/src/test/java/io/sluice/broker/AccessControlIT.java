@@ -32,13 +32,11 @@ import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
-import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.RPCHook;
@@ -172,17 +170,14 @@ class AccessControlIT {
     @Test
     void aPermittedUserProducesAndConsumes() throws Exception {
         DefaultMQProducer producer = producer(signer("alice", "alice-secret"));
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("alice-readers",
-                signer("alice", "alice-secret"), new AllocateMessageQueueAveragely());
+        DefaultMQPushConsumer consumer = ApacheClients.pushConsumer(cluster.namesrvAddr(), "alice-readers",
+                signer("alice", "alice-secret"));
         Set<String> received = ConcurrentHashMap.newKeySet();
         try {
             producer.start();
             for (int i = 0; i < 5; i++) {
                 assertEquals(SendStatus.SEND_OK, producer.send(message("signed-" + i)).getSendStatus());
             }
-            consumer.setNamesrvAddr(cluster.namesrvAddr());
-            consumer.setInstanceName(ApacheClients.instance("consumer"));
-            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
             consumer.subscribe(TOPIC, "*");
             consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
                 messages.forEach(m -> received.add(new String(m.getBody(), StandardCharsets.UTF_8)));

@@ -5,9 +5,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /** Apache 5.3.1 clients pointed at an embedded name server, each with its own instance name. */
@@ -37,7 +39,24 @@ final class ApacheClients {
     }
 
     static DefaultMQPushConsumer pushConsumer(String namesrv, String group) {
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
+        return withTestIntervals(new DefaultMQPushConsumer(group), namesrv);
+    }
+
+    /** A push consumer whose requests {@code signer} signs (an {@code AclClientRPCHook}, say). */
+    static DefaultMQPushConsumer pushConsumer(String namesrv, String group, RPCHook signer) {
+        return withTestIntervals(new DefaultMQPushConsumer(group, signer, new AllocateMessageQueueAveragely()),
+                namesrv);
+    }
+
+    /**
+     * Points {@code consumer} at {@code namesrv}, from the first offset, with one-second route, heartbeat and
+     * offset-commit intervals. The heartbeat interval bounds a race in the Apache client: a rebalance that takes a
+     * queue gives the subscription a new subVersion and tells the broker by a heartbeat, but skips that heartbeat
+     * when another one holds the client's heartbeat lock (the first scheduled heartbeat falls due together with
+     * the first rebalance, a second after start). The broker, as Apache's does, then answers every pull with
+     * SUBSCRIPTION_NOT_LATEST until the next scheduled heartbeat: 30 s later with the client's default.
+     */
+    static DefaultMQPushConsumer withTestIntervals(DefaultMQPushConsumer consumer, String namesrv) {
         consumer.setNamesrvAddr(namesrv);
         consumer.setInstanceName(instance("consumer"));
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);

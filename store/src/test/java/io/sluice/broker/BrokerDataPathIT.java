@@ -131,11 +131,10 @@ class BrokerDataPathIT {
                 .get("queue.type"));
 
         Received received = new Received();
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("sub-omb");
+        DefaultMQPushConsumer consumer = ApacheClients.withTestIntervals(new DefaultMQPushConsumer("sub-omb"),
+                cluster.namesrvAddr());
         DefaultMQProducer producer = new DefaultMQProducer("ProducerGroup_omb");
         try {
-            consumer.setNamesrvAddr(cluster.namesrvAddr());
-            consumer.setInstanceName("ConsumerInstance-" + System.nanoTime());
             consumer.subscribe(batchTopic, "*");
             consumer.subscribe(simpleTopic, "*");
             // From the first offset: with OMB's LAST_OFFSET a queue that receives its first messages between the

@@ -25,7 +25,6 @@ import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.TopicConfig;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.AfterEach;
@@ -93,10 +92,7 @@ class BrokerFilterAndRestartIT {
 
     private DefaultMQPushConsumer startConsumer(String group, String expression, Map<Long, String> received,
                                                 String... topics) throws Exception {
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
-        consumer.setNamesrvAddr(cluster.namesrvAddr());
-        consumer.setInstanceName("ConsumerInstance-" + System.nanoTime());
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        DefaultMQPushConsumer consumer = ApacheClients.pushConsumer(cluster.namesrvAddr(), group);
         for (String topic : topics) {
             consumer.subscribe(topic, expression);
         }
