@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,12 +25,16 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.AlphaChars;
 import net.jqwik.api.constraints.StringLength;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The gate's decisions, its persistence, and a fuzz of the authentication path that must let nothing through. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -37,8 +42,10 @@ class AccessGateTest {
 
     private static final FakeConnection CONNECTION = new FakeConnection(40000);
 
-    private static AuthStore store() throws IOException {
-        Path dir = Files.createTempDirectory("auth-test");
+    @TempDir
+    Path dir;
+
+    private AuthStore store() throws IOException {
         AuthStore store = AuthStore.open(dir, Optional.of(new User("root", "root-secret", UserType.SUPER)));
         store.putUser(new User("alice", "alice-secret", UserType.NORMAL));
         return store;
@@ -153,7 +160,6 @@ class AccessGateTest {
 
     @Test
     void usersAndPoliciesSurviveAReopen() throws IOException {
-        Path dir = Files.createTempDirectory("auth-reopen");
         AuthStore first = AuthStore.open(dir, Optional.of(new User("root", "a", UserType.SUPER)));
         first.putPolicy("User:root", List.of(entry("Group:g*", Decision.DENY, Action.SUB, Action.GET)));
         AuthStore second = AuthStore.open(dir, Optional.of(new User("root", "changed", UserType.SUPER)));
@@ -170,7 +176,7 @@ class AccessGateTest {
                                                          @ForAll @StringLength(max = 40) String secret,
                                                          @ForAll @StringLength(max = 30) String signature,
                                                          @ForAll long seed) {
-        AccessGate gate = new AccessGate(FUZZ_STORE, "c1", true, false);
+        AccessGate gate = new AccessGate(fuzzStore, "c1", true, false);
         Random random = new Random(seed);
         String accessKey = random.nextInt(3) == 0 ? "abc" : user;
         String key = random.nextInt(3) == 0 ? FUZZ_SECRET : secret;
@@ -198,17 +204,25 @@ class AccessGateTest {
 
     private static final String FUZZ_SECRET = "fuzz-secret";
     private static final Set<String> FUZZ_USERS = Set.of("a", "ab", "abc", "Alice");
-    private static final AuthStore FUZZ_STORE = fuzzStore();
+    /** The fuzz's users, in {@link #fuzzDir}; jqwik runs the property, so JUnit's {@code @TempDir} does not apply. */
+    private static Path fuzzDir;
+    private static AuthStore fuzzStore;
 
-    private static AuthStore fuzzStore() {
-        try {
-            AuthStore store = AuthStore.open(Files.createTempDirectory("auth-fuzz"), Optional.empty());
-            for (String user : FUZZ_USERS) {
-                store.putUser(new User(user, FUZZ_SECRET, UserType.NORMAL));
+    @BeforeContainer
+    static void openFuzzStore() throws IOException {
+        fuzzDir = Files.createTempDirectory("auth-fuzz");
+        fuzzStore = AuthStore.open(fuzzDir, Optional.empty());
+        for (String user : FUZZ_USERS) {
+            fuzzStore.putUser(new User(user, FUZZ_SECRET, UserType.NORMAL));
+        }
+    }
+
+    @AfterContainer
+    static void deleteFuzzStore() throws IOException {
+        try (Stream<Path> paths = Files.walk(fuzzDir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
             }
-            return store;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
         }
     }
 }
