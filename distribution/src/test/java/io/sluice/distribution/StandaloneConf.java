@@ -79,7 +79,12 @@ final class StandaloneConf {
         return Long.parseLong(answer.extField("offset"));
     }
 
-    /** A push consumer (not started) of every message of {@code topic} from its first offset. */
+    /**
+     * A push consumer (not started) of every message of {@code topic} from its first offset. It heartbeats every
+     * second: a rebalance tells the broker its subscription's new subVersion by a heartbeat that the client skips
+     * when another heartbeat holds its lock, and until the next one the broker refuses the consumer's pulls with
+     * SUBSCRIPTION_NOT_LATEST (30 s with the client's default interval).
+     */
     static DefaultMQPushConsumer consumerFromFirst(String namesrv, String group, String instance, String topic,
                                                    MessageListenerConcurrently listener) throws MQClientException {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
@@ -87,6 +92,7 @@ final class StandaloneConf {
         consumer.setInstanceName(instance);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setPollNameServerInterval(1_000);
+        consumer.setHeartbeatBrokerInterval(1_000);
         consumer.subscribe(topic, "*");
         consumer.registerMessageListener(listener);
         return consumer;
