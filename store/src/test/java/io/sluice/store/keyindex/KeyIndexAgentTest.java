@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
 import org.junit.jupiter.api.AfterEach;
@@ -116,6 +117,26 @@ class KeyIndexAgentTest {
         awaitParked();
         assertEquals(0, counters.snapshot(0, 0, 0).failures());
         assertFalse(lookup("U0", true).isEmpty());
+    }
+
+    @Test
+    void theBrokersBackOffParksTheWholePeriodOnceItsSpinsAndYieldsAreSpent() throws InterruptedException {
+        IdleStrategy backoff = KeyIndexAgent.caughtUpBackoff();
+        AtomicLong longestNs = new AtomicLong(-1);
+        // A fresh thread holds no unpark permit, so only the period (or a rare spurious return) ends its park.
+        Thread idler = new Thread(() -> {
+            // The spins, the yields, a call or two moving between them, and the first park.
+            for (int i = 0; i < KeyIndexAgent.SPINS + KeyIndexAgent.YIELDS + 3; i++) {
+                long start = System.nanoTime();
+                backoff.idle();
+                longestNs.accumulateAndGet(System.nanoTime() - start, Math::max);
+            }
+        }, "key-index-backoff-test");
+        idler.start();
+        idler.join(10_000);
+        assertTrue(longestNs.get() >= TimeUnit.MILLISECONDS.toNanos(KeyIndexAgent.MAX_PARK_MS) / 2,
+                "the longest back-off step up to the first park lasted " + longestNs.get() + " ns: a ramp of"
+                        + " short timed parks would wake the thread for nothing between arrivals");
     }
 
     /** What the store's arrival listener does through {@link KeyIndex#onDispatched()}. */
