@@ -167,11 +167,40 @@ class AccessControlIT {
         return (MQBrokerException) cause;
     }
 
+    /** Signs as {@code signer} does and keeps the broker's answer to each UNREGISTER_CLIENT, by group. */
+    private static final class UnregisterAnswers implements RPCHook {
+        private final RPCHook signer;
+        private final Map<String, Integer> codeByGroup = new ConcurrentHashMap<>();
+
+        UnregisterAnswers(RPCHook signer) {
+            this.signer = signer;
+        }
+
+        @Override
+        public void doBeforeRequest(String remoteAddr, RemotingCommand request) {
+            signer.doBeforeRequest(remoteAddr, request);
+        }
+
+        @Override
+        public void doAfterResponse(String remoteAddr, RemotingCommand request, RemotingCommand response) {
+            if (request.getCode() == RequestCode.UNREGISTER_CLIENT && response != null) {
+                Map<String, String> fields = request.getExtFields();
+                String group = fields.containsKey("consumerGroup") ? "consumer " + fields.get("consumerGroup")
+                        : "producer " + fields.get("producerGroup");
+                codeByGroup.put(group, response.getCode());
+            }
+        }
+    }
+
+    /**
+     * Alice has Pub and Sub on the topic and Sub on her consumer group only, no permission on any producer group:
+     * her clients still leave the broker cleanly, as under Apache's ACL 2.0.
+     */
     @Test
     void aPermittedUserProducesAndConsumes() throws Exception {
-        DefaultMQProducer producer = producer(signer("alice", "alice-secret"));
-        DefaultMQPushConsumer consumer = ApacheClients.pushConsumer(cluster.namesrvAddr(), "alice-readers",
-                signer("alice", "alice-secret"));
+        UnregisterAnswers answers = new UnregisterAnswers(signer("alice", "alice-secret"));
+        DefaultMQProducer producer = producer(answers);
+        DefaultMQPushConsumer consumer = ApacheClients.pushConsumer(cluster.namesrvAddr(), "alice-readers", answers);
         Set<String> received = ConcurrentHashMap.newKeySet();
         try {
             producer.start();
@@ -190,6 +219,10 @@ class AccessControlIT {
             consumer.shutdown();
             producer.shutdown();
         }
+        Integer success = ResponseCode.SUCCESS;
+        assertEquals(Map.of("producer acl-pg", success, "producer CLIENT_INNER_PRODUCER", success,
+                "consumer alice-readers", success), answers.codeByGroup,
+                "every group the clients leave at shutdown is unregistered without NO_PERMISSION");
     }
 
     @Test

@@ -22,8 +22,9 @@ import java.util.Set;
  * place that says it, tabulated in docs/security.md#permissions-per-request. Sends need {@code Topic:t Pub} (a retry
  * or dead-letter topic: {@code Group:g Sub}); pulls {@code Topic:t Sub} and {@code Group:g Sub}; admin requests
  * {@code Create}, {@code Update}, {@code Delete}, {@code Get} or {@code List} on their topic, group or cluster;
- * LOCK/UNLOCK_BATCH_MQ and CHECK_CLIENT_CONFIG a valid signature only; unknown codes {@code Cluster:c All}. A body
- * that cannot be parsed needs no more than a valid signature here: the handler refuses it.
+ * UNREGISTER_CLIENT {@code Group:g Sub} for a consumer group only; LOCK/UNLOCK_BATCH_MQ and CHECK_CLIENT_CONFIG
+ * a valid signature only; unknown codes {@code Cluster:c All}. A body that cannot be parsed needs no more than a
+ * valid signature here: the handler refuses it.
  *
  * <p>Stateless apart from the cluster name; thread-safe.
  */
@@ -63,9 +64,7 @@ final class AccessTable {
         rules.put(RequestCode.UPDATE_CONSUMER_OFFSET, request -> topicAndGroup(request, SUB_UPDATE));
         rules.put(RequestCode.CONSUMER_SEND_MSG_BACK, request -> group(request, "group", SUB));
         rules.put(RequestCode.GET_CONSUMER_LIST_BY_GROUP, request -> group(request, "consumerGroup", SUB_GET));
-        rules.put(RequestCode.UNREGISTER_CLIENT, request -> request.extField("consumerGroup") != null
-                ? group(request, "consumerGroup", SUB)
-                : request.extField("producerGroup") != null ? group(request, "producerGroup", PUB) : List.of());
+        rules.put(RequestCode.UNREGISTER_CLIENT, AccessTable::unregister);
         Rule readTopic = request -> topic(request, SUB_GET);
         for (int code : new int[] {RequestCode.GET_MAX_OFFSET, RequestCode.GET_MIN_OFFSET,
                 RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, RequestCode.GET_EARLIEST_MSG_STORETIME,
@@ -124,6 +123,16 @@ final class AccessTable {
 
     private static List<Access> group(RemotingCommand request, String field, Set<Action> actions) {
         return List.of(new Access(Resource.group(field(request, field)), actions));
+    }
+
+    /**
+     * Sub on the consumer group the client leaves; a producer group needs nothing, as in Apache's ACL 2.0, whose
+     * clients unregister every producer group (their inner {@code CLIENT_INNER_PRODUCER} too) when they shut down.
+     */
+    private static List<Access> unregister(RemotingCommand request) {
+        String consumerGroup = request.extField("consumerGroup");
+        return consumerGroup == null || consumerGroup.isBlank() ? List.of()
+                : List.of(new Access(Resource.group(consumerGroup), SUB));
     }
 
     /** Sub on every consumer group of the heartbeat and on each topic it subscribes to. */

@@ -57,8 +57,11 @@ class AccessGateTest {
     }
 
     private static RemotingCommand send(String topic, String user, String secret) {
-        RemotingCommand request = RemotingCommand.request(RequestCode.SEND_MESSAGE_V2).putExtField("a", "pg")
-                .putExtField("b", topic).putExtField("e", "0").setBody("body".getBytes());
+        return signed(RemotingCommand.request(RequestCode.SEND_MESSAGE_V2).putExtField("a", "pg")
+                .putExtField("b", topic).putExtField("e", "0").setBody("body".getBytes()), user, secret);
+    }
+
+    private static RemotingCommand signed(RemotingCommand request, String user, String secret) {
         request.putExtField(RequestSignature.ACCESS_KEY, user);
         request.putExtField(RequestSignature.SIGNATURE, RequestSignature.sign(request, secret));
         return request;
@@ -146,6 +149,27 @@ class AccessGateTest {
         assertFalse(gate.check(CONNECTION, send("Orders", "alice", "alice-secret")).passed());
         assertTrue(gate.check(CONNECTION, send("Anything", "root", "root-secret")).passed(), "a super user");
         assertEquals(2, gate.refusedUnauthorized(), "two refusals counted");
+    }
+
+    @Test
+    void aClientLeavingItsGroupsNeedsSubOnTheConsumerGroupOnly() throws IOException {
+        AuthStore store = store();
+        AccessGate gate = new AccessGate(store, "c1", true, true);
+        store.putPolicy("User:alice", List.of(entry("Group:readers", Decision.ALLOW, Action.SUB)));
+        assertTrue(gate.check(CONNECTION, aliceLeaves("producerGroup", "CLIENT_INNER_PRODUCER")).passed(),
+                "no permission on a producer group is needed to unregister it");
+        assertTrue(gate.check(CONNECTION, aliceLeaves("consumerGroup", "readers")).passed());
+        GateVerdict denied = gate.check(CONNECTION, aliceLeaves("consumerGroup", "others"));
+        assertEquals(ResponseCode.NO_PERMISSION, denied.code());
+        assertTrue(denied.remark().contains("Sub on Group:others"), denied.remark());
+        assertTrue(gate.check(CONNECTION, signed(RemotingCommand.request(RequestCode.CHECK_CLIENT_CONFIG),
+                "alice", "alice-secret")).passed(), "checking a client config needs a signature only");
+    }
+
+    /** UNREGISTER_CLIENT as the Apache client sends it, signed by alice: its client id and one group. */
+    private static RemotingCommand aliceLeaves(String groupField, String group) {
+        return signed(RemotingCommand.request(RequestCode.UNREGISTER_CLIENT).putExtField("clientID", "127.0.0.1@1")
+                .putExtField(groupField, group), "alice", "alice-secret");
     }
 
     @Test

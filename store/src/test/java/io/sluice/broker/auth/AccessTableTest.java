@@ -52,6 +52,23 @@ class AccessTableTest {
                         .setBody("{\"groupName\":\"g2\"}".getBytes())));
     }
 
+    /** Apache's ACL 2.0 asks Sub on a consumer group a client leaves, nothing for a producer group. */
+    @Test
+    void unregisteringNeedsSubOnAConsumerGroupAndNothingForAProducerGroup() {
+        assertEquals(List.of(), table.needs(unregister("producerGroup", "CLIENT_INNER_PRODUCER")),
+                "a producer's unregister at shutdown");
+        assertEquals(List.of(new Access(Resource.group("g"), EnumSet.of(Action.SUB))),
+                table.needs(unregister("consumerGroup", "g")));
+        assertEquals(List.of(), table.needs(unregister("consumerGroup", " ")), "a blank group names none");
+        assertEquals(List.of(), table.needs(RemotingCommand.request(RequestCode.CHECK_CLIENT_CONFIG)));
+    }
+
+    /** UNREGISTER_CLIENT as the Apache client sends it: its client id and one of the two groups. */
+    private static RemotingCommand unregister(String groupField, String group) {
+        return RemotingCommand.request(RequestCode.UNREGISTER_CLIENT).putExtField("clientID", "127.0.0.1@1")
+                .putExtField(groupField, group);
+    }
+
     @Test
     void unknownCodesAndAdministrationNeedClusterAll() {
         assertEquals(List.of(new Access(Resource.cluster("c1"), EnumSet.of(Action.ALL))),
