@@ -166,7 +166,8 @@ public final class FrameCodec {
      * Decodes one frame whose length field has already been read: {@code frame}'s readable bytes are exactly
      * {@code totalLength} bytes starting at the header word. The body is copied, so the caller may release
      * {@code frame} afterwards, except for the request codes given as {@code bodyInFrame}: their body is a retained
-     * slice of {@code frame}. Advances the reader index to the end of the frame.
+     * slice of {@code frame}, held by the command ({@link RemotingCommand#setBody(ByteBuf)}). Advances the reader
+     * index to the end of the frame.
      *
      * @throws FrameException naming the bad value when the frame is inconsistent or its header unparseable
      */
@@ -176,7 +177,8 @@ public final class FrameCodec {
 
     /**
      * {@link #decode(ByteBuf)}, copying every body when {@code mayHoldFrame} is false: for a frame whose retention
-     * would pin more memory than its own bytes (a slice of a buffer gathering many reads).
+     * would pin more memory than its own bytes (a slice of a buffer gathering many reads). A {@code bodyInFrame}
+     * code's body is then copied into a buffer of the frame's allocator, which the command holds the same way.
      */
     public RemotingCommand decode(ByteBuf frame, boolean mayHoldFrame) throws FrameException {
         int totalLength = frame.readableBytes();
@@ -195,14 +197,30 @@ public final class FrameCodec {
             decodeJson(frame, headerLength, command);
         }
         int bodyLength = frame.readableBytes();
-        if (bodyLength > 0 && mayHoldFrame && !command.isResponse() && bodyInFrame.test(command.code())) {
-            command.setBody(frame.readRetainedSlice(bodyLength));
+        if (bodyLength > 0 && !command.isResponse() && bodyInFrame.test(command.code())) {
+            command.setBody(mayHoldFrame ? frame.readRetainedSlice(bodyLength) : pooledCopy(frame, bodyLength));
         } else if (bodyLength > 0) {
             byte[] body = new byte[bodyLength];
             frame.readBytes(body);
             command.setBody(body);
         }
         return command;
+    }
+
+    /**
+     * The next {@code length} bytes of {@code frame} copied into a buffer of the frame's allocator, held like a kept
+     * body: a new {@code byte[]} of an auto-batch's size (up to the maximum frame) would be zeroed before the copy
+     * and left to the garbage collector, for every such frame.
+     */
+    private static ByteBuf pooledCopy(ByteBuf frame, int length) {
+        ByteBuf copy = frame.alloc().directBuffer(length, length);
+        try {
+            frame.readBytes(copy, length);
+            return copy;
+        } catch (RuntimeException e) {
+            copy.release();
+            throw e;
+        }
     }
 
     private static void decodeBinary(ByteBuf frame, int headerLength, RemotingCommand command)

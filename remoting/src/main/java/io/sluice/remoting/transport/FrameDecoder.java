@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * auto-batch frame (about 33 KiB) that straddled two reads was copied once into the cumulation, often after the
  * cumulation had been reallocated to make room, before {@link FrameCodec#decode} copied its body again; the
  * composite leaves only that second copy, and a body kept in its frame ({@link HandlerOptions#bodyInFrame()}) that lies
- * within one read is not copied at all: it holds a slice of that read's buffer until its handler returns.
+ * within one read is not copied at all: it holds a slice of that read's buffer until its handler returns. Such a body
+ * that straddles reads is copied into a pooled buffer, held and released the same way.
  *
  * <p>While the connection's reading is paused (in-flight water marks), already received frames stay in the
  * cumulation buffer undecoded, so no handler sees more than the high mark; {@link Connection} re-feeds the

@@ -78,6 +78,37 @@ class FrameCodecTest {
     }
 
     @Test
+    void aBodyThatMayNotHoldItsFrameIsCopiedIntoAHeldBufferOfTheFramesAllocator() throws FrameException {
+        byte[] bytes = new byte[40_000];
+        new java.util.Random(5).nextBytes(bytes);
+        FrameCodec codec = new FrameCodec(1 << 20, code -> code == RequestCode.SEND_BATCH_MESSAGE);
+        io.netty.buffer.PooledByteBufAllocator pool = new io.netty.buffer.PooledByteBufAllocator(true);
+        ByteBuf frame = codec.encode(RemotingCommand.request(RequestCode.SEND_BATCH_MESSAGE).setBody(bytes), pool);
+        long activeBefore = activeDirectAllocations(pool);
+        RemotingCommand kept;
+        try {
+            kept = codec.decode(frame.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES), false);
+            assertEquals(1, frame.refCnt(), "the body does not hold the frame");
+            assertEquals(activeBefore + 1, activeDirectAllocations(pool), "the copy comes from the frame's allocator");
+        } finally {
+            frame.release();
+        }
+        ByteBuffer view = kept.bodyView();
+        assertTrue(view.isDirect(), "no byte[] to zero and collect");
+        byte[] read = new byte[view.remaining()];
+        view.duplicate().get(read);
+        assertArrayEquals(bytes, read, "the copy outlives the frame");
+        assertTrue(kept.releaseBody(), "the command holds the copy until it is released");
+        assertNull(kept.bodyView());
+        assertEquals(activeBefore - 1, activeDirectAllocations(pool), "the copy and the frame are both released");
+    }
+
+    private static long activeDirectAllocations(io.netty.buffer.PooledByteBufAllocator pool) {
+        return pool.metric().directArenas().stream().mapToLong(io.netty.buffer.PoolArenaMetric::numActiveAllocations)
+                .sum();
+    }
+
+    @Test
     void aBodyLeftInTheFrameIsAViewHeldUntilReleasedAndOnlyForTheGivenRequestCodes() throws FrameException {
         byte[] bytes = new byte[3000];
         for (int i = 0; i < bytes.length; i++) {
