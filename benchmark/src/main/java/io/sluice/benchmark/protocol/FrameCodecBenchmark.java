@@ -25,9 +25,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Encode and decode cost of one SEND_MESSAGE_V2-like frame (the 14 single-letter header fields of the V2 send
- * header, a 1 KiB body or an auto-batch's 33,000 bytes) for each header serialization. {@link #decodeBodyCopied}
- * and {@link #decodeBodyInFrame} compare the two ways a decoded body reaches the send handler: copied into an
- * array, or left in the (direct, pooled) frame as a view that is released after use.
+ * header, a 1 KiB body, an auto-batch's 33,000 bytes or a 256 KiB one) for each header serialization.
+ * {@link #decodeBodyCopied}, {@link #decodeBodyStraddlingReads} and {@link #decodeBodyInFrame} compare the ways a
+ * decoded body reaches the send handler: copied into an array (any code the transport does not keep), copied into a
+ * pooled buffer released after use (a kept code whose frame straddles socket reads), or left in the (direct,
+ * pooled) frame as a view that is released after use.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,7 +41,7 @@ public class FrameCodecBenchmark {
     @Param({"JSON", "ROCKETMQ"})
     public String serializeType;
 
-    @Param({"1024", "33000"})
+    @Param({"1024", "33000", "262144"})
     public int bodyBytes;
 
     private final FrameCodec codec = new FrameCodec(FrameDescriptor.DEFAULT_MAX_FRAME_BYTES);
@@ -88,6 +90,17 @@ public class FrameCodecBenchmark {
         ByteBuf frame = encoded.duplicate();
         frame.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES);
         return codec.decode(frame).bodyView().remaining();
+    }
+
+    /** A kept-body code whose frame straddles socket reads: its body is copied into a pooled, held buffer. */
+    @Benchmark
+    public int decodeBodyStraddlingReads() throws FrameException {
+        ByteBuf frame = encoded.duplicate();
+        frame.skipBytes(FrameDescriptor.LENGTH_FIELD_BYTES);
+        RemotingCommand decoded = inFrameCodec.decode(frame, false);
+        int length = decoded.bodyView().remaining();
+        decoded.releaseBody();
+        return length;
     }
 
     @Benchmark
