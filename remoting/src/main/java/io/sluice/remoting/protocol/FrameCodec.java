@@ -198,29 +198,15 @@ public final class FrameCodec {
         }
         int bodyLength = frame.readableBytes();
         if (bodyLength > 0 && !command.isResponse() && bodyInFrame.test(command.code())) {
-            command.setBody(mayHoldFrame ? frame.readRetainedSlice(bodyLength) : pooledCopy(frame, bodyLength));
+            // Not held, the body is copied into a buffer of the frame's allocator (readBytes), not a new byte[]:
+            // one of an auto-batch's size would be zeroed before the copy and left to the collector, every frame.
+            command.setBody(mayHoldFrame ? frame.readRetainedSlice(bodyLength) : frame.readBytes(bodyLength));
         } else if (bodyLength > 0) {
             byte[] body = new byte[bodyLength];
             frame.readBytes(body);
             command.setBody(body);
         }
         return command;
-    }
-
-    /**
-     * The next {@code length} bytes of {@code frame} copied into a buffer of the frame's allocator, held like a kept
-     * body: a new {@code byte[]} of an auto-batch's size (up to the maximum frame) would be zeroed before the copy
-     * and left to the garbage collector, for every such frame.
-     */
-    private static ByteBuf pooledCopy(ByteBuf frame, int length) {
-        ByteBuf copy = frame.alloc().directBuffer(length, length);
-        try {
-            frame.readBytes(copy, length);
-            return copy;
-        } catch (RuntimeException e) {
-            copy.release();
-            throw e;
-        }
     }
 
     private static void decodeBinary(ByteBuf frame, int headerLength, RemotingCommand command)
