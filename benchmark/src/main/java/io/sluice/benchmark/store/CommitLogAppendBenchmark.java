@@ -45,6 +45,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code appendSingle1KiB}: 1 KiB body, ~60 bytes of properties; ops/s = messages/s.</li>
  *   <li>{@code appendInnerBatch32KiB}: a 32 KiB BatchCQ inner batch (32 entries) stored as one record.</li>
+ *   <li>{@code appendInnerBatch256KiB}: a 256 KiB inner batch (256 entries), its body on the heap (staged: the
+ *       baseline) or in direct memory (written by gathering, as a send's body from its network buffer).</li>
  *   <li>{@code baselineCopy1KiB} / {@code baselineCopy32KiB}: {@code putBytes} of the same body bytes into a
  *       1 GiB mapped file whose pages were touched at setup, wrapping at its end.</li>
  *   <li>{@code prepareSegments1GiB} (single shot, s/op): how long the log's background allocator takes to
@@ -69,6 +71,7 @@ public class CommitLogAppendBenchmark {
     static final int SINGLE_BODY_BYTES = 1024;
     static final int BATCH_BODY_BYTES = 32 * 1024;
     static final int BATCH_ENTRIES = 32;
+    static final int BIG_BATCH_BODY_BYTES = 256 * 1024;
     static final InetSocketAddress HOST = new InetSocketAddress(InetAddress.getLoopbackAddress(), 10911);
     static final String PROPERTIES = "UNIQ_KEY\u00017F0000010BB818B4AAC2648B37A60000\u0002WAIT\u0001true\u0002";
     /**
@@ -126,9 +129,7 @@ public class CommitLogAppendBenchmark {
         @Setup(Level.Trial)
         public void open() throws IOException {
             dir = Files.createTempDirectory(baseDir(), "sluice-bench-log");
-            log = CommitLog.open(LogSettings.builder(dir, HOST).preallocateSegments(preallocate)
-                    .segmentsPreparedAhead(SEGMENTS_AHEAD).segmentAllocationTimeoutMs(60_000).build());
-            log.recover(0, false, e -> { });
+            log = openLog(dir, preallocate);
             single = MessageDraft.builder("BenchTopic", 0).body(singleBody()).propertiesText(PROPERTIES)
                     .bornHost(HOST).bornTimestampMs(System.currentTimeMillis()).build();
             innerBatch = MessageDraft.builder("BenchBatchTopic", 0).body(batchBody()).propertiesText(PROPERTIES)
@@ -137,23 +138,40 @@ public class CommitLogAppendBenchmark {
 
         @Setup(Level.Iteration)
         public void awaitSegments() {
-            // Drop what earlier iterations wrote (all but the active segment) and let the GC unmap it, so the
-            // files in tmpfs stay bounded; then wait for the allocator to have the next segments ready.
-            log.deleteExpiredSegments(System.currentTimeMillis(), 0, true, Integer.MAX_VALUE);
-            System.gc();
-            awaitReady(log, SEGMENTS_AHEAD);
-            // The unmapping runs on the JVM's reference handler thread after the GC; on a two-core machine it
-            // would compete with the measurement, so give it time to finish.
-            LockSupport.parkNanos(SETTLE_NS);
+            refreshSegments(log);
         }
 
         @TearDown(Level.Trial)
         public void close() throws IOException {
-            log.close();
-            BenchFiles.deleteRecursively(dir);
-            // Deleted segments are unmapped by the GC (see MappedSegment); give their memory back now.
-            System.gc();
+            closeLog(log, dir);
         }
+    }
+
+    static CommitLog openLog(Path dir, boolean preallocate) throws IOException {
+        CommitLog log = CommitLog.open(LogSettings.builder(dir, HOST).preallocateSegments(preallocate)
+                .segmentsPreparedAhead(SEGMENTS_AHEAD).segmentAllocationTimeoutMs(60_000).build());
+        log.recover(0, false, e -> { });
+        return log;
+    }
+
+    /**
+     * Drops what earlier iterations wrote (all but the active segment) and lets the GC unmap it, so the files in
+     * tmpfs stay bounded; then waits for the allocator to have the next segments ready.
+     */
+    static void refreshSegments(CommitLog log) {
+        log.deleteExpiredSegments(System.currentTimeMillis(), 0, true, Integer.MAX_VALUE);
+        System.gc();
+        awaitReady(log, SEGMENTS_AHEAD);
+        // The unmapping runs on the JVM's reference handler thread after the GC; on a two-core machine it would
+        // compete with the measurement, so give it time to finish.
+        LockSupport.parkNanos(SETTLE_NS);
+    }
+
+    static void closeLog(CommitLog log, Path dir) throws IOException {
+        log.close();
+        BenchFiles.deleteRecursively(dir);
+        // Deleted segments are unmapped by the GC (see MappedSegment); give their memory back now.
+        System.gc();
     }
 
     static void awaitReady(CommitLog log, int segments) {
@@ -165,6 +183,55 @@ public class CommitLogAppendBenchmark {
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
+    }
+
+    /**
+     * A sparse-segment log like {@link LogState}, and a 256 KiB inner batch (the native OMB driver's auto-batch) whose
+     * body is on the heap (so the log stages it: the baseline) or in direct memory, as a send's body sits in its
+     * network buffer (so the log writes it by gathering).
+     */
+    @State(Scope.Benchmark)
+    public static class BigBatchState {
+        @Param({"heap", "direct"})
+        String bodyMemory;
+
+        Path dir;
+        CommitLog log;
+        MessageDraft innerBatch;
+
+        @Setup(Level.Trial)
+        public void open() throws IOException {
+            dir = Files.createTempDirectory(baseDir(), "sluice-bench-log");
+            log = openLog(dir, false);
+            ByteBuffer heap = bigBatchBody();
+            ByteBuffer body = heap;
+            if ("direct".equals(bodyMemory)) {
+                body = ByteBuffer.allocateDirect(heap.remaining()).put(heap.duplicate()).flip();
+            }
+            innerBatch = MessageDraft.builder("BenchBatchTopic", 0).body(body).propertiesText(PROPERTIES)
+                    .bornHost(HOST).bornTimestampMs(System.currentTimeMillis()).kind(AppendKind.INNER_BATCH).build();
+        }
+
+        @Setup(Level.Iteration)
+        public void awaitSegments() {
+            refreshSegments(log);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws IOException {
+            closeLog(log, dir);
+        }
+    }
+
+    static ByteBuffer bigBatchBody() {
+        int entries = BIG_BATCH_BODY_BYTES / 1024;
+        int entryBodyBytes = 1024 - BatchBodyDescriptor.ENTRY_OVERHEAD_BYTES - 42;
+        List<BatchBodyDescriptor.Message> messages = new ArrayList<>();
+        for (int i = 0; i < entries; i++) {
+            String props = String.format("UNIQ_KEY\u00017F0000010BB818B4AAC2648B37A6%04X\u0002", i);
+            messages.add(new BatchBodyDescriptor.Message(0, random(entryBodyBytes, i), props));
+        }
+        return ByteBuffer.wrap(BatchBodyDescriptor.encode(messages));
     }
 
     /** A log about to prepare 1 GiB of segments; set up afresh for every (single-shot) invocation. */
@@ -236,6 +303,11 @@ public class CommitLogAppendBenchmark {
 
     @Benchmark
     public AppendResult appendInnerBatch32KiB(LogState s) {
+        return checked(s.log.append(s.innerBatch).join());
+    }
+
+    @Benchmark
+    public AppendResult appendInnerBatch256KiB(BigBatchState s) {
         return checked(s.log.append(s.innerBatch).join());
     }
 

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * agent; appends are accepted until {@link #close}.
  *
  * <p>Appends are serialized by one non-fair {@link ReentrantLock}, held by the appending thread (a send-request
- * thread) to check writability, assign queue offsets, copy the records into its staging buffer, write them through
- * the segment's file (TOTALSIZE last, see {@link PreparedAppend}) and publish the written position. Validation and
+ * thread) to check writability, assign queue offsets, copy the records into its staging buffer (all but a large
+ * direct body, which the write gathers from where it is), write them through the segment's file (TOTALSIZE last, see
+ * {@link PreparedAppend}) and publish the written position. Validation and
  * encoding happen before it. A lock, not an append thread: the section is short, and an ASYNC append then completes
  * with no thread switch. {@link QueueOffsetTable#set}, {@link #truncateTo} and {@link #recover} take the same lock.
  *
@@ -85,6 +87,8 @@ public final class CommitLog implements AutoCloseable {
     private ByteBuffer staging = ByteBuffer.allocateDirect(INITIAL_STAGING_BYTES);
     /** {@link #staging} for encoding. Lock holder only. */
     private UnsafeBuffer stagingView = new UnsafeBuffer(staging);
+    /** The pieces of a gathering write ({@link #writeGathered}): staged header, body, staged tail. Lock holder only. */
+    private final ByteBuffer[] gather = new ByteBuffer[3];
     private volatile State state = State.LOADED;
     /**
      * Appends that would end above this position are refused with DISK_FULL: the disk check sets it to what the
@@ -241,9 +245,14 @@ public final class CommitLog implements AutoCloseable {
                 offset = 0;
             }
             long storeTimestampMs = epochClock.time();
-            UnsafeBuffer stage = staging(bytes);
+            ByteBuffer body = p.gatheredBody();
+            UnsafeBuffer stage = staging(bytes - body.remaining());
             p.write(stage, 0, position, base, storeTimestampMs, storeHostBytes);
-            writeStaged(segment, offset, bytes);
+            if (body.hasRemaining()) {
+                writeGathered(segment, offset, bytes, p.gatheredBodyIndex(), body);
+            } else {
+                writeStaged(segment, offset, bytes);
+            }
             // The record's bytes above happen-before any acquire read of the new position.
             publish(p, position, bytes);
             segment.noteStoreTimestamp(storeTimestampMs);
@@ -397,12 +406,40 @@ public final class CommitLog implements AutoCloseable {
      * (see the class comment).
      */
     private void writeStaged(MappedSegment segment, int offset, int bytes) throws IOException {
+        writeRecords(segment, offset, bytes, 0, null);
+    }
+
+    /**
+     * Lock held: as {@link #writeStaged}, for records whose {@code body} was left out of the staging buffer: the
+     * staged header ({@code staging[0, bodyIndex)}), the body and the staged tail go to the file in one gathering
+     * write, then the first TOTALSIZE.
+     */
+    private void writeGathered(MappedSegment segment, int offset, int bytes, int bodyIndex, ByteBuffer body)
+            throws IOException {
+        writeRecords(segment, offset, bytes, bodyIndex, body);
+    }
+
+    /** Lock held: {@link #writeStaged} when {@code body} is null, {@link #writeGathered} otherwise. */
+    private void writeRecords(MappedSegment segment, int offset, int bytes, int bodyIndex, ByteBuffer body)
+            throws IOException {
         int afterSize = RecordDescriptor.TOTAL_SIZE_OFFSET + Integer.BYTES;
         long position = segment.startPosition() + offset;
         zeroFill.beforeWrite(position + bytes);
         try {
             env.writeHook().beforeWrite(position + afterSize, bytes - afterSize);
-            segment.write(staging.limit(bytes).position(afterSize), offset + afterSize);
+            if (body == null) {
+                segment.write(staging.limit(bytes).position(afterSize), offset + afterSize);
+            } else {
+                int stagedBytes = bytes - body.remaining();
+                gather[0] = staging.duplicate().limit(bodyIndex).position(afterSize);
+                gather[1] = body;
+                gather[2] = staging.duplicate().limit(stagedBytes).position(bodyIndex);
+                try {
+                    segment.write(gather, offset + afterSize);
+                } finally {
+                    Arrays.fill(gather, null);
+                }
+            }
             env.writeHook().beforeWrite(position + RecordDescriptor.TOTAL_SIZE_OFFSET, Integer.BYTES);
             segment.write(staging.limit(afterSize).position(RecordDescriptor.TOTAL_SIZE_OFFSET),
                     offset + RecordDescriptor.TOTAL_SIZE_OFFSET);

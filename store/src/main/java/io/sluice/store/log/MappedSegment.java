@@ -221,24 +221,71 @@ final class MappedSegment {
                     + " overruns " + this + " of " + sizeBytes + " bytes");
         }
         int startPosition = src.position();
+        writeRetryingClosedChannel(c -> {
+            long at = offset;
+            while (src.hasRemaining()) {
+                at += c.write(src, at);
+            }
+        }, () -> src.position(startPosition));
+    }
+
+    /**
+     * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}, in one
+     * gathering write where the kernel allows: the pieces of a record that already sit in direct memory go to the
+     * file without first being copied together. Same callers, interrupt handling and failure contract as
+     * {@link #write(ByteBuffer, int)}. The channel's own position is moved for this: nothing else uses it (every
+     * other access is positional).
+     */
+    void write(ByteBuffer[] srcs, int offset) throws IOException {
+        long total = 0;
+        int[] startPositions = new int[srcs.length];
+        for (int i = 0; i < srcs.length; i++) {
+            startPositions[i] = srcs[i].position();
+            total += srcs[i].remaining();
+        }
+        if (offset < 0 || offset + total > sizeBytes) {
+            throw new IllegalArgumentException("writing " + total + " bytes at offset " + offset + " overruns "
+                    + this + " of " + sizeBytes + " bytes");
+        }
+        long bytes = total;
+        writeRetryingClosedChannel(c -> {
+            c.position(offset);
+            for (long left = bytes; left > 0; ) {
+                left -= c.write(srcs);
+            }
+        }, () -> {
+            for (int i = 0; i < srcs.length; i++) {
+                srcs[i].position(startPositions[i]);
+            }
+        });
+    }
+
+    /** One try at a write through the segment's channel. */
+    @FunctionalInterface
+    private interface WriteAttempt {
+        void run(FileChannel channel) throws IOException;
+    }
+
+    /**
+     * Runs {@code attempt} with the calling thread's interrupt status set aside; when an interrupt from elsewhere
+     * closed the channel under it, reopens the channel, {@code rewind}s the sources and tries again, at most
+     * {@link #MAX_WRITE_ATTEMPTS} times.
+     */
+    private void writeRetryingClosedChannel(WriteAttempt attempt, Runnable rewind) throws IOException {
         boolean interrupted = Thread.interrupted();
         try {
-            for (int attempt = 1; ; attempt++) {
+            for (int n = 1; ; n++) {
                 try {
-                    long at = offset + (long) (src.position() - startPosition);
-                    FileChannel c = channel();
-                    while (src.hasRemaining()) {
-                        at += c.write(src, at);
-                    }
+                    attempt.run(channel());
                     return;
                 } catch (ClosedChannelException e) {
                     interrupted |= Thread.interrupted();
                     channel = null;
-                    if (attempt == MAX_WRITE_ATTEMPTS) {
+                    if (n == MAX_WRITE_ATTEMPTS) {
                         throw new IOException(this + " was closed under " + MAX_WRITE_ATTEMPTS + " writes in a row",
                                 e);
                     }
-                    src.position(startPosition);
+                    rewind.run();
                 }
             }
         } finally {

@@ -25,6 +25,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 abstract class PreparedAppend implements DraftEncoder.Outcome {
 
     private static final ByteOrder BE = RecordDescriptor.BYTE_ORDER;
+    /**
+     * A record body at least this long that sits in direct memory is not staged: the CommitLog writes it from the
+     * request's own buffer, between the staged header and tail, in one gathering write. Staging a 256 KiB batch
+     * costs a copy as large as the kernel's own copy of it into the page cache; below a few pages the extra piece
+     * of the write is not worth it.
+     */
+    static final int GATHER_MIN_BODY_BYTES = 4096;
+    private static final ByteBuffer NO_BODY = ByteBuffer.allocateDirect(0);
 
     final String topic;
     final int queueId;
@@ -64,9 +72,23 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
     abstract int bytes(long baseQueueOffset);
 
     /**
+     * The body that {@link #write} leaves out of {@code dst} for the CommitLog to write by gathering, from its
+     * position to its limit (a fresh view, not shared); empty when every byte is staged. When not empty, {@code dst}
+     * holds the record without its body: its header up to {@link #gatheredBodyIndex()}, then its tail.
+     */
+    ByteBuffer gatheredBody() {
+        return NO_BODY;
+    }
+
+    /** Index of the gathered body in the record: the length of the staged header. Valid after {@link #write}. */
+    int gatheredBodyIndex() {
+        return 0;
+    }
+
+    /**
      * Writes the records at {@code dst[index]}, which is log position {@code position}: every byte of
-     * {@code [index, index + bytes)}, the first TOTALSIZE last (see the class comment), whatever {@code dst} held
-     * before.
+     * {@code [index, index + bytes)} but a {@link #gatheredBody()}, which the record's later bytes then follow at once,
+     * the first TOTALSIZE last (see the class comment), whatever {@code dst} held before.
      */
     final void write(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
                      byte[] storeHostBytes) {
@@ -163,23 +185,61 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
         return at + Short.BYTES;
     }
 
-    /** A plain message: one record. */
-    static final class Single extends PreparedAppend {
+    /** An append of one record holding the draft's body: its CRC, and whether the body is staged or gathered. */
+    abstract static class OneRecord extends PreparedAppend {
+        final int bodyLength;
+        final int bodyCrc;
+        final int flag;
         private final ByteBuffer body;
         private final int bodyIndex;
-        private final int bodyLength;
-        private final int bodyCrc;
-        private final int flag;
-        private final byte[] properties;
+        private final boolean gathered;
+        /** Set by {@link #writeBody}; only the append lock holder reads it. */
+        private int bodyIndexInRecord;
 
-        Single(MessageDraft draft, byte[] topicBytes, int sysFlag, byte[] bornHostBytes, boolean assignsQueueOffset,
-               boolean waitsForFlush, byte[] properties) {
-            super(draft, topicBytes, sysFlag, bornHostBytes, assignsQueueOffset, waitsForFlush, 1);
+        OneRecord(MessageDraft draft, byte[] topicBytes, int sysFlag, byte[] bornHostBytes, boolean assignsQueueOffset,
+                  boolean waitsForFlush, int messageCount) {
+            super(draft, topicBytes, sysFlag, bornHostBytes, assignsQueueOffset, waitsForFlush, messageCount);
             this.body = draft.body();
             this.bodyIndex = body.position();
             this.bodyLength = body.remaining();
             this.bodyCrc = RecordDescriptor.bodyCrc(body, bodyIndex, bodyLength);
             this.flag = draft.flag();
+            this.gathered = body.isDirect() && bodyLength >= GATHER_MIN_BODY_BYTES;
+        }
+
+        @Override
+        final ByteBuffer gatheredBody() {
+            return gathered ? body.duplicate().limit(bodyIndex + bodyLength).position(bodyIndex) : super.gatheredBody();
+        }
+
+        @Override
+        final int gatheredBodyIndex() {
+            return bodyIndexInRecord;
+        }
+
+        /**
+         * The body's place in the record, at {@code dst[at]} just after the header of the record at {@code index}:
+         * copies the body there unless it is gathered.
+         *
+         * @return where the bytes after the body go in {@code dst}
+         */
+        final int writeBody(UnsafeBuffer dst, int index, int at) {
+            bodyIndexInRecord = at - index;
+            if (gathered) {
+                return at;
+            }
+            dst.putBytes(at, body, bodyIndex, bodyLength);
+            return at + bodyLength;
+        }
+    }
+
+    /** A plain message: one record. */
+    static final class Single extends OneRecord {
+        private final byte[] properties;
+
+        Single(MessageDraft draft, byte[] topicBytes, int sysFlag, byte[] bornHostBytes, boolean assignsQueueOffset,
+               boolean waitsForFlush, byte[] properties) {
+            super(draft, topicBytes, sysFlag, bornHostBytes, assignsQueueOffset, waitsForFlush, 1);
             this.properties = properties;
         }
 
@@ -193,8 +253,7 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
                              byte[] storeHostBytes) {
             int at = writeHeader(dst, index, bodyCrc, flag, baseQueueOffset, position, storeTimestampMs,
                     storeHostBytes, bodyLength);
-            dst.putBytes(at, body, bodyIndex, bodyLength);
-            at = writeTopic(dst, at + bodyLength, properties.length);
+            at = writeTopic(dst, writeBody(dst, index, at), properties.length);
             dst.putBytes(at, properties);
             return recordBytes(bodyLength, properties.length);
         }
@@ -204,7 +263,7 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
      * A BatchCQ inner batch: one record whose properties end with {@code INNER_NUM 0x01 n 0x02 INNER_BASE 0x01
      * base 0x02}; only the base's digits are left to write under the lock.
      */
-    static final class InnerBatch extends PreparedAppend {
+    static final class InnerBatch extends OneRecord {
         private static final byte[] INNER_NUM_NAME = (MessageProperties.INNER_NUM
                 + MessageProperties.NAME_VALUE_SEPARATOR).getBytes(StandardCharsets.US_ASCII);
         private static final byte[] INNER_BASE_NAME = (MessageProperties.PROPERTY_SEPARATOR
@@ -213,22 +272,12 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
         /** Longest suffix: 19 digits and the final 0x02. */
         static final int MAX_SUFFIX_BYTES = 20;
 
-        private final ByteBuffer body;
-        private final int bodyIndex;
-        private final int bodyLength;
-        private final int bodyCrc;
-        private final int flag;
         /** The draft's properties, terminated, then {@code INNER_NUM 0x01 n 0x02 INNER_BASE 0x01}. */
         private final byte[] propertiesPrefix;
 
         InnerBatch(MessageDraft draft, byte[] topicBytes, int sysFlag, byte[] bornHostBytes, boolean waitsForFlush,
                    int innerNum, byte[] propertiesPrefix) {
             super(draft, topicBytes, sysFlag, bornHostBytes, true, waitsForFlush, innerNum);
-            this.body = draft.body();
-            this.bodyIndex = body.position();
-            this.bodyLength = body.remaining();
-            this.bodyCrc = RecordDescriptor.bodyCrc(body, bodyIndex, bodyLength);
-            this.flag = draft.flag();
             this.propertiesPrefix = propertiesPrefix;
         }
 
@@ -276,8 +325,7 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
             int propertiesLength = propertiesPrefix.length + decimalDigits(baseQueueOffset) + 1;
             int at = writeHeader(dst, index, bodyCrc, flag, baseQueueOffset, position, storeTimestampMs,
                     storeHostBytes, bodyLength);
-            dst.putBytes(at, body, bodyIndex, bodyLength);
-            at = writeTopic(dst, at + bodyLength, propertiesLength);
+            at = writeTopic(dst, writeBody(dst, index, at), propertiesLength);
             dst.putBytes(at, propertiesPrefix);
             at += propertiesPrefix.length;
             at += dst.putNaturalLongAscii(at, baseQueueOffset);

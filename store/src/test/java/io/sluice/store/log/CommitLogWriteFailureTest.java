@@ -10,9 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.store.DispatchEntry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,13 +60,7 @@ class CommitLogWriteFailureTest {
     }
 
     private byte[] readFile(long position, int length) throws IOException {
-        Path file = dir.resolve("commitlog").resolve(MappedSegment.fileName(
-                position - position % LogFixture.SEGMENT_BYTES));
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer b = ByteBuffer.allocate(length);
-            ch.read(b, position % LogFixture.SEGMENT_BYTES);
-            return b.array();
-        }
+        return LogFixture.fileBytes(dir, position, length);
     }
 
     private List<String> recoveredTopicsAndOffsets() throws IOException {

@@ -8,8 +8,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /** Small-segment logs and drafts for tests. */
 final class LogFixture {
@@ -66,6 +68,16 @@ final class LogFixture {
         byte[] out = new byte[b.remaining()];
         b.duplicate().get(out);
         return out;
+    }
+
+    /** {@code length} bytes of the file of the log in {@code dir} ({@link #settings}) at log position {@code position}. */
+    static byte[] fileBytes(Path dir, long position, int length) throws IOException {
+        Path file = dir.resolve("commitlog").resolve(MappedSegment.fileName(position - position % SEGMENT_BYTES));
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(length);
+            ch.read(b, position % SEGMENT_BYTES);
+            return b.array();
+        }
     }
 
     static byte[] filled(int length, int seed) {
