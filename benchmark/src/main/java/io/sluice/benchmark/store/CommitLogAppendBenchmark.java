@@ -45,8 +45,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code appendSingle1KiB}: 1 KiB body, ~60 bytes of properties; ops/s = messages/s.</li>
  *   <li>{@code appendInnerBatch32KiB}: a 32 KiB BatchCQ inner batch (32 entries) stored as one record.</li>
- *   <li>{@code appendInnerBatch256KiB}: a 256 KiB inner batch (256 entries), its body on the heap (staged: the
- *       baseline) or in direct memory (written by gathering, as a send's body from its network buffer).</li>
+ *   <li>{@code appendInnerBatchStagedOrGathered}: a 32 or 256 KiB inner batch (1 KiB entries), its body on the
+ *       heap (staged: the baseline) or in direct memory (written by gathering, as a send's body from its network
+ *       buffer).</li>
  *   <li>{@code baselineCopy1KiB} / {@code baselineCopy32KiB}: {@code putBytes} of the same body bytes into a
  *       1 GiB mapped file whose pages were touched at setup, wrapping at its end.</li>
  *   <li>{@code prepareSegments1GiB} (single shot, s/op): how long the log's background allocator takes to
@@ -71,7 +72,6 @@ public class CommitLogAppendBenchmark {
     static final int SINGLE_BODY_BYTES = 1024;
     static final int BATCH_BODY_BYTES = 32 * 1024;
     static final int BATCH_ENTRIES = 32;
-    static final int BIG_BATCH_BODY_BYTES = 256 * 1024;
     static final InetSocketAddress HOST = new InetSocketAddress(InetAddress.getLoopbackAddress(), 10911);
     static final String PROPERTIES = "UNIQ_KEY\u00017F0000010BB818B4AAC2648B37A60000\u0002WAIT\u0001true\u0002";
     /**
@@ -186,14 +186,16 @@ public class CommitLogAppendBenchmark {
     }
 
     /**
-     * A sparse-segment log like {@link LogState}, and a 256 KiB inner batch (the native OMB driver's auto-batch) whose
-     * body is on the heap (so the log stages it: the baseline) or in direct memory, as a send's body sits in its
-     * network buffer (so the log writes it by gathering).
+     * A sparse-segment log like {@link LogState}, and an inner batch of 32 KiB (the Apache client's auto-batch) or
+     * 256 KiB (the native OMB driver's) whose body is on the heap (so the log stages it: the baseline) or in direct
+     * memory, as a send's body sits in its network buffer (so the log writes it by gathering).
      */
     @State(Scope.Benchmark)
     public static class BigBatchState {
         @Param({"heap", "direct"})
         String bodyMemory;
+        @Param({"32", "256"})
+        int batchKiB;
 
         Path dir;
         CommitLog log;
@@ -203,7 +205,7 @@ public class CommitLogAppendBenchmark {
         public void open() throws IOException {
             dir = Files.createTempDirectory(baseDir(), "sluice-bench-log");
             log = openLog(dir, false);
-            ByteBuffer heap = bigBatchBody();
+            ByteBuffer heap = bigBatchBody(batchKiB);
             ByteBuffer body = heap;
             if ("direct".equals(bodyMemory)) {
                 body = ByteBuffer.allocateDirect(heap.remaining()).put(heap.duplicate()).flip();
@@ -223,8 +225,8 @@ public class CommitLogAppendBenchmark {
         }
     }
 
-    static ByteBuffer bigBatchBody() {
-        int entries = BIG_BATCH_BODY_BYTES / 1024;
+    static ByteBuffer bigBatchBody(int kiB) {
+        int entries = kiB;
         int entryBodyBytes = 1024 - BatchBodyDescriptor.ENTRY_OVERHEAD_BYTES - 42;
         List<BatchBodyDescriptor.Message> messages = new ArrayList<>();
         for (int i = 0; i < entries; i++) {
@@ -307,7 +309,7 @@ public class CommitLogAppendBenchmark {
     }
 
     @Benchmark
-    public AppendResult appendInnerBatch256KiB(BigBatchState s) {
+    public AppendResult appendInnerBatchStagedOrGathered(BigBatchState s) {
         return checked(s.log.append(s.innerBatch).join());
     }
 

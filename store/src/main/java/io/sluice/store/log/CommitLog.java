@@ -246,11 +246,12 @@ public final class CommitLog implements AutoCloseable {
             }
             long storeTimestampMs = epochClock.time();
             ByteBuffer body = p.gatheredBody();
-            UnsafeBuffer stage = staging(bytes - body.remaining());
-            p.write(stage, 0, position, base, storeTimestampMs, storeHostBytes);
             if (body.hasRemaining()) {
+                p.writeAroundBody(staging(bytes - body.remaining()), 0, position, base, storeTimestampMs,
+                        storeHostBytes);
                 writeGathered(segment, offset, bytes, p.gatheredBodyIndex(), body);
             } else {
+                p.write(staging(bytes), 0, position, base, storeTimestampMs, storeHostBytes);
                 writeStaged(segment, offset, bytes);
             }
             // The record's bytes above happen-before any acquire read of the new position.

@@ -18,7 +18,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * One fixed-size CommitLog segment file, memory-mapped read-write for its whole length, named by its start position
  * in the log as 20 zero-padded digits (docs/storage.md#commitlog-segments).
  *
- * <p>Bytes are written with positional writes on the file channel ({@link #write}, {@link #zeroNonZero}), never
+ * <p>Bytes are written through the file channel ({@link #write}, {@link #zeroNonZero}), never
  * stored into the mapping: a block that cannot be allocated then fails the write where it can be answered, instead
  * of faulting after the append looked successful. Readers use the mapping. A segment is never unmapped explicitly,
  * since readers may hold views of it: {@link #delete} only unlinks the file and the GC releases the mapping
@@ -220,21 +220,14 @@ final class MappedSegment {
             throw new IllegalArgumentException("writing " + src.remaining() + " bytes at offset " + offset
                     + " overruns " + this + " of " + sizeBytes + " bytes");
         }
-        int startPosition = src.position();
-        writeRetryingClosedChannel(c -> {
-            long at = offset;
-            while (src.hasRemaining()) {
-                at += c.write(src, at);
-            }
-        }, () -> src.position(startPosition));
+        writeRetryingClosedChannel(src, null, null, offset);
     }
 
     /**
      * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}, in one
      * gathering write where the kernel allows: the pieces of a record that already sit in direct memory go to the
      * file without first being copied together. Same callers, interrupt handling and failure contract as
-     * {@link #write(ByteBuffer, int)}. The channel's own position is moved for this: nothing else uses it (every
-     * other access is positional).
+     * {@link #write(ByteBuffer, int)}. It moves the channel's own position: nothing else uses that position.
      */
     void write(ByteBuffer[] srcs, int offset) throws IOException {
         long total = 0;
@@ -247,45 +240,47 @@ final class MappedSegment {
             throw new IllegalArgumentException("writing " + total + " bytes at offset " + offset + " overruns "
                     + this + " of " + sizeBytes + " bytes");
         }
-        long bytes = total;
-        writeRetryingClosedChannel(c -> {
-            c.position(offset);
-            for (long left = bytes; left > 0; ) {
-                left -= c.write(srcs);
-            }
-        }, () -> {
-            for (int i = 0; i < srcs.length; i++) {
-                srcs[i].position(startPositions[i]);
-            }
-        });
-    }
-
-    /** One try at a write through the segment's channel. */
-    @FunctionalInterface
-    private interface WriteAttempt {
-        void run(FileChannel channel) throws IOException;
+        writeRetryingClosedChannel(null, srcs, startPositions, offset);
     }
 
     /**
-     * Runs {@code attempt} with the calling thread's interrupt status set aside; when an interrupt from elsewhere
-     * closed the channel under it, reopens the channel, {@code rewind}s the sources and tries again, at most
-     * {@link #MAX_WRITE_ATTEMPTS} times.
+     * Writes {@code src} (positionally) or else {@code srcs} (seek, then a gathering write) at {@code offset}, with
+     * the calling thread's interrupt status set aside; when an interrupt from elsewhere closed the channel under it,
+     * reopens the channel, rewinds the sources and tries again, at most {@link #MAX_WRITE_ATTEMPTS} times.
      */
-    private void writeRetryingClosedChannel(WriteAttempt attempt, Runnable rewind) throws IOException {
+    private void writeRetryingClosedChannel(ByteBuffer src, ByteBuffer[] srcs, int[] startPositions, int offset)
+            throws IOException {
+        int startPosition = src == null ? 0 : src.position();
         boolean interrupted = Thread.interrupted();
         try {
-            for (int n = 1; ; n++) {
+            for (int attempt = 1; ; attempt++) {
                 try {
-                    attempt.run(channel());
+                    FileChannel c = channel();
+                    if (src != null) {
+                        for (long at = offset; src.hasRemaining(); ) {
+                            at += c.write(src, at);
+                        }
+                    } else {
+                        c.position(offset);
+                        while (hasRemaining(srcs)) {
+                            c.write(srcs);
+                        }
+                    }
                     return;
                 } catch (ClosedChannelException e) {
                     interrupted |= Thread.interrupted();
                     channel = null;
-                    if (n == MAX_WRITE_ATTEMPTS) {
+                    if (attempt == MAX_WRITE_ATTEMPTS) {
                         throw new IOException(this + " was closed under " + MAX_WRITE_ATTEMPTS + " writes in a row",
                                 e);
                     }
-                    rewind.run();
+                    if (src != null) {
+                        src.position(startPosition);
+                    } else {
+                        for (int i = 0; i < srcs.length; i++) {
+                            srcs[i].position(startPositions[i]);
+                        }
+                    }
                 }
             }
         } finally {
@@ -293,6 +288,15 @@ final class MappedSegment {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    private static boolean hasRemaining(ByteBuffer[] srcs) {
+        for (ByteBuffer b : srcs) {
+            if (b.hasRemaining()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private FileChannel channel() throws IOException {

@@ -12,7 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A validated draft with everything that does not depend on its position already computed (body CRCs, topic and
  * properties bytes, sizes), so that the append lock is held only to assign offsets and copy bytes. Produced by
- * {@link DraftEncoder}; nothing here allocates under the lock.
+ * {@link DraftEncoder}; nothing here allocates under the lock but the view of a gathered body.
  *
  * <p>Publish order: {@link #write} stores every byte of its records but the first record's TOTALSIZE, then, behind a
  * release fence, that TOTALSIZE ({@link #publishTotalSize}); the CommitLog writes them to the file in that order.
@@ -28,10 +28,10 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
     /**
      * A record body at least this long that sits in direct memory is not staged: the CommitLog writes it from the
      * request's own buffer, between the staged header and tail, in one gathering write. Staging a 256 KiB batch
-     * costs a copy as large as the kernel's own copy of it into the page cache; below a few pages the extra piece
-     * of the write is not worth it.
+     * costs a copy as large as the kernel's own copy of it into the page cache; a gathering write costs one more
+     * system call (a seek: Java has no positional gathering write), worth about a copy of a few pages.
      */
-    static final int GATHER_MIN_BODY_BYTES = 4096;
+    static final int GATHER_MIN_BODY_BYTES = 16 * 1024;
     private static final ByteBuffer NO_BODY = ByteBuffer.allocateDirect(0);
 
     final String topic;
@@ -72,38 +72,49 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
     abstract int bytes(long baseQueueOffset);
 
     /**
-     * The body that {@link #write} leaves out of {@code dst} for the CommitLog to write by gathering, from its
-     * position to its limit (a fresh view, not shared); empty when every byte is staged. When not empty, {@code dst}
-     * holds the record without its body: its header up to {@link #gatheredBodyIndex()}, then its tail.
+     * The body that {@link #writeAroundBody} leaves out of {@code dst} for the CommitLog to write by gathering, from
+     * its position to its limit (a view the caller may move); empty when every byte is staged.
      */
     ByteBuffer gatheredBody() {
         return NO_BODY;
     }
 
-    /** Index of the gathered body in the record: the length of the staged header. Valid after {@link #write}. */
+    /** Index of the gathered body in the record: the staged header's length. Valid after {@link #writeAroundBody}. */
     int gatheredBodyIndex() {
         return 0;
     }
 
     /**
      * Writes the records at {@code dst[index]}, which is log position {@code position}: every byte of
-     * {@code [index, index + bytes)} but a {@link #gatheredBody()}, which the record's later bytes then follow at once,
-     * the first TOTALSIZE last (see the class comment), whatever {@code dst} held before.
+     * {@code [index, index + bytes)}, the first TOTALSIZE last (see the class comment), whatever {@code dst} held
+     * before.
      */
     final void write(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
                      byte[] storeHostBytes) {
         int firstRecordBytes = writeUnpublished(dst, index, position, baseQueueOffset, storeTimestampMs,
-                storeHostBytes);
+                storeHostBytes, false);
         publishTotalSize(dst, index, firstRecordBytes);
     }
 
     /**
-     * Writes every byte of the records except the first record's TOTALSIZE, which is left as it is (zero).
+     * As {@link #write}, but the {@link #gatheredBody()} is left out: {@code dst} then holds the record's header up
+     * to {@link #gatheredBodyIndex()} and, right after it, the record's tail.
+     */
+    final void writeAroundBody(UnsafeBuffer dst, int index, long position, long baseQueueOffset,
+                               long storeTimestampMs, byte[] storeHostBytes) {
+        int firstRecordBytes = writeUnpublished(dst, index, position, baseQueueOffset, storeTimestampMs,
+                storeHostBytes, true);
+        publishTotalSize(dst, index, firstRecordBytes);
+    }
+
+    /**
+     * Writes every byte of the records except the first record's TOTALSIZE, which is left as it is (zero), and,
+     * when {@code leaveBodyOut}, the {@link #gatheredBody()}.
      *
      * @return the first record's TOTALSIZE
      */
     abstract int writeUnpublished(UnsafeBuffer dst, int index, long position, long baseQueueOffset,
-                                  long storeTimestampMs, byte[] storeHostBytes);
+                                  long storeTimestampMs, byte[] storeHostBytes, boolean leaveBodyOut);
 
     /**
      * Stores the TOTALSIZE of the record at {@code dst[index]} after every store made before it. A release
@@ -193,7 +204,7 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
         private final ByteBuffer body;
         private final int bodyIndex;
         private final boolean gathered;
-        /** Set by {@link #writeBody}; only the append lock holder reads it. */
+        /** Set by {@link #writeBody}; its caller reads it right after. */
         private int bodyIndexInRecord;
 
         OneRecord(MessageDraft draft, byte[] topicBytes, int sysFlag, byte[] bornHostBytes, boolean assignsQueueOffset,
@@ -219,13 +230,13 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
 
         /**
          * The body's place in the record, at {@code dst[at]} just after the header of the record at {@code index}:
-         * copies the body there unless it is gathered.
+         * copies the body there unless it is gathered and {@code leaveBodyOut}.
          *
          * @return where the bytes after the body go in {@code dst}
          */
-        final int writeBody(UnsafeBuffer dst, int index, int at) {
+        final int writeBody(UnsafeBuffer dst, int index, int at, boolean leaveBodyOut) {
             bodyIndexInRecord = at - index;
-            if (gathered) {
+            if (gathered && leaveBodyOut) {
                 return at;
             }
             dst.putBytes(at, body, bodyIndex, bodyLength);
@@ -250,10 +261,10 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
 
         @Override
         int writeUnpublished(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
-                             byte[] storeHostBytes) {
+                             byte[] storeHostBytes, boolean leaveBodyOut) {
             int at = writeHeader(dst, index, bodyCrc, flag, baseQueueOffset, position, storeTimestampMs,
                     storeHostBytes, bodyLength);
-            at = writeTopic(dst, writeBody(dst, index, at), properties.length);
+            at = writeTopic(dst, writeBody(dst, index, at, leaveBodyOut), properties.length);
             dst.putBytes(at, properties);
             return recordBytes(bodyLength, properties.length);
         }
@@ -321,11 +332,11 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
 
         @Override
         int writeUnpublished(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
-                             byte[] storeHostBytes) {
+                             byte[] storeHostBytes, boolean leaveBodyOut) {
             int propertiesLength = propertiesPrefix.length + decimalDigits(baseQueueOffset) + 1;
             int at = writeHeader(dst, index, bodyCrc, flag, baseQueueOffset, position, storeTimestampMs,
                     storeHostBytes, bodyLength);
-            at = writeTopic(dst, writeBody(dst, index, at), propertiesLength);
+            at = writeTopic(dst, writeBody(dst, index, at, leaveBodyOut), propertiesLength);
             dst.putBytes(at, propertiesPrefix);
             at += propertiesPrefix.length;
             at += dst.putNaturalLongAscii(at, baseQueueOffset);
@@ -368,7 +379,7 @@ abstract class PreparedAppend implements DraftEncoder.Outcome {
 
         @Override
         int writeUnpublished(UnsafeBuffer dst, int index, long position, long baseQueueOffset, long storeTimestampMs,
-                             byte[] storeHostBytes) {
+                             byte[] storeHostBytes, boolean leaveBodyOut) {
             int at = index;
             long pos = position;
             int firstRecordBytes = 0;

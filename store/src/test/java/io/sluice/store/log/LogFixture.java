@@ -70,7 +70,7 @@ final class LogFixture {
         return out;
     }
 
-    /** {@code length} bytes of the file of the log in {@code dir} ({@link #settings}) at log position {@code position}. */
+    /** {@code length} bytes of the log in {@code dir} ({@link #settings}) from log position {@code position}. */
     static byte[] fileBytes(Path dir, long position, int length) throws IOException {
         Path file = dir.resolve("commitlog").resolve(MappedSegment.fileName(position - position % SEGMENT_BYTES));
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
