@@ -116,62 +116,58 @@ public class CommitLogAppendBenchmark {
 
     /** One ASYNC CommitLog per trial, with {@code SEGMENTS_AHEAD} segments ready before every iteration. */
     @State(Scope.Benchmark)
-    public static class LogState {
+    public static class LogState extends OpenLog {
         /** Pre-allocate each new segment ahead of the writer, or keep it sparse (the production default). */
         @Param({"true", "false"})
         boolean preallocate;
 
-        Path dir;
-        CommitLog log;
         MessageDraft single;
         MessageDraft innerBatch;
 
         @Setup(Level.Trial)
         public void open() throws IOException {
-            dir = Files.createTempDirectory(baseDir(), "sluice-bench-log");
-            log = openLog(dir, preallocate);
+            openLog(preallocate);
             single = MessageDraft.builder("BenchTopic", 0).body(singleBody()).propertiesText(PROPERTIES)
                     .bornHost(HOST).bornTimestampMs(System.currentTimeMillis()).build();
             innerBatch = MessageDraft.builder("BenchBatchTopic", 0).body(batchBody()).propertiesText(PROPERTIES)
                     .bornHost(HOST).bornTimestampMs(System.currentTimeMillis()).kind(AppendKind.INNER_BATCH).build();
         }
+    }
+
+    /**
+     * An ASYNC CommitLog for one trial, opened by the subclass's trial setup, with {@code SEGMENTS_AHEAD} segments
+     * ready before every iteration.
+     */
+    public abstract static class OpenLog {
+        Path dir;
+        CommitLog log;
+
+        void openLog(boolean preallocate) throws IOException {
+            dir = Files.createTempDirectory(baseDir(), "sluice-bench-log");
+            log = CommitLog.open(LogSettings.builder(dir, HOST).preallocateSegments(preallocate)
+                    .segmentsPreparedAhead(SEGMENTS_AHEAD).segmentAllocationTimeoutMs(60_000).build());
+            log.recover(0, false, e -> { });
+        }
 
         @Setup(Level.Iteration)
         public void awaitSegments() {
-            refreshSegments(log);
+            // Drop what earlier iterations wrote (all but the active segment) and let the GC unmap it, so the
+            // files in tmpfs stay bounded; then wait for the allocator to have the next segments ready.
+            log.deleteExpiredSegments(System.currentTimeMillis(), 0, true, Integer.MAX_VALUE);
+            System.gc();
+            awaitReady(log, SEGMENTS_AHEAD);
+            // The unmapping runs on the JVM's reference handler thread after the GC; on a two-core machine it
+            // would compete with the measurement, so give it time to finish.
+            LockSupport.parkNanos(SETTLE_NS);
         }
 
         @TearDown(Level.Trial)
         public void close() throws IOException {
-            closeLog(log, dir);
+            log.close();
+            BenchFiles.deleteRecursively(dir);
+            // Deleted segments are unmapped by the GC (see MappedSegment); give their memory back now.
+            System.gc();
         }
-    }
-
-    static CommitLog openLog(Path dir, boolean preallocate) throws IOException {
-        CommitLog log = CommitLog.open(LogSettings.builder(dir, HOST).preallocateSegments(preallocate)
-                .segmentsPreparedAhead(SEGMENTS_AHEAD).segmentAllocationTimeoutMs(60_000).build());
-        log.recover(0, false, e -> { });
-        return log;
-    }
-
-    /**
-     * Drops what earlier iterations wrote (all but the active segment) and lets the GC unmap it, so the files in
-     * tmpfs stay bounded; then waits for the allocator to have the next segments ready.
-     */
-    static void refreshSegments(CommitLog log) {
-        log.deleteExpiredSegments(System.currentTimeMillis(), 0, true, Integer.MAX_VALUE);
-        System.gc();
-        awaitReady(log, SEGMENTS_AHEAD);
-        // The unmapping runs on the JVM's reference handler thread after the GC; on a two-core machine it would
-        // compete with the measurement, so give it time to finish.
-        LockSupport.parkNanos(SETTLE_NS);
-    }
-
-    static void closeLog(CommitLog log, Path dir) throws IOException {
-        log.close();
-        BenchFiles.deleteRecursively(dir);
-        // Deleted segments are unmapped by the GC (see MappedSegment); give their memory back now.
-        System.gc();
     }
 
     static void awaitReady(CommitLog log, int segments) {
@@ -191,20 +187,17 @@ public class CommitLogAppendBenchmark {
      * memory, as a send's body sits in its network buffer (so the log writes it by gathering).
      */
     @State(Scope.Benchmark)
-    public static class BigBatchState {
+    public static class BigBatchState extends OpenLog {
         @Param({"heap", "direct"})
         String bodyMemory;
         @Param({"32", "256"})
         int batchKiB;
 
-        Path dir;
-        CommitLog log;
         MessageDraft innerBatch;
 
         @Setup(Level.Trial)
         public void open() throws IOException {
-            dir = Files.createTempDirectory(baseDir(), "sluice-bench-log");
-            log = openLog(dir, false);
+            openLog(false);
             ByteBuffer heap = bigBatchBody(batchKiB);
             ByteBuffer body = heap;
             if ("direct".equals(bodyMemory)) {
@@ -212,16 +205,6 @@ public class CommitLogAppendBenchmark {
             }
             innerBatch = MessageDraft.builder("BenchBatchTopic", 0).body(body).propertiesText(PROPERTIES)
                     .bornHost(HOST).bornTimestampMs(System.currentTimeMillis()).kind(AppendKind.INNER_BATCH).build();
-        }
-
-        @Setup(Level.Iteration)
-        public void awaitSegments() {
-            refreshSegments(log);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() throws IOException {
-            closeLog(log, dir);
         }
     }
 

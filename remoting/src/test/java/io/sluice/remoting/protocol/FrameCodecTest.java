@@ -14,12 +14,15 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.PoolArenaMetric;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Random;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -80,9 +83,9 @@ class FrameCodecTest {
     @Test
     void aBodyThatMayNotHoldItsFrameIsCopiedIntoAHeldBufferOfTheFramesAllocator() throws FrameException {
         byte[] bytes = new byte[40_000];
-        new java.util.Random(5).nextBytes(bytes);
+        new Random(5).nextBytes(bytes);
         FrameCodec codec = new FrameCodec(1 << 20, code -> code == RequestCode.SEND_BATCH_MESSAGE);
-        io.netty.buffer.PooledByteBufAllocator pool = new io.netty.buffer.PooledByteBufAllocator(true);
+        PooledByteBufAllocator pool = new PooledByteBufAllocator(true);
         ByteBuf frame = codec.encode(RemotingCommand.request(RequestCode.SEND_BATCH_MESSAGE).setBody(bytes), pool);
         long activeBefore = activeDirectAllocations(pool);
         RemotingCommand kept;
@@ -103,8 +106,8 @@ class FrameCodecTest {
         assertEquals(activeBefore - 1, activeDirectAllocations(pool), "the copy and the frame are both released");
     }
 
-    private static long activeDirectAllocations(io.netty.buffer.PooledByteBufAllocator pool) {
-        return pool.metric().directArenas().stream().mapToLong(io.netty.buffer.PoolArenaMetric::numActiveAllocations)
+    private static long activeDirectAllocations(PooledByteBufAllocator pool) {
+        return pool.metric().directArenas().stream().mapToLong(PoolArenaMetric::numActiveAllocations)
                 .sum();
     }
 

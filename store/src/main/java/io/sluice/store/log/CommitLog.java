@@ -8,7 +8,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +51,8 @@ public final class CommitLog implements AutoCloseable {
      * by later appends) rather than a storage failure.
      */
     static final long FULL_DISK_USABLE_BYTES = 64L << 20;
+    /** Index of the byte after a record's TOTALSIZE: where the first of an append's two writes starts. */
+    private static final int AFTER_TOTAL_SIZE = RecordDescriptor.TOTAL_SIZE_OFFSET + Integer.BYTES;
 
     private enum State { LOADED, RUNNING, CLOSED }
 
@@ -87,8 +88,6 @@ public final class CommitLog implements AutoCloseable {
     private ByteBuffer staging = ByteBuffer.allocateDirect(INITIAL_STAGING_BYTES);
     /** {@link #staging} for encoding. Lock holder only. */
     private UnsafeBuffer stagingView = new UnsafeBuffer(staging);
-    /** The pieces of a gathering write ({@link #writeGathered}): staged header, body, staged tail. Lock holder only. */
-    private final ByteBuffer[] gather = new ByteBuffer[3];
     private volatile State state = State.LOADED;
     /**
      * Appends that would end above this position are refused with DISK_FULL: the disk check sets it to what the
@@ -247,9 +246,12 @@ public final class CommitLog implements AutoCloseable {
             long storeTimestampMs = epochClock.time();
             ByteBuffer body = p.gatheredBody();
             if (body.hasRemaining()) {
-                p.writeAroundBody(staging(bytes - body.remaining()), 0, position, base, storeTimestampMs,
-                        storeHostBytes);
-                writeGathered(segment, offset, bytes, p.gatheredBodyIndex(), body);
+                int stagedBytes = bytes - body.remaining();
+                p.writeAroundBody(staging(stagedBytes), 0, position, base, storeTimestampMs, storeHostBytes);
+                int bodyIndex = p.gatheredBodyIndex();
+                // Staged header, the body where it is, staged tail: one gathering write.
+                writeRecords(segment, offset, bytes, staging.duplicate().limit(bodyIndex).position(AFTER_TOTAL_SIZE),
+                        body, staging.duplicate().limit(stagedBytes).position(bodyIndex));
             } else {
                 p.write(staging(bytes), 0, position, base, storeTimestampMs, storeHostBytes);
                 writeStaged(segment, offset, bytes);
@@ -407,42 +409,22 @@ public final class CommitLog implements AutoCloseable {
      * (see the class comment).
      */
     private void writeStaged(MappedSegment segment, int offset, int bytes) throws IOException {
-        writeRecords(segment, offset, bytes, 0, null);
+        writeRecords(segment, offset, bytes, staging.limit(bytes).position(AFTER_TOTAL_SIZE));
     }
 
     /**
-     * Lock held: as {@link #writeStaged}, for records whose {@code body} was left out of the staging buffer: the
-     * staged header ({@code staging[0, bodyIndex)}), the body and the staged tail go to the file in one gathering
-     * write, then the first TOTALSIZE.
+     * Lock held: writes the {@code bytes} of records at {@code offset} of {@code segment}: {@code afterTotalSize},
+     * every byte after the first TOTALSIZE in order, then that TOTALSIZE from {@code staging}.
      */
-    private void writeGathered(MappedSegment segment, int offset, int bytes, int bodyIndex, ByteBuffer body)
+    private void writeRecords(MappedSegment segment, int offset, int bytes, ByteBuffer... afterTotalSize)
             throws IOException {
-        writeRecords(segment, offset, bytes, bodyIndex, body);
-    }
-
-    /** Lock held: {@link #writeStaged} when {@code body} is null, {@link #writeGathered} otherwise. */
-    private void writeRecords(MappedSegment segment, int offset, int bytes, int bodyIndex, ByteBuffer body)
-            throws IOException {
-        int afterSize = RecordDescriptor.TOTAL_SIZE_OFFSET + Integer.BYTES;
         long position = segment.startPosition() + offset;
         zeroFill.beforeWrite(position + bytes);
         try {
-            env.writeHook().beforeWrite(position + afterSize, bytes - afterSize);
-            if (body == null) {
-                segment.write(staging.limit(bytes).position(afterSize), offset + afterSize);
-            } else {
-                int stagedBytes = bytes - body.remaining();
-                gather[0] = staging.duplicate().limit(bodyIndex).position(afterSize);
-                gather[1] = body;
-                gather[2] = staging.duplicate().limit(stagedBytes).position(bodyIndex);
-                try {
-                    segment.write(gather, offset + afterSize);
-                } finally {
-                    Arrays.fill(gather, null);
-                }
-            }
+            env.writeHook().beforeWrite(position + AFTER_TOTAL_SIZE, bytes - AFTER_TOTAL_SIZE);
+            segment.write(afterTotalSize, offset + AFTER_TOTAL_SIZE);
             env.writeHook().beforeWrite(position + RecordDescriptor.TOTAL_SIZE_OFFSET, Integer.BYTES);
-            segment.write(staging.limit(afterSize).position(RecordDescriptor.TOTAL_SIZE_OFFSET),
+            segment.write(staging.limit(AFTER_TOTAL_SIZE).position(RecordDescriptor.TOTAL_SIZE_OFFSET),
                     offset + RecordDescriptor.TOTAL_SIZE_OFFSET);
         } catch (IOException | RuntimeException | Error e) {
             // Part of the records may be in the file: zero it (and make that durable), so that nothing after the

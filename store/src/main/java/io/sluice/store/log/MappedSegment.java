@@ -216,18 +216,14 @@ final class MappedSegment {
      *                     file is unknown: the caller must not count any of it
      */
     void write(ByteBuffer src, int offset) throws IOException {
-        if (offset < 0 || (long) offset + src.remaining() > sizeBytes) {
-            throw new IllegalArgumentException("writing " + src.remaining() + " bytes at offset " + offset
-                    + " overruns " + this + " of " + sizeBytes + " bytes");
-        }
-        writeRetryingClosedChannel(src, null, null, offset);
+        write(new ByteBuffer[] {src}, offset);
     }
 
     /**
-     * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}, in one
-     * gathering write where the kernel allows: the pieces of a record that already sit in direct memory go to the
-     * file without first being copied together. Same callers, interrupt handling and failure contract as
-     * {@link #write(ByteBuffer, int)}. It moves the channel's own position: nothing else uses that position.
+     * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}: one
+     * positional write for a single buffer, else a seek and a gathering write, so that the pieces of a record that
+     * already sit in direct memory go to the file without first being copied together (nothing else uses the
+     * channel's position). Same callers, interrupt handling and failure contract as {@link #write(ByteBuffer, int)}.
      */
     void write(ByteBuffer[] srcs, int offset) throws IOException {
         long total = 0;
@@ -240,30 +236,19 @@ final class MappedSegment {
             throw new IllegalArgumentException("writing " + total + " bytes at offset " + offset + " overruns "
                     + this + " of " + sizeBytes + " bytes");
         }
-        writeRetryingClosedChannel(null, srcs, startPositions, offset);
-    }
-
-    /**
-     * Writes {@code src} (positionally) or else {@code srcs} (seek, then a gathering write) at {@code offset}, with
-     * the calling thread's interrupt status set aside; when an interrupt from elsewhere closed the channel under it,
-     * reopens the channel, rewinds the sources and tries again, at most {@link #MAX_WRITE_ATTEMPTS} times.
-     */
-    private void writeRetryingClosedChannel(ByteBuffer src, ByteBuffer[] srcs, int[] startPositions, int offset)
-            throws IOException {
-        int startPosition = src == null ? 0 : src.position();
         boolean interrupted = Thread.interrupted();
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
                     FileChannel c = channel();
-                    if (src != null) {
-                        for (long at = offset; src.hasRemaining(); ) {
-                            at += c.write(src, at);
+                    if (srcs.length == 1) {
+                        for (long at = offset; srcs[0].hasRemaining(); ) {
+                            at += c.write(srcs[0], at);
                         }
                     } else {
                         c.position(offset);
-                        while (hasRemaining(srcs)) {
-                            c.write(srcs);
+                        for (long left = total; left > 0; ) {
+                            left -= c.write(srcs);
                         }
                     }
                     return;
@@ -274,12 +259,8 @@ final class MappedSegment {
                         throw new IOException(this + " was closed under " + MAX_WRITE_ATTEMPTS + " writes in a row",
                                 e);
                     }
-                    if (src != null) {
-                        src.position(startPosition);
-                    } else {
-                        for (int i = 0; i < srcs.length; i++) {
-                            srcs[i].position(startPositions[i]);
-                        }
+                    for (int i = 0; i < srcs.length; i++) {
+                        srcs[i].position(startPositions[i]);
                     }
                 }
             }
@@ -288,15 +269,6 @@ final class MappedSegment {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    private static boolean hasRemaining(ByteBuffer[] srcs) {
-        for (ByteBuffer b : srcs) {
-            if (b.hasRemaining()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private FileChannel channel() throws IOException {
