@@ -903,7 +903,8 @@ public final class Broker implements AutoCloseable {
                 .withSimpleCqSlotsPerFile(settings.consumeQueueFileBytes() / SIMPLE_CQ_SLOT_BYTES)
                 .withBatchCqSlotsPerFile(settings.batchConsumeQueueFileBytes() / BATCH_CQ_SLOT_BYTES)
                 .withMaxQueuesPerTopic(IndexSettings.MAX_QUEUES_PER_TOPIC_LIMIT)
-                .withBatchCqUnitMaxBytes(settings.batchCqUnitMaxBytes());
+                .withBatchCqUnitMaxBytes(settings.batchCqUnitMaxBytes())
+                .withBatchCqSpan(settings.batchCqSpanMaxBytes(), log.segmentBytes());
         RetentionSettings retention = RetentionSettings.defaults()
                 .withFileReservedHours(settings.fileReservedHours())
                 .withDeleteWhenHours(settings.deleteWhenHours())
@@ -916,15 +917,15 @@ public final class Broker implements AutoCloseable {
         KeyIndexSettings keyIndex = KeyIndexSettings.defaults(settings.storePathRootDir())
                 .withEnabled(settings.messageIndexEnable())
                 .withSizes(settings.maxHashSlotNum(), settings.maxIndexNum())
-                .withCheckpointIntervalMs(settings.flushIntervalConsumeQueueMs());
+                .withCheckpointIntervalMs(settings.flushIntervalKeyIndexMs());
         return StoreSettings.builder(settings.storePathRootDir(), storeHost)
-                .index(index)
                 .keyIndex(keyIndex)
                 .dispatch(dispatch)
                 .retention(retention)
                 .checkpointIntervalMs(settings.flushIntervalConsumeQueueMs())
                 .build()
-                .withLog(log);
+                .withLog(log)
+                .withIndex(index); // after the log: a spanning index names the log's segment size
     }
 
     /** Where the metrics endpoint binds: metricsPromExporterHost, else brokerIP1, else the loopback address. */

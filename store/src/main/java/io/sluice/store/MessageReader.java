@@ -7,7 +7,6 @@ import io.sluice.store.index.SlotReadStatus;
 import io.sluice.store.index.SlotBatch;
 import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.ReadResult;
-import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,41 +73,6 @@ final class MessageReader {
         return queues.find(topic, queueId);
     }
 
-    /**
-     * The bytes of the whole records at the start of {@code unit} whose messages all lie below {@code offset}: a
-     * record ends where the next one starts, and the next one's QUEUEOFFSET is its first message's offset.
-     */
-    static int bytesOfRecordsBelow(ByteBuffer unit, long offset) {
-        int start = unit.position();
-        int limit = unit.limit();
-        int skip = 0;
-        while (true) {
-            int totalSize = unit.getInt(start + skip + RecordDescriptor.TOTAL_SIZE_OFFSET);
-            int next = skip + totalSize;
-            if (totalSize <= 0 || start + next + RecordDescriptor.QUEUE_OFFSET_OFFSET + Long.BYTES > limit
-                    || unit.getLong(start + next + RecordDescriptor.QUEUE_OFFSET_OFFSET) > offset) {
-                return skip;
-            }
-            skip = next;
-        }
-    }
-
-    /** The bytes of the records at the start of {@code unit} whose first message lies below {@code endOffset}. */
-    static int bytesOfRecordsStartingBelow(ByteBuffer unit, long endOffset) {
-        int start = unit.position();
-        int length = unit.limit() - start;
-        int kept = 0;
-        while (kept + RecordDescriptor.QUEUE_OFFSET_OFFSET + Long.BYTES <= length
-                && unit.getLong(start + kept + RecordDescriptor.QUEUE_OFFSET_OFFSET) < endOffset) {
-            int totalSize = unit.getInt(start + kept + RecordDescriptor.TOTAL_SIZE_OFFSET);
-            if (totalSize <= 0 || totalSize > length - kept) {
-                break;
-            }
-            kept += totalSize;
-        }
-        return kept;
-    }
-
     private GetResult collect(ConsumeQueue queue, long offset, int maxCount, int maxBytes, LongPredicate filter,
                               long min, long max) {
         SlotBatch slots = SLOTS.get();
@@ -168,20 +132,29 @@ final class MessageReader {
                 ByteBuffer buffer = record.buffer();
                 int messages = batchCount;
                 if (batchQueue) {
-                    // A shared slot holds several records: those its count covers (a growing slot's size may run
-                    // ahead), from the one holding the offset wanted next (a slot that grew after it was read
-                    // once is met again by the next read, at an offset inside it).
-                    int kept = bytesOfRecordsStartingBelow(buffer, slots.baseOffset(i) + batchCount);
-                    int skip = wanted > slots.baseOffset(i) ? bytesOfRecordsBelow(buffer, wanted) : 0;
-                    if (skip > 0 || kept < size) {
-                        long firstOffset = skip == 0 ? slots.baseOffset(i)
-                                : buffer.getLong(buffer.position() + skip + RecordDescriptor.QUEUE_OFFSET_OFFSET);
-                        messages -= (int) (firstOffset - slots.baseOffset(i));
-                        size = kept - skip;
-                        buffer = buffer.slice(buffer.position() + skip, size);
+                    // A shared slot holds several records, maybe with other queues' between them: the own records
+                    // its count covers (a growing slot's size may run ahead), from the one holding the offset
+                    // wanted next (a slot that grew after it was read once is met again at an offset inside it).
+                    int before = records.size();
+                    long endOffset = slots.baseOffset(i) + batchCount;
+                    long firstOffset = SlotRecords.collect(buffer, queue.topic(), queue.queueId(), wanted, endOffset,
+                            records);
+                    if (firstOffset < 0) {
+                        // No record of this queue where the slot points (never after a correct recovery).
+                        if (count == 0) {
+                            return GetResult.empty(GetStatus.OFFSET_FOUND_NULL, slots.baseOffset(i), min, max);
+                        }
+                        next = wanted;
+                        break scan;
                     }
+                    messages = (int) (endOffset - firstOffset);
+                    size = 0;
+                    for (int r = before; r < records.size(); r++) {
+                        size += records.get(r).remaining();
+                    }
+                } else {
+                    records.add(buffer);
                 }
-                records.add(buffer);
                 count += messages;
                 bytes += size;
                 status = GetStatus.FOUND;

@@ -47,6 +47,10 @@ public record StoreSettings(Path rootDir, LogSettings log, IndexSettings index, 
             throw new IllegalArgumentException("index.rootDir " + index.rootDir() + " must be the store rootDir "
                     + rootDir);
         }
+        if (index.logSegmentBytes() != 0 && index.logSegmentBytes() != log.segmentBytes()) {
+            throw new IllegalArgumentException("index.logSegmentBytes " + index.logSegmentBytes()
+                    + " must be the CommitLog's segmentBytes " + log.segmentBytes());
+        }
         if (checkpointIntervalMs < 1) {
             throw new IllegalArgumentException("checkpointIntervalMs must be >= 1, was " + checkpointIntervalMs);
         }
@@ -107,6 +111,11 @@ public record StoreSettings(Path rootDir, LogSettings log, IndexSettings index, 
         }
 
         /** The CommitLog settings builder, to adjust in place. */
+        /** The store root the settings are built for. */
+        public Path rootDir() {
+            return rootDir;
+        }
+
         public LogSettings.Builder log() {
             return log;
         }

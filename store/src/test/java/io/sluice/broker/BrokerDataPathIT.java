@@ -206,6 +206,13 @@ class BrokerDataPathIT {
             for (String topic : List.of(batchTopic, simpleTopic)) {
                 received.assertEveryOffsetOnce(topic, QUEUES, cluster.broker().store());
             }
+            // The producer spreads its batches over the queues in turn, so BatchCQ slots span other queues' (and
+            // the other topic's) records: the consumer above read through such slots. A queue's first slot then
+            // holds several of its batches, returned as more than one view.
+            MessageStore store = cluster.broker().store();
+            assertTrue(java.util.stream.IntStream.range(0, QUEUES).anyMatch(
+                    q -> store.getMessages(batchTopic, q, 0, 1, Integer.MAX_VALUE, null).records().size() > 1),
+                    "no queue's first BatchCQ slot spans other records");
         } finally {
             shutdownAll(producer::shutdown, consumer::shutdown);
         }

@@ -47,4 +47,24 @@ class BrokerTest {
                 "storePathRootDir=/tmp/sluice-broker-test-unused\nwarmMapedFileEnable=true\n"), HOST);
         assertEquals(true, store.log().preallocateSegments());
     }
+
+    @Test
+    void shouldFlushTheKeyIndexByItsOwnKeyAndSpanBatchCqSlotsWithinALogSegment() {
+        StoreSettings defaults = Broker.storeSettings(
+                BrokerConfigLoader.parse("storePathRootDir=/tmp/sluice-broker-test-unused\n"), HOST);
+        assertEquals(10_000, defaults.keyIndex().checkpointIntervalMs());
+        assertEquals(1_000, defaults.checkpointIntervalMs(), "consume queues keep flushIntervalConsumeQueue");
+        assertEquals(4 * 1024 * 1024, defaults.index().batchCqSpanMaxBytes());
+        assertEquals(defaults.log().segmentBytes(), defaults.index().logSegmentBytes());
+
+        StoreSettings set = Broker.storeSettings(BrokerConfigLoader.parse("""
+                storePathRootDir=/tmp/sluice-broker-test-unused
+                flushIntervalKeyIndex=2500
+                batchCqSpanMaxBytes=0
+                mappedFileSizeCommitLog=67108864
+                """), HOST);
+        assertEquals(2_500, set.keyIndex().checkpointIntervalMs());
+        assertEquals(0, set.index().batchCqSpanMaxBytes());
+        assertEquals(64 * 1024 * 1024, set.index().logSegmentBytes());
+    }
 }

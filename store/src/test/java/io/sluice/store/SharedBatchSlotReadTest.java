@@ -22,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.SystemEpochClock;
 import org.apache.rocketmq.common.message.Message;
@@ -105,47 +106,79 @@ class SharedBatchSlotReadTest {
         StoreSettings.Builder b = StoreFixture.settings(root);
         b.index(IndexSettings.defaults(root).withBatchCqUnitMaxBytes(4 * 1024));
         try (MessageStore store = MessageStore.open(b.build(), StoreFixture.TYPES)) {
-            int batches = 600;
-            Thread writer = new Thread(() -> {
-                for (int i = 0; i < batches; i++) {
-                    appendOk(store, batch(BATCH_TOPIC, 2, AppendKind.INNER_BATCH, "x" + i, "y" + i));
-                }
-            }, "shared-slot-writer");
-            writer.start();
-            long next = 0;
-            List<String> bodies = new ArrayList<>();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
-            while (next < 2L * batches && System.nanoTime() < deadline) {
-                GetResult r = store.getMessages(BATCH_TOPIC, 2, next, 32, ALL_BYTES, null);
-                if (r.status() != GetStatus.FOUND) {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                long expected = next;
-                List<List<Long>> seen = new ArrayList<>();
-                for (ByteBuffer unit : r.records()) {
-                    seen.add(recordOffsets(unit));
-                }
-                String what = "pull at " + next + ": " + seen + " next " + r.nextOffset() + " count " + r.messageCount();
-                for (ByteBuffer unit : r.records()) {
-                    for (MessageExt record : MessageDecoder.decodesBatch(unit.duplicate(), true, false, true)) {
-                        assertEquals(expected, record.getQueueOffset(), what);
-                        for (Message m : MessageDecoder.decodeMessages(ByteBuffer.wrap(record.getBody()))) {
-                            bodies.add(new String(m.getBody()));
-                        }
-                        expected += 2;
-                    }
-                }
-                assertEquals(expected, r.nextOffset());
-                next = r.nextOffset();
-            }
-            writer.join(TimeUnit.SECONDS.toMillis(10));
-            assertEquals(2L * batches, next);
-            for (int i = 0; i < batches; i++) {
-                assertEquals("x" + i, bodies.get(2 * i));
-                assertEquals("y" + i, bodies.get(2 * i + 1));
-            }
+            readWhileWriting(store, i -> { });
             assertTrue(store.getMessages(BATCH_TOPIC, 2, 0, 1, ALL_BYTES, null).messageCount() >= 2);
+        }
+    }
+
+    @Test
+    void readingByNextOffsetPastOtherQueuesRecordsSeesEveryMessageOnce() throws Exception {
+        StoreSettings.Builder b = StoreFixture.settings(root);
+        b.index(IndexSettings.defaults(root).withBatchCqUnitMaxBytes(4 * 1024)
+                .withBatchCqSpan(64 * 1024, StoreFixture.SEGMENT_BYTES));
+        try (MessageStore store = MessageStore.open(b.build(), StoreFixture.TYPES)) {
+            readWhileWriting(store, i -> {
+                appendOk(store, batch(BATCH_TOPIC, 3, AppendKind.INNER_BATCH, "not-mine" + i));
+                appendOk(store, StoreFixture.draft("other", 2, "another topic's queue 2"));
+            });
+            GetResult fromStart = store.getMessages(BATCH_TOPIC, 2, 0, 1, ALL_BYTES, null);
+            assertTrue(fromStart.messageCount() > 2, "the first slot spans the other queues' records: "
+                    + fromStart.messageCount() + " messages in " + fromStart.records().size() + " views");
+            assertTrue(fromStart.records().size() > 1, "its own records are not back to back");
+        }
+    }
+
+    /**
+     * Writes 600 batches of two messages to BATCH_TOPIC-2 on another thread, {@code between} each (the batch
+     * number given), and reads the queue by nextOffset meanwhile: every message once, in order, only this queue's.
+     */
+    private static void readWhileWriting(MessageStore store, IntConsumer between) throws Exception {
+        int batches = 600;
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < batches; i++) {
+                appendOk(store, batch(BATCH_TOPIC, 2, AppendKind.INNER_BATCH, "x" + i, "y" + i));
+                between.accept(i);
+            }
+        }, "shared-slot-writer");
+        writer.start();
+        long next = 0;
+        List<String> bodies = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
+        while (next < 2L * batches && System.nanoTime() < deadline) {
+            GetResult r = store.getMessages(BATCH_TOPIC, 2, next, 32, ALL_BYTES, null);
+            if (r.status() != GetStatus.FOUND) {
+                Thread.onSpinWait();
+                continue;
+            }
+            long expected = next;
+            List<List<Long>> seen = new ArrayList<>();
+            long bytes = 0;
+            for (ByteBuffer unit : r.records()) {
+                seen.add(recordOffsets(unit));
+                bytes += unit.remaining();
+            }
+            String what = "pull at " + next + ": " + seen + " next " + r.nextOffset() + " count " + r.messageCount();
+            for (ByteBuffer unit : r.records()) {
+                for (MessageExt record : MessageDecoder.decodesBatch(unit.duplicate(), true, false, true)) {
+                    assertEquals(BATCH_TOPIC, record.getTopic(), what);
+                    assertEquals(2, record.getQueueId(), what);
+                    assertEquals(expected, record.getQueueOffset(), what);
+                    for (Message m : MessageDecoder.decodeMessages(ByteBuffer.wrap(record.getBody()))) {
+                        bodies.add(new String(m.getBody()));
+                    }
+                    expected += 2;
+                }
+            }
+            assertEquals(expected, r.nextOffset(), what);
+            assertEquals(expected - next, r.messageCount(), what);
+            assertEquals(bytes, r.totalBytes(), what);
+            next = r.nextOffset();
+        }
+        writer.join(TimeUnit.SECONDS.toMillis(10));
+        assertEquals(2L * batches, next);
+        for (int i = 0; i < batches; i++) {
+            assertEquals("x" + i, bodies.get(2 * i));
+            assertEquals("y" + i, bodies.get(2 * i + 1));
         }
     }
 

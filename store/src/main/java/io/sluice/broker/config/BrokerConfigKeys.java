@@ -221,6 +221,13 @@ public final class BrokerConfigKeys {
                     + " consumer reading a backlog gets up to this much per pull instead of one producer batch,"
                     + " within Apache's rule that the first unit is taken whole. 0 = one slot per record."
                     + " Sluice only.");
+    public static final ConfigKey<Integer> BATCH_CQ_SPAN_MAX_BYTES = ConfigKey.ofInt("batchCqSpanMaxBytes",
+            4 * MIB, 0, 64 * MIB, "bytes",
+            "BatchCQ: a record of a queue also joins its queue's last slot when other queues' records lie between,"
+                    + " while the slot covers at most this many CommitLog bytes (and 1024 records) from its first"
+                    + " record to its last, within one CommitLog segment; a pull skips the other queues' records."
+                    + " Producers spread their batches over the queues in turn, so this is what lets a push"
+                    + " consumer's pull of a backlog carry several batches. 0 = back to back only. Sluice only.");
     /** Largest message body. */
     public static final ConfigKey<Integer> MAX_MESSAGE_SIZE = ConfigKey.ofInt("maxMessageSize", 4 * MIB, 1, 1024 * MIB,
             "bytes", "Largest message body (a batch body for batch sends); larger sends get MESSAGE_ILLEGAL.");
@@ -254,6 +261,12 @@ public final class BrokerConfigKeys {
     /** Index flush period. */
     public static final ConfigKey<Integer> FLUSH_INTERVAL_CONSUME_QUEUE = ConfigKey.ofInt("flushIntervalConsumeQueue",
             1_000, 1, 60_000, "ms", "Period of the consume-queue flush.");
+    public static final ConfigKey<Integer> FLUSH_INTERVAL_KEY_INDEX = ConfigKey.ofInt("flushIntervalKeyIndex",
+            10_000, 1, 600_000, "ms",
+            "Period of the key index's flush (force of its newest file, then its checkpoint): after a crash the"
+                    + " CommitLog is indexed again from the last one. Keys land in random pages of a mapped file,"
+                    + " and each force write-protects every page it cleans, so the next key in each faults again:"
+                    + " a short period costs CPU on every core. Sluice only.");
     /** Sync flush deadline. */
     public static final ConfigKey<Long> SYNC_FLUSH_TIMEOUT = ConfigKey.ofLong("syncFlushTimeout", 5_000, 1, 600_000,
             "ms", "Under SYNC_FLUSH, a put not fsynced within this time is answered FLUSH_DISK_TIMEOUT; under"
@@ -532,10 +545,12 @@ public final class BrokerConfigKeys {
             SEND_THREAD_POOL_QUEUE_CAPACITY, PULL_THREAD_POOL_QUEUE_CAPACITY, REGISTER_BROKER_INTERVAL_MS,
             REGISTER_BROKER_TIMEOUT_MS, CLIENT_CHANNEL_EXPIRED_TIMEOUT_MS, BROKER_PERMISSION,
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
-            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, BATCH_CQ_UNIT_MAX_BYTES, MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE,
+            MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, BATCH_CQ_UNIT_MAX_BYTES, BATCH_CQ_SPAN_MAX_BYTES,
+            MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE,
             WARM_MAPED_FILE_ENABLE, COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, COMMIT_LOG_RECYCLED_SEGMENTS,
             FLUSH_INTERVAL_COMMIT_LOG,
-            FLUSH_INTERVAL_CONSUME_QUEUE, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE, DISPATCH_CHUNK_BYTES,
+            FLUSH_INTERVAL_CONSUME_QUEUE, FLUSH_INTERVAL_KEY_INDEX, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE,
+            DISPATCH_CHUNK_BYTES,
             DISPATCH_MAX_RECORDS_PER_CHUNK, DISPATCH_PARSE_THREADS, DISPATCH_RING_SLOTS, DISPATCH_INLINE_MAX_BYTES,
             DISPATCH_APPENDER_ASSIST, MESSAGE_INDEX_ENABLE, MAX_HASH_SLOT_NUM, MAX_INDEX_NUM, DELETE_WHEN,
             FILE_RESERVED_TIME,

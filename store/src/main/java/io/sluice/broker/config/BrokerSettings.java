@@ -280,6 +280,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.BATCH_CQ_UNIT_MAX_BYTES);
     }
 
+    /** {@code batchCqSpanMaxBytes}. */
+    public int batchCqSpanMaxBytes() {
+        return get(BrokerConfigKeys.BATCH_CQ_SPAN_MAX_BYTES);
+    }
+
     /** {@code maxMessageSize}. */
     public int maxMessageBytes() {
         return get(BrokerConfigKeys.MAX_MESSAGE_SIZE);
@@ -313,6 +318,11 @@ public final class BrokerSettings {
     /** {@code flushIntervalConsumeQueue}. */
     public int flushIntervalConsumeQueueMs() {
         return get(BrokerConfigKeys.FLUSH_INTERVAL_CONSUME_QUEUE);
+    }
+
+    /** {@code flushIntervalKeyIndex}. */
+    public int flushIntervalKeyIndexMs() {
+        return get(BrokerConfigKeys.FLUSH_INTERVAL_KEY_INDEX);
     }
 
     /** {@code syncFlushTimeout}. */

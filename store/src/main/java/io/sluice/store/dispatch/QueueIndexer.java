@@ -42,6 +42,8 @@ final class QueueIndexer {
     private final ConsumeQueue[] recent = new ConsumeQueue[RECENT];
     private int recentCount;
     private final Set<ConsumeQueue> overflow = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Records met so far, skipped ones included: the sequence number a shared BatchCQ slot's span is bounded by. */
+    private long records;
 
     QueueIndexer(ConsumeQueueTable queues, DispatchCounters counters) {
         this.queues = queues;
@@ -49,6 +51,7 @@ final class QueueIndexer {
     }
 
     Outcome index(DispatchEntry entry) {
+        long record = records++;
         int tx = RecordDescriptor.transactionType(entry.sysFlag());
         if (tx == RecordDescriptor.TRANSACTION_PREPARED_TYPE || tx == RecordDescriptor.TRANSACTION_ROLLBACK_TYPE) {
             counters.onTransactionSkipped();
@@ -60,7 +63,7 @@ final class QueueIndexer {
             queue = queues.getOrCreate(entry.topic(), entry.queueId());
             // The primitive overload: the queue was looked up by the entry's topic and queue id.
             status = queue.append(entry.queueOffset(), entry.batchCount(), entry.position(), entry.sizeBytes(),
-                    entry.tagsCode(), entry.storeTimestampMs());
+                    entry.tagsCode(), entry.storeTimestampMs(), record);
         } catch (UncheckedIOException e) {
             return ioError(entry, e);
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -23,9 +23,12 @@ import org.slf4j.LoggerFactory;
  * slot of each file picks the file, another inside it picks the slot.
  *
  * <p>Shared slots ({@link IndexSettings#batchCqUnitMaxBytes()} above 0): a record that continues the last slot's
- * bytes, offsets and tags code joins it until it reaches the limit, so a consumer behind gets a unit per pull
- * (docs/storage.md#shared-batchcq-slots). The writer stores the size, then (release fence) the count; readers load
- * the count, then (acquire fence) the size, and return only the records the count covers ({@code MessageReader}).
+ * offsets and tags code joins it until it reaches the limit, so a consumer behind gets a unit per pull
+ * (docs/storage.md#shared-batchcq-slots). It joins when it starts where the slot ends, or, with
+ * {@link IndexSettings#batchCqSpanMaxBytes()} set, a bounded distance after it ({@link SlotSharing}): the slot's
+ * size then covers other queues' records too, which readers skip ({@code SlotRecords}). The writer stores the
+ * size, then (release fence) the count; readers load the count, then (acquire fence) the size, and return only the
+ * records the count covers.
  *
  * <p>Thread safety: as {@link ConsumeQueue}. The writer publishes the slot count, then {@code maxOffset}, with
  * release stores; readers load {@code maxOffset}, then the count, with acquire. {@code min} changes only under the
@@ -61,20 +64,25 @@ final class BatchConsumeQueue implements ConsumeQueue {
     private long lastRecordEnd;
     /** True while file creation keeps failing, so the failure is logged once. Writer thread. */
     private boolean ioFailing;
-    /** Largest shared slot in bytes; 0: a slot per record. */
-    private final int unitMaxBytes;
+    /** When records join the last slot. */
+    private final SlotSharing sharing;
     // The last slot, while records may still join it (see the class comment). Writer thread.
     private boolean growable;
     private long lastSlotPosition;
+    /** The slot's size: from its first record's start to its last record's end. */
     private int lastSlotSize;
+    /** Bytes of the slot's own records (less than its size when it spans other queues' records). */
+    private int lastSlotOwnBytes;
     private long lastSlotTagsCode;
     private int lastSlotCount;
+    /** Dispatch sequence number of the slot's first record; negative when unknown. */
+    private long lastSlotFirstRecord;
 
-    private BatchConsumeQueue(String topic, int queueId, SlotLog log, int unitMaxBytes) {
+    private BatchConsumeQueue(String topic, int queueId, SlotLog log, SlotSharing sharing) {
         this.topic = topic;
         this.queueId = queueId;
         this.log = log;
-        this.unitMaxBytes = unitMaxBytes;
+        this.sharing = sharing;
     }
 
     /**
@@ -85,9 +93,9 @@ final class BatchConsumeQueue implements ConsumeQueue {
      * @throws IOException naming the file if the files cannot be mapped or are inconsistent
      */
     static BatchConsumeQueue open(String topic, int queueId, Path directory, int slotsPerFile,
-                                  int recoveryScanFiles, int unitMaxBytes, LastStop lastStop) throws IOException {
+                                  int recoveryScanFiles, SlotSharing sharing, LastStop lastStop) throws IOException {
         SlotLog log = SlotLog.open(directory, SLOT_BYTES, slotsPerFile, CACHED_FIELDS);
-        BatchConsumeQueue queue = new BatchConsumeQueue(topic, queueId, log, unitMaxBytes);
+        BatchConsumeQueue queue = new BatchConsumeQueue(topic, queueId, log, sharing);
         try {
             queue.recover(recoveryScanFiles, lastStop);
         } catch (RuntimeException e) {
@@ -163,6 +171,12 @@ final class BatchConsumeQueue implements ConsumeQueue {
     @Override
     public SlotAppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
                                long storeTimestampMs) {
+        return append(queueOffset, batchCount, position, sizeBytes, tagsCode, storeTimestampMs, -1);
+    }
+
+    @Override
+    public SlotAppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
+                               long storeTimestampMs, long record) {
         Entries.requireValid(queueOffset, batchCount, position, sizeBytes);
         if (batchCount > MAX_BATCH_COUNT) {
             throw new IllegalArgumentException("BatchCQ " + topic + "-" + queueId + " holds at most "
@@ -190,30 +204,34 @@ final class BatchConsumeQueue implements ConsumeQueue {
         if (position < lastRecordEnd) {
             return SlotAppendStatus.CONFLICT;
         }
-        if (growable && !empty && position == lastSlotPosition + lastSlotSize && tagsCode == lastSlotTagsCode
-                && (long) lastSlotSize + sizeBytes <= unitMaxBytes && lastSlotCount + batchCount <= MAX_BATCH_COUNT) {
-            return grow(slot - 1, sizeBytes, batchCount, queueOffset);
+        if (growable && !empty && tagsCode == lastSlotTagsCode && lastSlotCount + batchCount <= MAX_BATCH_COUNT
+                && sharing.joins(lastSlotPosition, lastSlotPosition + lastSlotSize, lastSlotOwnBytes,
+                        lastSlotFirstRecord, position, sizeBytes, record)) {
+            return grow(slot - 1, position, sizeBytes, batchCount, queueOffset);
         }
         SlotAppendStatus written = writeSlot(position, sizeBytes, tagsCode, storeTimestampMs, queueOffset, batchCount);
         if (written == SlotAppendStatus.APPENDED) {
-            growable = sizeBytes < unitMaxBytes;
+            growable = sizeBytes < sharing.unitMaxBytes();
             lastSlotPosition = position;
             lastSlotSize = sizeBytes;
+            lastSlotOwnBytes = sizeBytes;
             lastSlotTagsCode = tagsCode;
             lastSlotCount = batchCount;
+            lastSlotFirstRecord = record;
         }
         return written;
     }
 
     /** Adds a record to the last slot, in the order the class comment gives. */
-    private SlotAppendStatus grow(long slot, int sizeBytes, int batchCount, long queueOffset) {
+    private SlotAppendStatus grow(long slot, long position, int sizeBytes, int batchCount, long queueOffset) {
         SlotSegment segment = SlotLog.hold(log.table(), slot);
         if (segment == null) {
             growable = false;
             return SlotAppendStatus.CLOSED;
         }
         try {
-            lastSlotSize += sizeBytes;
+            lastSlotSize = (int) (position + sizeBytes - lastSlotPosition);
+            lastSlotOwnBytes += sizeBytes;
             lastSlotCount += batchCount;
             BatchConsumeQueueDescriptor.grow(segment.buffer(), segment.byteIndex(slot), lastSlotSize, lastSlotCount);
         } finally {
@@ -291,7 +309,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
     @Override
     public long startOfSlotReachingPast(long commitLogPosition) {
         Entries.requirePosition(commitLogPosition);
-        if (unitMaxBytes == 0 || log.isClosed() || !log.hasFiles()) {
+        if (sharing.unitMaxBytes() == 0 || log.isClosed() || !log.hasFiles()) {
             return Long.MAX_VALUE;
         }
         long cut = firstSlotToCut(commitLogPosition);
@@ -307,7 +325,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
     private long firstSlotToCut(long commitLogPosition) {
         long first = log.firstSlot();
         long cut = log.lowerBound(first, log.writerCount(), POSITION_OFFSET, commitLogPosition, false);
-        return unitMaxBytes > 0 && cut > first && recordEnd(cut - 1) > commitLogPosition ? cut - 1 : cut;
+        return sharing.unitMaxBytes() > 0 && cut > first && recordEnd(cut - 1) > commitLogPosition ? cut - 1 : cut;
     }
 
     @Override

@@ -44,6 +44,16 @@ public interface ConsumeQueue {
                         long storeTimestampMs);
 
     /**
+     * Same as the primitive {@code append}, with the record's dispatch sequence number: how many records the
+     * dispatcher has met before it, the other queues' included. A shared BatchCQ slot spans a bounded number of
+     * records by it ({@link SlotSharing}); other queues ignore it.
+     */
+    default SlotAppendStatus append(long queueOffset, int batchCount, long position, int sizeBytes, long tagsCode,
+                                    long storeTimestampMs, long record) {
+        return append(queueOffset, batchCount, position, sizeBytes, tagsCode, storeTimestampMs);
+    }
+
+    /**
      * The slot holding {@code offset}; for BatchCQ an offset inside a batch returns the whole batch's slot.
      *
      * @throws IllegalArgumentException if {@code offset < 0}

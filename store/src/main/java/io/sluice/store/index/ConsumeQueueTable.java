@@ -183,7 +183,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
             case SIMPLE -> SimpleConsumeQueue.open(topic, queueId, directory, settings.simpleCqSlotsPerFile(),
                     settings.recoveryScanFiles(), storeTimes, stop);
             case BATCH -> BatchConsumeQueue.open(topic, queueId, directory, settings.batchCqSlotsPerFile(),
-                    settings.recoveryScanFiles(), settings.batchCqUnitMaxBytes(), stop);
+                    settings.recoveryScanFiles(), settings.slotSharing(), stop);
         };
     }
 

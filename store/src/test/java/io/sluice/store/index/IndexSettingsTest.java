@@ -29,7 +29,7 @@ class IndexSettingsTest {
         assertRejects(() -> defaults.withMaxQueuesPerTopic(0), "maxQueuesPerTopic must be in [1, 65536], was 0");
         assertRejects(() -> defaults.withMaxQueuesPerTopic(65_537), "65537");
         assertRejects(() -> defaults.withRecoveryScanFiles(0), "recoveryScanFiles");
-        assertRejects(() -> new IndexSettings(null, 1, 1, 1, 1, 0), "rootDir");
+        assertRejects(() -> new IndexSettings(null, 1, 1, 1, 1, 0, 0, 0), "rootDir");
     }
 
     @Test

@@ -56,6 +56,11 @@ final class CqWriter {
     // Per-chunk tallies, of the thread writing (the writer, or the holder of the reader's turn inline).
     private long indexed;
     private long duplicates;
+    /**
+     * Records met so far, skipped ones included: the sequence number a spanning BatchCQ slot's record count is
+     * bounded by. Handed over with the queues, like the tallies.
+     */
+    private long records;
 
     CqWriter(OrderedRing<Chunk> ring, ChunkDecoder fallback, QueueResolver resolver,
              List<ArrivalListener> listeners, PipelineCounters counters, PipelineControl control,
@@ -241,7 +246,7 @@ final class CqWriter {
                 addTouched(c, queue);
             }
             status = queue.append(c.queueOffsets[i], c.batchCounts[i], c.positions[i], c.sizes[i], c.tagsCodes[i],
-                    c.storeTimestamps[i]);
+                    c.storeTimestamps[i], records++);
         } catch (UncheckedIOException e) {
             return ioError(c, i, e);
         } catch (IllegalArgumentException | IllegalStateException e) {

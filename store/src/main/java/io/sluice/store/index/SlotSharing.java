@@ -1,0 +1,68 @@
+package io.sluice.store.index;
+
+/**
+ * When a BatchCQ record joins its queue's last slot instead of opening a slot of its own
+ * (docs/storage.md#shared-batchcq-slots).
+ *
+ * <p>A record joins when the slot's own records stay within {@code unitMaxBytes} and either it starts where the
+ * slot ends (back to back), or, with {@code spanMaxBytes} set, the slot's bytes from its first record to the end
+ * of this one (other queues' records between included) stay within {@code spanMaxBytes}, within one CommitLog
+ * segment, and span at most {@link #SPAN_MAX_RECORDS} dispatched records. A pull reads a slot's span and walks
+ * its record headers, so the last two bounds are what a pull may cost.
+ *
+ * <p>Immutable; thread-safe.
+ *
+ * @param unitMaxBytes    the most bytes of the queue's own records a slot holds; 0: a slot per record
+ * @param spanMaxBytes    the most bytes a slot spans; 0: records join only back to back
+ * @param logSegmentBytes the CommitLog's segment size (0 when {@code spanMaxBytes} is 0)
+ */
+record SlotSharing(int unitMaxBytes, int spanMaxBytes, int logSegmentBytes) {
+
+    /** The most dispatched records (the slot's own and others) from a slot's first record to its last. */
+    static final int SPAN_MAX_RECORDS = 1024;
+
+    /** No sharing: a slot per record. */
+    static final SlotSharing NONE = new SlotSharing(0, 0, 0);
+
+    /** Records join only back to back, up to {@code unitMaxBytes}. */
+    static SlotSharing backToBack(int unitMaxBytes) {
+        return new SlotSharing(unitMaxBytes, 0, 0);
+    }
+
+    SlotSharing {
+        if (unitMaxBytes < 0 || spanMaxBytes < 0 || logSegmentBytes < 0 || (spanMaxBytes > 0 && logSegmentBytes == 0)) {
+            throw new IllegalArgumentException("slot sharing needs unitMaxBytes, spanMaxBytes >= 0 and the log's "
+                    + "segment size with a span, were " + unitMaxBytes + ", " + spanMaxBytes + ", " + logSegmentBytes);
+        }
+    }
+
+    /** Whether a slot's later records may follow it at a distance. */
+    boolean spans() {
+        return spanMaxBytes > 0 && unitMaxBytes > 0;
+    }
+
+    /**
+     * Whether a record joins the last slot.
+     *
+     * @param slotPosition    position of the slot's first record
+     * @param slotEnd         end of the slot's last record
+     * @param slotOwnBytes    bytes of the slot's own records
+     * @param slotFirstRecord dispatch sequence number of the slot's first record; negative when unknown
+     * @param position        the record's position (at or after {@code slotEnd})
+     * @param sizeBytes       the record's size
+     * @param record          the record's dispatch sequence number; negative when unknown
+     */
+    boolean joins(long slotPosition, long slotEnd, long slotOwnBytes, long slotFirstRecord, long position,
+                  int sizeBytes, long record) {
+        if (unitMaxBytes == 0 || slotOwnBytes + sizeBytes > unitMaxBytes) {
+            return false;
+        }
+        if (position == slotEnd) {
+            return true; // a record never ends at a segment's end (the blank at least follows), so this one is in it
+        }
+        long end = position + sizeBytes;
+        return spans() && position > slotEnd && end - slotPosition <= spanMaxBytes
+                && slotFirstRecord >= 0 && record > slotFirstRecord && record - slotFirstRecord < SPAN_MAX_RECORDS
+                && slotPosition / logSegmentBytes == (end - 1) / logSegmentBytes;
+    }
+}
