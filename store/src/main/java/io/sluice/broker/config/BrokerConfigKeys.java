@@ -225,7 +225,8 @@ public final class BrokerConfigKeys {
             4 * MIB, 0, 64 * MIB, "bytes",
             "BatchCQ: a record of a queue also joins its queue's last slot when other queues' records lie between,"
                     + " while the slot covers at most this many CommitLog bytes (and 1024 records) from its first"
-                    + " record to its last, within one CommitLog segment; a pull skips the other queues' records."
+                    + " record to its last, within one CommitLog segment, and holds at most 512 messages; a pull skips"
+                    + " the other queues' records."
                     + " Producers spread their batches over the queues in turn, so this is what lets a push"
                     + " consumer's pull of a backlog carry several batches. 0 = back to back only. Sluice only.");
     /** Largest message body. */

@@ -205,8 +205,8 @@ final class BatchConsumeQueue implements ConsumeQueue {
             return SlotAppendStatus.CONFLICT;
         }
         if (growable && !empty && tagsCode == lastSlotTagsCode && lastSlotCount + batchCount <= MAX_BATCH_COUNT
-                && sharing.joins(lastSlotPosition, lastSlotPosition + lastSlotSize, lastSlotOwnBytes,
-                        lastSlotFirstRecord, position, sizeBytes, record)) {
+                && sharing.joins(lastSlotPosition, lastSlotPosition + lastSlotSize, lastSlotOwnBytes, lastSlotCount,
+                        lastSlotFirstRecord, position, sizeBytes, batchCount, record)) {
             return grow(slot - 1, position, sizeBytes, batchCount, queueOffset);
         }
         SlotAppendStatus written = writeSlot(position, sizeBytes, tagsCode, storeTimestampMs, queueOffset, batchCount);

@@ -7,8 +7,9 @@ package io.sluice.store.index;
  * <p>A record joins when the slot's own records stay within {@code unitMaxBytes} and either it starts where the
  * slot ends (back to back), or, with {@code spanMaxBytes} set, the slot's bytes from its first record to the end
  * of this one (other queues' records between included) stay within {@code spanMaxBytes}, within one CommitLog
- * segment, and span at most {@link #SPAN_MAX_RECORDS} dispatched records. A pull reads a slot's span and walks
- * its record headers, so the last two bounds are what a pull may cost.
+ * segment, span at most {@link #SPAN_MAX_RECORDS} dispatched records and carry at most
+ * {@link #SPAN_MAX_MESSAGES} messages. A pull reads a slot's span and walks its record headers, so the record
+ * bound is what a pull may cost; the message bound keeps a pull within what a push consumer caches.
  *
  * <p>Immutable; thread-safe.
  *
@@ -20,6 +21,13 @@ record SlotSharing(int unitMaxBytes, int spanMaxBytes, int logSegmentBytes) {
 
     /** The most dispatched records (the slot's own and others) from a slot's first record to its last. */
     static final int SPAN_MAX_RECORDS = 1024;
+
+    /**
+     * The most messages a slot grows to by records at a distance. Apache's push consumer stops pulling a queue for
+     * 50 ms once it caches 1,000 of its messages ({@code pullThresholdForQueue}), and a pull returns a whole slot:
+     * at 100-byte messages, slots of 8 batches (2,000 messages) had every pull stopped (OMB W4, 22:23).
+     */
+    static final int SPAN_MAX_MESSAGES = 512;
 
     /** No sharing: a slot per record. */
     static final SlotSharing NONE = new SlotSharing(0, 0, 0);
@@ -47,13 +55,15 @@ record SlotSharing(int unitMaxBytes, int spanMaxBytes, int logSegmentBytes) {
      * @param slotPosition    position of the slot's first record
      * @param slotEnd         end of the slot's last record
      * @param slotOwnBytes    bytes of the slot's own records
+     * @param slotMessages    messages the slot holds
      * @param slotFirstRecord dispatch sequence number of the slot's first record; negative when unknown
      * @param position        the record's position (at or after {@code slotEnd})
      * @param sizeBytes       the record's size
+     * @param messages        messages the record carries
      * @param record          the record's dispatch sequence number; negative when unknown
      */
-    boolean joins(long slotPosition, long slotEnd, long slotOwnBytes, long slotFirstRecord, long position,
-                  int sizeBytes, long record) {
+    boolean joins(long slotPosition, long slotEnd, long slotOwnBytes, int slotMessages, long slotFirstRecord,
+                  long position, int sizeBytes, int messages, long record) {
         if (unitMaxBytes == 0 || slotOwnBytes + sizeBytes > unitMaxBytes) {
             return false;
         }
@@ -62,6 +72,7 @@ record SlotSharing(int unitMaxBytes, int spanMaxBytes, int logSegmentBytes) {
         }
         long end = position + sizeBytes;
         return spans() && position > slotEnd && end - slotPosition <= spanMaxBytes
+                && slotMessages + messages <= SPAN_MAX_MESSAGES
                 && slotFirstRecord >= 0 && record > slotFirstRecord && record - slotFirstRecord < SPAN_MAX_RECORDS
                 && slotPosition / logSegmentBytes == (end - 1) / logSegmentBytes;
     }

@@ -207,4 +207,14 @@ class BatchConsumeQueueSharedSlotTest {
         assertEquals(SlotAppendStatus.APPENDED, append(10, 5, 2_000, 100, 1));
         assertEquals(2_000, slotOf(10).position(), "a new slot after the reopen");
     }
+
+    @Test
+    void aSlotGrowsPastOtherRecordsToAtMost512MessagesAndBackToBackBeyond() {
+        append(0, 300, 0, 100, 0);
+        append(300, 212, 1_000, 100, 1);     // 512 messages: joins
+        append(512, 1, 2_000, 100, 2);       // 513: a new slot
+        append(513, 600, 2_100, 100, 3);     // back to back: joins whatever the count
+        assertEquals(new QueueSlot(0, 1_100, 7, 0, 512, 1_000), slotOf(511));
+        assertEquals(new QueueSlot(2_000, 200, 7, 512, 601, 1_000 + 2_000), slotOf(1_000));
+    }
 }
