@@ -232,7 +232,19 @@ final class FailoverLoad implements AutoCloseable {
         try {
             admin.start();
             consumer.start();
-            Collection<MessageQueue> queues = consumer.fetchMessageQueues(topic);
+            // A master frozen and woken can register as master once more and then unregister, which takes the
+            // broker name's route off the name server until the new master's next periodic registration
+            // (registerBrokerIntervalMs): the data is intact, the route comes back.
+            List<Collection<MessageQueue>> route = new ArrayList<>();
+            Await.until("the topic's route on the name server", 60_000, () -> {
+                try {
+                    route.add(consumer.fetchMessageQueues(topic));
+                    return true;
+                } catch (MQClientException e) {
+                    return false;
+                }
+            }, () -> topic);
+            Collection<MessageQueue> queues = route.get(0);
             long[] totals = new long[1];
             consumer.assign(queues);
             // A client's first request to a broker restarted at a known address can fail on a connection it
