@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Every broker group's replicated state ({@link ReplicaGroup}), changed only by applying
@@ -82,8 +83,10 @@ final class ReplicaTable {
                     "in-sync set epoch is " + group.syncStateSetEpoch + ", not " + a.syncStateSetEpoch());
         }
         if (!a.syncStateSet().contains(a.masterBrokerId()) || !group.replicas.keySet().containsAll(a.syncStateSet())) {
+            // Sorted: the remark is part of the applied result, which every controller replaying the log must
+            // reach alike, whatever set the command was decoded into.
             return ApplyResult.refused(ControllerWireDescriptor.CONTROLLER_INVALID_REPLICAS, "in-sync set "
-                    + a.syncStateSet() + " must hold the master and registered replicas only");
+                    + new TreeSet<>(a.syncStateSet()) + " must hold the master and registered replicas only");
         }
         group.syncStateSet.clear();
         group.syncStateSet.addAll(a.syncStateSet());
