@@ -227,6 +227,9 @@ final class FailoverLoad implements AutoCloseable {
         DefaultMQAdminExt admin = ApacheClients.admin(namesrv);
         DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(ApacheClients.instance("failover-verify"));
         consumer.setNamesrvAddr(namesrv);
+        // As the producer's: a route read during a failover's name-server flap is refreshed within a second, not
+        // the client's default 30 s, so pulls do not keep going to a broker that stepped down.
+        consumer.setPollNameServerInterval(1_000);
         consumer.setInstanceName(ApacheClients.instance("verify"));
         consumer.setAutoCommit(false);
         try {
@@ -258,7 +261,7 @@ final class FailoverLoad implements AutoCloseable {
             Set<String> positions = new HashSet<>();
             Set<String> changed = new HashSet<>();
             long expected = total;
-            Await.until("every stored message read back", 60_000, () -> {
+            Await.until("every stored message read back", 120_000, () -> {
                 for (MessageExt message : consumer.poll(500)) {
                     String position = message.getQueueId() + "@" + message.getQueueOffset();
                     positions.add(position);
