@@ -50,8 +50,16 @@ final class QueueIndexer {
         this.counters = counters;
     }
 
+    /** Indexes one record; the next record gets the next sequence number unless this one is to be retried. */
     Outcome index(DispatchEntry entry) {
-        long record = records++;
+        Outcome outcome = index(entry, records);
+        if (outcome != Outcome.RETRY) {
+            records++;
+        }
+        return outcome;
+    }
+
+    private Outcome index(DispatchEntry entry, long record) {
         int tx = RecordDescriptor.transactionType(entry.sysFlag());
         if (tx == RecordDescriptor.TRANSACTION_PREPARED_TYPE || tx == RecordDescriptor.TRANSACTION_ROLLBACK_TYPE) {
             counters.onTransactionSkipped();

@@ -204,9 +204,9 @@ final class BatchConsumeQueue implements ConsumeQueue {
         if (position < lastRecordEnd) {
             return SlotAppendStatus.CONFLICT;
         }
-        if (growable && !empty && tagsCode == lastSlotTagsCode && lastSlotCount + batchCount <= MAX_BATCH_COUNT
-                && sharing.joins(lastSlotPosition, lastSlotPosition + lastSlotSize, lastSlotOwnBytes, lastSlotCount,
-                        lastSlotFirstRecord, position, sizeBytes, batchCount, record)) {
+        if (growable && !empty && sharing.joins(lastSlotTagsCode, lastSlotPosition, lastSlotPosition + lastSlotSize,
+                lastSlotOwnBytes, lastSlotCount, lastSlotFirstRecord, tagsCode, position, sizeBytes, batchCount,
+                record)) {
             return grow(slot - 1, position, sizeBytes, batchCount, queueOffset);
         }
         SlotAppendStatus written = writeSlot(position, sizeBytes, tagsCode, storeTimestampMs, queueOffset, batchCount);

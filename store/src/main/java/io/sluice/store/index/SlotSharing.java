@@ -1,10 +1,14 @@
 package io.sluice.store.index;
 
+import static io.sluice.store.index.BatchConsumeQueueDescriptor.MAX_BATCH_COUNT;
+
 /**
  * When a BatchCQ record joins its queue's last slot instead of opening a slot of its own
  * (docs/storage.md#shared-batchcq-slots).
  *
- * <p>A record joins when the slot's own records stay within {@code unitMaxBytes} and either it starts where the
+ * <p>A record joins when it carries the slot's tags code, the slot stays within
+ * {@link BatchConsumeQueueDescriptor#MAX_BATCH_COUNT} messages and its own records within {@code unitMaxBytes}, and
+ * either it starts where the
  * slot ends (back to back), or, with {@code spanMaxBytes} set, the slot's bytes from its first record to the end
  * of this one (other queues' records between included) stay within {@code spanMaxBytes}, within one CommitLog
  * segment, span at most {@link #SPAN_MAX_RECORDS} dispatched records and carry at most
@@ -29,14 +33,6 @@ record SlotSharing(int unitMaxBytes, int spanMaxBytes, int logSegmentBytes) {
      */
     static final int SPAN_MAX_MESSAGES = 512;
 
-    /** No sharing: a slot per record. */
-    static final SlotSharing NONE = new SlotSharing(0, 0, 0);
-
-    /** Records join only back to back, up to {@code unitMaxBytes}. */
-    static SlotSharing backToBack(int unitMaxBytes) {
-        return new SlotSharing(unitMaxBytes, 0, 0);
-    }
-
     SlotSharing {
         if (unitMaxBytes < 0 || spanMaxBytes < 0 || logSegmentBytes < 0 || (spanMaxBytes > 0 && logSegmentBytes == 0)) {
             throw new IllegalArgumentException("slot sharing needs unitMaxBytes, spanMaxBytes >= 0 and the log's "
@@ -52,19 +48,23 @@ record SlotSharing(int unitMaxBytes, int spanMaxBytes, int logSegmentBytes) {
     /**
      * Whether a record joins the last slot.
      *
+     * @param slotTagsCode    tags code of the slot (of its first record)
      * @param slotPosition    position of the slot's first record
      * @param slotEnd         end of the slot's last record
      * @param slotOwnBytes    bytes of the slot's own records
      * @param slotMessages    messages the slot holds
      * @param slotFirstRecord dispatch sequence number of the slot's first record; negative when unknown
+     * @param tagsCode        the record's tags code
      * @param position        the record's position (at or after {@code slotEnd})
      * @param sizeBytes       the record's size
      * @param messages        messages the record carries
      * @param record          the record's dispatch sequence number; negative when unknown
      */
-    boolean joins(long slotPosition, long slotEnd, long slotOwnBytes, int slotMessages, long slotFirstRecord,
-                  long position, int sizeBytes, int messages, long record) {
-        if (unitMaxBytes == 0 || slotOwnBytes + sizeBytes > unitMaxBytes) {
+    boolean joins(long slotTagsCode, long slotPosition, long slotEnd, long slotOwnBytes, int slotMessages,
+                  long slotFirstRecord, long tagsCode, long position, int sizeBytes, int messages, long record) {
+        // A slot has one tags code (consumers filter by it) and one batch count field.
+        if (unitMaxBytes == 0 || tagsCode != slotTagsCode || slotMessages + messages > MAX_BATCH_COUNT
+                || slotOwnBytes + sizeBytes > unitMaxBytes) {
             return false;
         }
         if (position == slotEnd) {

@@ -60,6 +60,8 @@ final class Chunk {
     int[] sizes = new int[INITIAL_CAPACITY];
     long[] tagsCodes = new long[INITIAL_CAPACITY];
     long[] storeTimestamps = new long[INITIAL_CAPACITY];
+    /** Each entry's index among the chunk's valid records (see {@link #records}). */
+    int[] recordIndexes = new int[INITIAL_CAPACITY];
     /** Topic and queue id of each entry: the writer resolves the queue itself where {@code queues[i]} is null. */
     String[] topics = new String[INITIAL_CAPACITY];
     int[] queueIds = new int[INITIAL_CAPACITY];
@@ -70,6 +72,11 @@ final class Chunk {
     long damagePosition = -1;
     /** Why the record at {@link #damagePosition} is invalid. */
     String damageReason = "";
+    /**
+     * Valid records decoded, the skipped ones included: a spanning BatchCQ slot is bounded by records met, whether
+     * or not they got an entry, the same count the serial dispatcher keeps.
+     */
+    int records;
     /** Valid records not indexed by design: transaction PREPARED or ROLLBACK. */
     int transactionSkipped;
     /** Valid records that cannot be indexed (invalid topic or queue id, unknown queue type). */
@@ -135,6 +142,7 @@ final class Chunk {
         touchedCount = 0;
         damagePosition = -1;
         damageReason = "";
+        records = 0;
         transactionSkipped = 0;
         unindexable = 0;
         unindexablePosition = -1;
@@ -150,7 +158,7 @@ final class Chunk {
 
     /** Adds an entry; {@code queue} is null when the writer must resolve it (a retryable failure). */
     void addEntry(ConsumeQueue queue, String topic, int queueId, long queueOffset, int batchCount, long position,
-                  int sizeBytes, long tagsCode, long storeTimestampMs) {
+                  int sizeBytes, long tagsCode, long storeTimestampMs, int recordIndex) {
         if (count == queues.length) {
             grow();
         }
@@ -164,6 +172,7 @@ final class Chunk {
         sizes[i] = sizeBytes;
         tagsCodes[i] = tagsCode;
         storeTimestamps[i] = storeTimestampMs;
+        recordIndexes[i] = recordIndex;
     }
 
     void addTouched(ConsumeQueue queue) {
@@ -184,6 +193,7 @@ final class Chunk {
         sizes = Arrays.copyOf(sizes, capacity);
         tagsCodes = Arrays.copyOf(tagsCodes, capacity);
         storeTimestamps = Arrays.copyOf(storeTimestamps, capacity);
+        recordIndexes = Arrays.copyOf(recordIndexes, capacity);
     }
 
     long lengthBytes() {

@@ -57,8 +57,10 @@ final class CqWriter {
     private long indexed;
     private long duplicates;
     /**
-     * Records met so far, skipped ones included: the sequence number a spanning BatchCQ slot's record count is
-     * bounded by. Handed over with the queues, like the tallies.
+     * Valid records of the chunks written so far, skipped ones included ({@link Chunk#records}): with an entry's
+     * {@link Chunk#recordIndexes index in its chunk}, the sequence number a spanning BatchCQ slot's record count is
+     * bounded by. Advanced once a chunk is done, so a retried or deferred entry keeps its number; handed over with
+     * the queues, like the tallies.
      */
     private long records;
 
@@ -174,6 +176,7 @@ final class CqWriter {
             return appended;
         }
         countOutcomes(chunk);
+        records += chunk.records;
         long next = chunk.endPosition;
         if (chunk.isDamaged()) {
             next = chunk.segmentEndPosition;
@@ -246,7 +249,7 @@ final class CqWriter {
                 addTouched(c, queue);
             }
             status = queue.append(c.queueOffsets[i], c.batchCounts[i], c.positions[i], c.sizes[i], c.tagsCodes[i],
-                    c.storeTimestamps[i], records++);
+                    c.storeTimestamps[i], records + c.recordIndexes[i]);
         } catch (UncheckedIOException e) {
             return ioError(c, i, e);
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -108,6 +108,7 @@ final class RecordChunkDecoder implements ChunkDecoder {
 
     private void add(Chunk chunk, DecodeScratch scratch, String topic, int queueId, long queueOffset, int batchCount,
                      long position, int sizeBytes, long tagsCode, long storeTimestampMs, int sysFlag) {
+        int recordIndex = chunk.records++;
         int tx = RecordDescriptor.transactionType(sysFlag);
         if (tx == RecordDescriptor.TRANSACTION_PREPARED_TYPE || tx == RecordDescriptor.TRANSACTION_ROLLBACK_TYPE) {
             chunk.transactionSkipped++;
@@ -131,6 +132,6 @@ final class RecordChunkDecoder implements ChunkDecoder {
             }
         }
         chunk.addEntry(queue, topic, queueId, queueOffset, batchCount, position, sizeBytes, tagsCode,
-                storeTimestampMs);
+                storeTimestampMs, recordIndex);
     }
 }

@@ -9,17 +9,20 @@ import io.sluice.store.dispatch.pipeline.PipelineFixture.Single;
 import io.sluice.store.dispatch.pipeline.PipelineFixture.Unpacked;
 import io.sluice.store.index.ConsumeQueue;
 import io.sluice.store.index.ConsumeQueueTable;
+import io.sluice.store.log.AppendResult;
 import io.sluice.store.log.CommitLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -28,7 +31,8 @@ import net.jqwik.api.Tuple;
 /**
  * For random workloads (many topics and queues, single messages, unpacked batches, BatchCQ inner batches, transaction
  * half messages, segment rolls in the log and file rolls in the queues), random pipeline shapes and chunks cut by
- * walking or at the appender's boundary hints, with or without CRC checks, the pipelined dispatcher writes
+ * walking or at the appender's boundary hints, with or without CRC checks, and BatchCQ slots a record each, shared
+ * back to back or spanning other queues' records, the pipelined dispatcher writes
  * byte-for-byte the same SimpleCQ and BatchCQ files as serial dispatch, its oracle, and every queue ends where the
  * log's queue offsets say.
  */
@@ -37,15 +41,16 @@ class DispatchEquivalenceTest {
     @Property(tries = 100)
     void pipelinedDispatchWritesTheSameFilesAsSerialDispatch(@ForAll("workloads") List<Op> workload,
                                                              @ForAll("shapes") PipelineSettings settings,
-                                                             @ForAll("granules") int boundaryGranuleBytes)
+                                                             @ForAll("granules") int boundaryGranuleBytes,
+                                                             @ForAll("sharing") Sharing sharing)
             throws IOException {
         Path root = Files.createTempDirectory("sluice-equivalence");
         try (CommitLog log = PipelineFixture.openLog(root, boundaryGranuleBytes)) {
             PipelineFixture.appendAll(log, workload);
-            try (ConsumeQueueTable serial = PipelineFixture.openQueues(root.resolve("serial"))) {
+            try (ConsumeQueueTable serial = sharing.open(root.resolve("serial"), PipelineFixture.SEGMENT_BYTES)) {
                 PipelineFixture.serialDispatch(log, serial, 0);
             }
-            try (ConsumeQueueTable pipelined = PipelineFixture.openQueues(root.resolve("pipelined"))) {
+            try (ConsumeQueueTable pipelined = sharing.open(root.resolve("pipelined"), PipelineFixture.SEGMENT_BYTES)) {
                 PipelineStats stats = PipelineFixture.dispatchAll(log, pipelined, settings, null, 0);
                 assertEquals(log.writtenPosition(), stats.dispatchedPosition());
                 assertEquals(0, stats.corrupt() + stats.workerFailures() + stats.unexpectedErrors(), stats::toString);
@@ -57,6 +62,53 @@ class DispatchEquivalenceTest {
         } finally {
             deleteRecursively(root);
         }
+    }
+
+    /**
+     * Both dispatchers number the records they meet, half messages included, and a spanning slot covers fewer than
+     * 1,024 of them: a queue's record past 1,100 half messages of another queue starts a slot of its own in both.
+     */
+    @Example
+    void halfMessagesCountTowardsASpanningSlotsRecordBoundInBothDispatchers() throws IOException {
+        Path root = Files.createTempDirectory("sluice-equivalence");
+        int segmentBytes = 1024 * 1024;
+        Sharing spanning = new Sharing(64 * 1024, segmentBytes);
+        List<Op> workload = new ArrayList<>();
+        workload.add(new Inner("B0", 0, 4, 10, null));
+        for (int i = 0; i < 1_100; i++) {
+            workload.add(new Prepared("S1", 1, 0));
+        }
+        workload.add(new Inner("B0", 0, 4, 10, null));
+        workload.add(new Inner("B0", 0, 4, 10, null)); // back to back: joins the second slot
+        try (CommitLog log = PipelineFixture.openLog(root, PipelineFixture.NO_HINTS, segmentBytes)) {
+            List<AppendResult> appended = PipelineFixture.appendAll(log, workload);
+            try (ConsumeQueueTable serial = spanning.open(root.resolve("serial"), segmentBytes)) {
+                PipelineFixture.serialDispatch(log, serial, 0);
+                ConsumeQueue q = serial.find("B0", 0).orElseThrow();
+                assertEquals(12, q.maxOffset());
+                // The last slot starts at the second record: the first did not grow past the half messages.
+                assertEquals(appended.get(1_101).position(), q.startOfSlotReachingPast(log.writtenPosition() - 1),
+                        q::toString);
+            }
+            try (ConsumeQueueTable pipelined = spanning.open(root.resolve("pipelined"), segmentBytes)) {
+                PipelineFixture.dispatchAll(log, pipelined, PipelineFixture.smallChunks(), null, 0);
+            }
+            PipelineFixture.assertSameQueueFiles(root.resolve("serial"), root.resolve("pipelined"));
+        } finally {
+            deleteRecursively(root);
+        }
+    }
+
+    /** How BatchCQ records share slots: unit 0 is a slot per record, span 0 back to back only. */
+    record Sharing(int unitMaxBytes, int spanMaxBytes) {
+        ConsumeQueueTable open(Path root, int logSegmentBytes) throws IOException {
+            return PipelineFixture.openQueues(root, unitMaxBytes, spanMaxBytes, spanMaxBytes > 0 ? logSegmentBytes : 0);
+        }
+    }
+
+    @Provide
+    Arbitrary<Sharing> sharing() {
+        return Arbitraries.of(new Sharing(0, 0), new Sharing(4096, 0), new Sharing(16 * 1024, 64 * 1024));
     }
 
     @Provide

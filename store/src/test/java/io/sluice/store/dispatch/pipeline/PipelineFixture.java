@@ -61,8 +61,12 @@ final class PipelineFixture {
     }
 
     static CommitLog openLog(Path root, int boundaryGranuleBytes) throws IOException {
+        return openLog(root, boundaryGranuleBytes, SEGMENT_BYTES);
+    }
+
+    static CommitLog openLog(Path root, int boundaryGranuleBytes, int segmentBytes) throws IOException {
         LogSettings settings = LogSettings.builder(root.resolve("commitlog"), STORE_HOST)
-                .segmentBytes(SEGMENT_BYTES)
+                .segmentBytes(segmentBytes)
                 .boundaryGranuleBytes(boundaryGranuleBytes)
                 .maxMessageBytes(MAX_MESSAGE_BYTES)
                 .preallocateSegments(false)
@@ -76,7 +80,17 @@ final class PipelineFixture {
 
     /** A table with tiny files, so that queues roll files too. */
     static ConsumeQueueTable openQueues(Path root) throws IOException {
-        IndexSettings settings = IndexSettings.defaults(root).withSimpleCqSlotsPerFile(64).withBatchCqSlotsPerFile(32);
+        return openQueues(root, 0, 0, 0);
+    }
+
+    /**
+     * Like {@link #openQueues(Path)}, with BatchCQ slots shared up to {@code unitMaxBytes} and, with
+     * {@code spanMaxBytes} set, spanning other queues' records in a log of {@code logSegmentBytes} segments.
+     */
+    static ConsumeQueueTable openQueues(Path root, int unitMaxBytes, int spanMaxBytes, int logSegmentBytes)
+            throws IOException {
+        IndexSettings settings = IndexSettings.defaults(root).withSimpleCqSlotsPerFile(64).withBatchCqSlotsPerFile(32)
+                .withBatchCqUnitMaxBytes(unitMaxBytes).withBatchCqSpan(spanMaxBytes, logSegmentBytes);
         return ConsumeQueueTable.open(settings, TYPE_OF, StoreTimeLookup.NONE);
     }
 
