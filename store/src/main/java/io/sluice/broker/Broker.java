@@ -214,6 +214,8 @@ public final class Broker implements AutoCloseable {
      * and the send is acknowledged once stored here). Plain master/slave: any one connected slave.
      */
     private volatile ReplicaGroupView group = ReplicaGroupView.NONE;
+    /** Controller mode: the master epoch of this broker's role, sent with its registrations; 0 otherwise. */
+    private volatile int masterEpoch;
 
     /** A broker on the system clock; nothing runs until {@link #start()}. */
     public Broker(BrokerSettings settings) {
@@ -246,6 +248,18 @@ public final class Broker implements AutoCloseable {
      */
     public void replicaGroup(ReplicaGroupView view) {
         this.group = Objects.requireNonNull(view, "view");
+    }
+
+    /**
+     * Controller mode: the controller's master epoch this broker's role comes from. Every name-server registration
+     * carries it, so that a name server refuses this broker as master once it accepted a master of a later epoch.
+     * Call before {@link #start()}.
+     */
+    public void masterEpoch(int epoch) {
+        if (epoch < 0) {
+            throw new IllegalArgumentException("master epoch must not be negative: " + epoch);
+        }
+        this.masterEpoch = epoch;
     }
 
     /**
@@ -636,7 +650,7 @@ public final class Broker implements AutoCloseable {
         String ha = address.getAddress().getHostAddress() + ":" + haPort;
         return new RegistrarSettings(settings.brokerClusterName(), settings.brokerName(), settings.brokerId(),
                 addressText(), ha, settings.namesrvAddresses(), settings.registerBrokerIntervalMs(),
-                settings.registerBrokerTimeoutMs(), RegistrarSettings.DEFAULT_UNREGISTER_TIMEOUT_MS);
+                settings.registerBrokerTimeoutMs(), RegistrarSettings.DEFAULT_UNREGISTER_TIMEOUT_MS, masterEpoch);
     }
 
     private void flushOffsets() {

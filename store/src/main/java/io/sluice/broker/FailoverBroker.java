@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * share (it was master under an epoch that lost, or copied from one), the slave is restarted with its log cut back
  * there ({@link LogTail}) first. A SYNC_MASTER's sends wait for every slave of the in-sync set, so whichever the
  * controller elects holds every acknowledged message. Clients reconnect after a role change, as after any broker
- * restart.
+ * restart. The broker's name-server registrations carry its role's master epoch: a master frozen while another was
+ * elected is refused as master when it wakes, rather than taking the elected master's route.
  *
  * <p>Threads: a {@link RoundAgent} (thread {@code sluice-broker-role-agent}) owns the role: the heartbeats, the
  * changes and the in-sync set reports. The epoch file is written by it and by a slave's replica thread (the
@@ -211,6 +212,7 @@ public final class FailoverBroker implements AutoCloseable {
 
     private void startBroker(Broker broker, Role newRole, ReplicaInfo info) throws IOException {
         broker.replicaGroup(groupView);
+        broker.masterEpoch(info.masterEpoch());
         broker.start();
         broker.server().registerHandler(ControllerWireDescriptor.GET_BROKER_EPOCH_CACHE,
                 RequestHandler.sync((connection, request) -> RemotingCommand.response(ResponseCode.SUCCESS, null)

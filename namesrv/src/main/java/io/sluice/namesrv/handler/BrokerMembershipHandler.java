@@ -11,6 +11,7 @@ import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.BodyFormatException;
 import io.sluice.remoting.protocol.body.DataVersion;
 import io.sluice.remoting.protocol.body.RegisterBrokerBody;
+import io.sluice.remoting.protocol.controller.ControllerWireDescriptor;
 import io.sluice.remoting.transport.ConnectionContext;
 import java.util.Map;
 import java.util.Objects;
@@ -23,6 +24,12 @@ import java.util.Set;
  * owner removes the broker ({@link RouteTable#removeConnection}).
  */
 public final class BrokerMembershipHandler implements NamesrvHandler {
+
+    /**
+     * Sluice's REGISTER_BROKER field: the controller's master epoch of the broker's role. Apache's name server ignores
+     * it; a master registration with an epoch older than an accepted one is refused (CONTROLLER_FENCED_MASTER_EPOCH).
+     */
+    static final String MASTER_EPOCH = "masterEpoch";
 
     private static final Set<Integer> CODES = Set.of(RequestCode.REGISTER_BROKER, RequestCode.UNREGISTER_BROKER,
             RequestCode.QUERY_DATA_VERSION, RequestCode.BROKER_HEARTBEAT);
@@ -66,6 +73,7 @@ public final class BrokerMembershipHandler implements NamesrvHandler {
         long brokerId = request.requireLong("brokerId");
         long heartbeatTimeoutMs = request.optionalLong("heartbeatTimeoutMillis", 0);
         boolean enableActingMaster = request.optionalBoolean("enableActingMaster", false);
+        int masterEpoch = request.optionalInt(MASTER_EPOCH, 0);
         boolean compressed = request.optionalBoolean("compressed", false);
         int bodyCrc32 = request.optionalInt("bodyCrc32", 0);
         byte[] body = request.body();
@@ -86,12 +94,17 @@ public final class BrokerMembershipHandler implements NamesrvHandler {
         BrokerRegistration registration;
         try {
             registration = new BrokerRegistration(clusterName, brokerAddr, brokerName, brokerId, haServerAddr,
-                    heartbeatTimeoutMs, enableActingMaster, registerBody.topicConfigSerializeWrapper(),
+                    heartbeatTimeoutMs, enableActingMaster, masterEpoch, registerBody.topicConfigSerializeWrapper(),
                     registerBody.filterServerList(), connection);
         } catch (IllegalArgumentException e) {
             return Responses.systemError(request, e.getMessage());
         }
         RegisterResult result = routes.register(registration);
+        if (result.status() == RegisterResult.Status.REJECTED_STALE_MASTER_EPOCH) {
+            return Responses.error(request, ControllerWireDescriptor.CONTROLLER_FENCED_MASTER_EPOCH,
+                    "master epoch " + masterEpoch + " of " + brokerName + " at " + brokerAddr
+                            + " is stale: this name server accepted a master of epoch " + result.knownMasterEpoch());
+        }
         if (!result.accepted()) {
             return Responses.systemError(request, "register broker failed");
         }

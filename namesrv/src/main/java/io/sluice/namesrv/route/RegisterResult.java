@@ -7,8 +7,10 @@ import java.util.Optional;
  *
  * @param status whether the registration was applied
  * @param master for an accepted slave registration: the live master of the same broker name, if any
+ * @param knownMasterEpoch for {@link Status#REJECTED_STALE_MASTER_EPOCH}: the newer master epoch the table holds
+ *                         for the broker name; 0 otherwise
  */
-public record RegisterResult(Status status, Optional<MasterAddress> master) {
+public record RegisterResult(Status status, Optional<MasterAddress> master, int knownMasterEpoch) {
 
     /** Whether a registration was applied. */
     public enum Status {
@@ -18,7 +20,17 @@ public record RegisterResult(Status status, Optional<MasterAddress> master) {
          * Rejected without any change: an incremental registration (exactly one topic) from a broker id that has
          * never made a full registration.
          */
-        REJECTED_INCREMENTAL_BEFORE_FULL
+        REJECTED_INCREMENTAL_BEFORE_FULL,
+        /**
+         * Rejected without any change: a master registration (id 0) whose controller master epoch is lower than one
+         * an accepted master registration of the same broker name carried, so it comes from a demoted master.
+         */
+        REJECTED_STALE_MASTER_EPOCH
+    }
+
+    /** A result that names no newer master epoch. */
+    public RegisterResult(Status status, Optional<MasterAddress> master) {
+        this(status, master, 0);
     }
 
     /**
@@ -34,6 +46,10 @@ public record RegisterResult(Status status, Optional<MasterAddress> master) {
 
     static final RegisterResult REJECTED = new RegisterResult(Status.REJECTED_INCREMENTAL_BEFORE_FULL,
             Optional.empty());
+
+    static RegisterResult staleMasterEpoch(int knownMasterEpoch) {
+        return new RegisterResult(Status.REJECTED_STALE_MASTER_EPOCH, Optional.empty(), knownMasterEpoch);
+    }
 
     /**
      * Whether the registration was applied.

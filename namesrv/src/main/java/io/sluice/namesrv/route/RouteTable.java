@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * The name server's routing state (docs/wire-protocol.md#name-server):
  * <pre>
  * clusters   cluster name       -> broker names
- * brokers    broker name        -> cluster, broker id -> address, acting-master flag
+ * brokers    broker name        -> cluster, broker id -> address, acting-master flag, highest master epoch
  * topics     topic              -> broker name -> QueueData
  * live       (cluster, address) -> last registration time, timeout, data version, connection, HA address
  * filters    (cluster, address) -> filter-server addresses
@@ -36,6 +36,13 @@ import org.slf4j.LoggerFactory;
  * Registration is additive: a full registration adds or updates queue data but never removes topics. A broker
  * name's queue data disappears only when its last address goes away (unregistered, connection closed, expired),
  * or through {@link #deleteTopic}.
+ *
+ * <p>A broker in controller mode sends the controller's master epoch of its role. A master registration (id 0) with
+ * a lower epoch than one already accepted for its broker name is refused: it comes from a demoted master that has
+ * not heard of its demotion yet (frozen or partitioned while another replica was elected) and must not take the
+ * elected master's id. The epoch is forgotten with the broker name, so a controller whose epochs start again is not
+ * locked out. Registrations without an epoch are never refused for it. An unregistration removes an address only
+ * under the id it is registered with.
  *
  * <p>Thread-safe. One {@link ReentrantReadWriteLock} guards every table: the write lock is taken by whichever
  * thread mutates (request handlers for register/unregister/delete, the transport's close callback, the expiry
@@ -84,6 +91,12 @@ public final class RouteTable {
         lock.writeLock().lock();
         try {
             BrokerEntry entry = brokers.get(registration.brokerName());
+            if (isStaleMaster(registration, entry)) {
+                LOG.warn("refused registration of {} id 0 at {} with master epoch {}: epoch {} is known, master {}",
+                        registration.brokerName(), registration.brokerAddr(), registration.masterEpoch(),
+                        entry.masterEpoch, entry.addrs.get(BrokerData.MASTER_ID));
+                return RegisterResult.staleMasterEpoch(entry.masterEpoch);
+            }
             boolean knownId = entry != null && entry.addrs.containsKey(registration.brokerId());
             if (!knownId && topicConfigs.size() == 1) {
                 LOG.warn("rejected incremental registration of {} id {} at {}: no full registration yet",
@@ -106,6 +119,9 @@ public final class RouteTable {
             BrokerAddrKey key = new BrokerAddrKey(registration.clusterName(), addr);
             DataVersion version = registration.topicConfigs().dataVersion();
             boolean master = brokerId == BrokerData.MASTER_ID;
+            if (master) {
+                entry.masterEpoch = Math.max(entry.masterEpoch, registration.masterEpoch());
+            }
             boolean primeSlave = !master && registration.enableActingMaster()
                     && brokerId == Collections.min(entry.addrs.keySet());
             if (master || primeSlave) {
@@ -131,6 +147,15 @@ public final class RouteTable {
         } finally {
             lock.writeLock().unlock();
         }
+    }
+
+    /**
+     * Whether {@code registration} claims the master id with a lower controller epoch than an accepted master
+     * registration of its broker name carried. Caller holds the write lock.
+     */
+    private static boolean isStaleMaster(BrokerRegistration registration, BrokerEntry entry) {
+        return entry != null && registration.brokerId() == BrokerData.MASTER_ID && registration.masterEpoch() > 0
+                && registration.masterEpoch() < entry.masterEpoch;
     }
 
     /** Caller holds the write lock. */
@@ -510,6 +535,8 @@ public final class RouteTable {
         private final String brokerName;
         private final Map<Long, String> addrs = new TreeMap<>();
         private boolean enableActingMaster;
+        /** The highest controller master epoch an accepted master registration carried; 0 if none carried one. */
+        private int masterEpoch;
 
         BrokerEntry(String cluster, String brokerName) {
             this.cluster = cluster;

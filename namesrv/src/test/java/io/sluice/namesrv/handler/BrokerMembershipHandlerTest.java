@@ -17,6 +17,7 @@ import io.sluice.remoting.protocol.body.KVTable;
 import io.sluice.remoting.protocol.body.RegisterBrokerBody;
 import io.sluice.remoting.protocol.body.TopicConfigSerializeWrapper;
 import io.sluice.remoting.protocol.body.TopicConfigWire;
+import io.sluice.remoting.protocol.controller.ControllerWireDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -147,6 +148,24 @@ class BrokerMembershipHandlerTest {
                 register(1, "10.0.0.2:10911", body(1, "TBW102", "T1")).putExtField("haServerAddr", "x"));
 
         assertEquals(Map.of("masterAddr", MASTER, "haServerAddr", "10.0.0.1:10912"), response.extFields());
+    }
+
+    @Test
+    void shouldRefuseAMasterWhoseEpochIsOlderThanTheRegisteredMasters() {
+        String elected = "10.0.0.2:10911";
+        handler.handle(connection, register(0, MASTER, body(1, "TBW102", "T1")).putExtField("masterEpoch", 1));
+        handler.handle(new TestConnection("c2"),
+                register(0, elected, body(1, "TBW102", "T1")).putExtField("masterEpoch", 2));
+
+        RemotingCommand response = handler.handle(connection,
+                register(0, MASTER, body(1, "TBW102", "T1")).putExtField("masterEpoch", 1));
+
+        assertEquals(ControllerWireDescriptor.CONTROLLER_FENCED_MASTER_EPOCH, response.code());
+        assertEquals("master epoch 1 of broker-a at " + MASTER + " is stale: this name server accepted a master of"
+                + " epoch 2", response.remark());
+        assertEquals(Map.of(0L, elected), routes.routeOf("T1").orElseThrow().brokerDatas().get(0).brokerAddrs());
+        assertEquals(ResponseCode.SUCCESS, handler.handle(connection,
+                register(0, MASTER, body(1, "TBW102", "T1"))).code(), "a registration without an epoch is as before");
     }
 
     @Test

@@ -196,6 +196,65 @@ class RouteTableTest {
         assertTrue(table.routeOf("T1").isPresent());
     }
 
+    private static BrokerRegistration registration(long id, String addr, int masterEpoch, Object connection) {
+        return new BrokerRegistration(CLUSTER, addr, "broker-a", id, addr.replace(":10911", ":10912"), 0, false,
+                masterEpoch, fullTopics(1), List.of(), connection);
+    }
+
+    private Map<Long, String> addrsOfT1() {
+        return table.routeOf("T1").orElseThrow().brokerDatas().get(0).brokerAddrs();
+    }
+
+    @Test
+    void shouldRefuseAMasterOfAnOlderEpochSoTheElectedMasterKeepsItsRoute() {
+        table.register(registration(0, MASTER_ADDR, 1, "conn-a"));
+        table.register(registration(1, SLAVE_ADDR, 1, "conn-s"));
+        table.register(registration(0, SLAVE_ADDR, 2, "conn-s"));
+
+        RegisterResult stale = table.register(registration(0, MASTER_ADDR, 1, "conn-a"));
+
+        assertEquals(RegisterResult.Status.REJECTED_STALE_MASTER_EPOCH, stale.status());
+        assertEquals(2, stale.knownMasterEpoch());
+        assertEquals(Map.of(0L, SLAVE_ADDR), addrsOfT1());
+        assertFalse(table.unregister(CLUSTER, MASTER_ADDR, "broker-a", 0), "the demoted master holds no id");
+        assertEquals(Map.of(0L, SLAVE_ADDR), addrsOfT1());
+        RegisterResult rejoined = table.register(registration(1, MASTER_ADDR, 2, "conn-a2"));
+        assertEquals(Optional.of(new RegisterResult.MasterAddress(SLAVE_ADDR, "10.0.0.2:10912")), rejoined.master());
+        assertEquals(Map.of(0L, SLAVE_ADDR, 1L, MASTER_ADDR), addrsOfT1());
+    }
+
+    @Test
+    void shouldAcceptTheMasterAgainAtItsEpochAndANewMasterAtALaterOne() {
+        table.register(registration(0, MASTER_ADDR, 3, "conn-a"));
+
+        assertTrue(table.register(registration(0, MASTER_ADDR, 3, "conn-a")).accepted());
+        assertTrue(table.register(registration(0, SLAVE_ADDR, 4, "conn-s")).accepted());
+
+        assertEquals(Map.of(0L, SLAVE_ADDR), addrsOfT1());
+        assertEquals(RegisterResult.Status.REJECTED_STALE_MASTER_EPOCH,
+                table.register(registration(0, MASTER_ADDR, 3, "conn-a")).status());
+    }
+
+    @Test
+    void shouldNeverRefuseARegistrationWithoutAnEpochOrASlaveForItsEpoch() {
+        table.register(registration(0, SLAVE_ADDR, 2, "conn-s"));
+
+        assertTrue(table.register(registration(1, "10.0.0.3:10911", 1, "conn-c")).accepted());
+        assertTrue(table.register(registration(0, MASTER_ADDR, 0, "conn-a")).accepted(),
+                "a broker outside controller mode takes the master id as it always did");
+
+        assertEquals(Map.of(0L, MASTER_ADDR, 1L, "10.0.0.3:10911"), addrsOfT1());
+    }
+
+    @Test
+    void shouldForgetTheMasterEpochWithTheBrokerName() {
+        table.register(registration(0, SLAVE_ADDR, 7, "conn-s"));
+        table.unregister(CLUSTER, SLAVE_ADDR, "broker-a", 0);
+
+        assertTrue(table.register(registration(0, MASTER_ADDR, 1, "conn-a")).accepted(),
+                "a controller whose epochs started again");
+    }
+
     @Test
     void shouldKeepOtherBrokersTopicsWhenOneBrokerLeaves() {
         registerMaster(fullTopics(1));

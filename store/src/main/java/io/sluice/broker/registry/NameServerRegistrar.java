@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  *   <li>UNREGISTER_BROKER at {@link #close()}.</li>
  * </ul>
  * Every call goes to all name servers in parallel; a failure is logged and counted, never thrown: the next full
- * registration repairs it. The body is never compressed and carries {@code bodyCrc32}.
+ * registration repairs it. The body is never compressed and carries {@code bodyCrc32}. In controller mode every
+ * registration also carries the master epoch of the broker's role ({@code masterEpoch}), so that a name server
+ * refuses a demoted master's registration as master once it accepted the elected one's.
  *
  * <p>Thread-safe. Owned by the broker's composition root, which also owns the {@link RemotingClient} and the
  * scheduler passed in (and closes them after this).
@@ -45,6 +47,9 @@ import org.slf4j.LoggerFactory;
 public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NameServerRegistrar.class);
+
+    /** Sluice's REGISTER_BROKER field: the controller's master epoch of this broker's role (controller mode). */
+    static final String MASTER_EPOCH = "masterEpoch";
 
     /** Apache runs the first periodic registration 10 s after start. */
     private static final long FIRST_PERIODIC_DELAY_MS = 10_000;
@@ -196,6 +201,10 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
                     .putExtField("compressed", false)
                     .putExtField("bodyCrc32", crc)
                     .setBody(body);
+            if (settings.masterEpoch() > 0) {
+                // A name server then refuses this master once it accepted one of a later epoch (Apache's ignores it).
+                request.putExtField(MASTER_EPOCH, settings.masterEpoch());
+            }
             calls.add(client.invoke(address, request, settings.registerTimeoutMs()).handle((response, error) -> {
                 if (error != null || response.code() != ResponseCode.SUCCESS) {
                     failures.incrementAndGet();

@@ -16,10 +16,12 @@ import java.util.List;
  * @param registerIntervalMs  period of the full registration
  * @param registerTimeoutMs   timeout of one REGISTER_BROKER call
  * @param unregisterTimeoutMs timeout of the UNREGISTER_BROKER call at shutdown
+ * @param masterEpoch         controller mode: the controller's master epoch of this broker's role, sent as
+ *                            {@code masterEpoch}; 0 outside controller mode (not sent)
  */
 public record RegistrarSettings(String clusterName, String brokerName, long brokerId, String brokerAddr,
                                 String haServerAddr, List<String> namesrvAddresses, long registerIntervalMs,
-                                long registerTimeoutMs, long unregisterTimeoutMs) {
+                                long registerTimeoutMs, long unregisterTimeoutMs, int masterEpoch) {
 
     /** Apache's timeout of UNREGISTER_BROKER. */
     public static final long DEFAULT_UNREGISTER_TIMEOUT_MS = 3_000;
@@ -37,6 +39,9 @@ public record RegistrarSettings(String clusterName, String brokerName, long brok
         requirePositive("registerIntervalMs", registerIntervalMs);
         requirePositive("registerTimeoutMs", registerTimeoutMs);
         requirePositive("unregisterTimeoutMs", unregisterTimeoutMs);
+        if (masterEpoch < 0) {
+            throw new IllegalArgumentException("masterEpoch " + masterEpoch + " must be >= 0");
+        }
     }
 
     private static void requireText(String name, String value) {

@@ -1,6 +1,7 @@
 package io.sluice.broker.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testing.Await;
@@ -10,6 +11,7 @@ import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.RegisterBrokerBody;
 import io.sluice.remoting.protocol.body.TopicConfigWire;
+import io.sluice.remoting.protocol.controller.ControllerWireDescriptor;
 import io.sluice.remoting.transport.ClientSettings;
 import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.remoting.transport.RemotingServer;
@@ -68,8 +70,12 @@ class NameServerRegistrarTest {
     }
 
     private NameServerRegistrar registrar(long brokerId, List<String> addresses, long intervalMs) {
+        return registrar(brokerId, 0, addresses, intervalMs);
+    }
+
+    private NameServerRegistrar registrar(long brokerId, int masterEpoch, List<String> addresses, long intervalMs) {
         RegistrarSettings settings = new RegistrarSettings("DefaultCluster", "broker-a", brokerId, "127.0.0.1:10911",
-                "127.0.0.1:10912", addresses, intervalMs, 3_000, 3_000);
+                "127.0.0.1:10912", addresses, intervalMs, 3_000, 3_000, masterEpoch);
         return new NameServerRegistrar(settings, client, () -> table, scheduler);
     }
 
@@ -105,6 +111,32 @@ class NameServerRegistrarTest {
         assertEquals(RequestCode.UNREGISTER_BROKER, unregister.code());
         assertEquals("broker-a", unregister.extField("brokerName"));
         assertEquals("127.0.0.1:10911", unregister.extField("brokerAddr"));
+    }
+
+    @Test
+    void shouldSendTheMasterEpochOfItsRoleInControllerModeOnly() {
+        try (NameServerRegistrar registrar = registrar(0, 3, List.of(address()), 60_000)) {
+            registrar.start();
+            registrar.announce(List.of(TopicConfig.of("fresh", 8, ConsumeQueueType.SIMPLE)), new TableVersion(0, 9, 4))
+                    .join();
+        }
+        assertEquals("3", received.get(0).extField("masterEpoch"), "full registration");
+        assertEquals("3", received.get(1).extField("masterEpoch"), "incremental registration");
+        received.clear();
+        try (NameServerRegistrar registrar = registrar(0, 0, List.of(address()), 60_000)) {
+            registrar.start();
+        }
+        assertNull(received.get(0).extField("masterEpoch"), "outside controller mode, exactly Apache's fields");
+    }
+
+    @Test
+    void shouldCountARefusalForAStaleMasterEpochAsAFailure() {
+        answerCode.set(ControllerWireDescriptor.CONTROLLER_FENCED_MASTER_EPOCH);
+        try (NameServerRegistrar registrar = registrar(0, 1, List.of(address()), 60_000)) {
+            registrar.start();
+            assertEquals(1, registrar.failures());
+            assertEquals(0, registrar.registrations());
+        }
     }
 
     @Test
