@@ -10,10 +10,11 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * file, so dispatch itself does no index work. Duty cycle: index up to {@link #RECORDS_PER_CYCLE} records;
  * checkpoint the newest file every {@code checkpointIntervalMs}; delete files retention has left without records
  * every {@link #RETENTION_CHECK_MS}; after an I/O failure, count it and index nothing for
- * {@link #FAILURE_PAUSE_MS}. Idle: {@link #idleStrategy()}, ended by {@link #onDispatched()}.
+ * {@link #FAILURE_PAUSE_MS}. Idle: {@link #idleStrategy()}: a batch park that arrivals do not end, then a long park
+ * that {@link #onDispatched()} ends.
  *
  * <p>Thread-safety: the duty cycle and the files on the agent's thread only (lookups excepted, see
  * {@link KeyIndexFiles}); {@link #onDispatched()} and {@link #indexedPosition()} from any thread.
@@ -35,12 +37,17 @@ final class KeyIndexAgent implements Agent {
     static final long RETENTION_CHECK_MS = 1_000;
     static final long FAILURE_PAUSE_MS = 1_000;
     /**
-     * The one park when caught up: bounds the lag of records that wake nobody (no queue, or dispatch published its
-     * position after this thread had looked) and paces checkpoints and retention.
+     * The long park once a batch park found nothing: bounds the lag of records that wake nobody (no queue) and paces
+     * checkpoints and retention.
      */
     static final long MAX_PARK_MS = 100;
-    static final int SPINS = 10;
-    static final int YIELDS = 5;
+    /**
+     * The broker's batch park: after indexing, or after an arrival woke it, the thread parks this long and arrivals
+     * do not wake it, so steady traffic is indexed every 10 ms in one pass instead of a wake-up per dispatched
+     * record (keys are queryable at most this much later). A wake-up per arrival, and the spins and yields that
+     * awaited dispatch's position, took 7.5% of the broker's CPU at stock OMB W1 (benchmark/README.md).
+     */
+    static final long BATCH_PARK_MS = 10;
     private static final Logger LOG = LoggerFactory.getLogger(KeyIndexAgent.class);
 
     private final KeyIndexFiles files;
@@ -52,6 +59,9 @@ final class KeyIndexAgent implements Agent {
     private final AtomicLong indexedPosition;
     private final KeyIndexCounters counters;
     private final WakeableIdleStrategy idle;
+    private final long batchParkNs;
+    /** Whether the next idle cycle is a batch park rather than the long, wakeable one. Agent thread only. */
+    private boolean batchParkNext;
     /** Set by dispatch when it tells of arrivals, cleared by the agent's thread when it starts a cycle. */
     private volatile boolean dispatchedMore;
     private long lastCheckpointMs;
@@ -61,27 +71,31 @@ final class KeyIndexAgent implements Agent {
     private boolean dirty;
 
     /**
-     * Caught up, the thread spins and yields (dispatch publishes its position just after it tells of arrivals), then
-     * parks for {@link #MAX_PARK_MS} at once, without a ramp of short parks: dispatch's next arrival unparks it,
-     * and a ramp of timed parks between arrivals costs a context switch each (a fifth of the broker's CPU at a
-     * moderate steady rate).
+     * The broker's agent: batch parks of {@link #BATCH_PARK_MS}, then parks of {@link #MAX_PARK_MS} at once, without
+     * a ramp of short parks, since a ramp of timed parks between arrivals costs a context switch each (a fifth of the
+     * broker's CPU at a moderate steady rate).
      */
     KeyIndexAgent(KeyIndexFiles files, CommitLog log, LongSupplier dispatchedPosition, EpochClock clock,
                   long checkpointIntervalMs, KeyIndexCounters counters) {
-        this(files, log, dispatchedPosition, clock, checkpointIntervalMs, counters, caughtUpBackoff());
+        this(files, log, dispatchedPosition, clock, checkpointIntervalMs, counters, caughtUpBackoff(),
+                TimeUnit.MILLISECONDS.toNanos(BATCH_PARK_MS));
     }
 
-    /** The back-off of the broker's agent: spins, yields, then parks of {@link #MAX_PARK_MS} only. */
+    /** The long park of the broker's agent: {@link #MAX_PARK_MS}, ended by an arrival. */
     static IdleStrategy caughtUpBackoff() {
-        long parkNs = TimeUnit.MILLISECONDS.toNanos(MAX_PARK_MS);
-        return new BackoffIdleStrategy(SPINS, YIELDS, parkNs, parkNs);
+        return new SleepingIdleStrategy(TimeUnit.MILLISECONDS.toNanos(MAX_PARK_MS));
     }
 
     /**
-     * @param backoff what the thread does when caught up (its parks must end at an unpark); reset by each arrival
+     * @param backoff     the long park when caught up (it must end at an unpark); reset by each arrival
+     * @param batchParkNs the batch park before it, which arrivals do not end; 0: none, every arrival wakes the thread
      */
     KeyIndexAgent(KeyIndexFiles files, CommitLog log, LongSupplier dispatchedPosition, EpochClock clock,
-                  long checkpointIntervalMs, KeyIndexCounters counters, IdleStrategy backoff) {
+                  long checkpointIntervalMs, KeyIndexCounters counters, IdleStrategy backoff, long batchParkNs) {
+        if (batchParkNs < 0) {
+            throw new IllegalArgumentException("batchParkNs must be >= 0, was " + batchParkNs);
+        }
+        this.batchParkNs = batchParkNs;
         this.files = files;
         this.log = log;
         this.dispatchedPosition = dispatchedPosition;
@@ -99,17 +113,52 @@ final class KeyIndexAgent implements Agent {
     }
 
     /**
-     * Backs off from spins to a park of {@link #MAX_PARK_MS} once caught up with dispatch; dispatch's arrivals end
-     * it ({@link #onDispatched()}) and restart the back-off from its spins, because dispatch tells of arrivals just
-     * before it publishes its new position.
+     * Caught up with dispatch: first a batch park that arrivals do not end, then (still nothing) the long park that
+     * they end ({@link #onDispatched()}). An arrival that ends a long park is followed by a batch park again,
+     * because dispatch tells of arrivals just before it publishes its new position. For the agent's runner only.
      */
-    WakeableIdleStrategy idleStrategy() {
-        return idle;
+    IdleStrategy idleStrategy() {
+        return new BatchingIdle();
+    }
+
+    /** See {@link #idleStrategy()}. Agent thread only. */
+    private final class BatchingIdle implements IdleStrategy {
+
+        @Override
+        public void idle(int workCount) {
+            if (workCount > 0) {
+                batchParkNext = true;
+                idle.reset();
+            } else {
+                idle();
+            }
+        }
+
+        @Override
+        public void idle() {
+            if (batchParkNext && batchParkNs > 0) {
+                batchParkNext = false;
+                // Not announced to the waker: what arrives meanwhile is indexed when it ends.
+                LockSupport.parkNanos(this, batchParkNs);
+            } else {
+                idle.idle();
+            }
+        }
+
+        @Override
+        public void reset() {
+            idle.reset();
+        }
+
+        @Override
+        public String alias() {
+            return "key-index-batching";
+        }
     }
 
     /**
      * Dispatch has written records (called from its arrival listener): the caller unparks the agent's thread
-     * when this returns true. Any thread; cheap.
+     * when this returns true, which is only while it is in its long park. Any thread; cheap.
      */
     boolean onDispatched() {
         dispatchedMore = true;
@@ -132,7 +181,8 @@ final class KeyIndexAgent implements Agent {
     public int doWork() {
         if (dispatchedMore) {
             dispatchedMore = false;
-            idle.reset(); // the new position follows the arrival closely: look again soon
+            batchParkNext = true; // the new position follows the arrival closely: look again after a batch park
+            idle.reset();
         }
         if (clock.time() < pausedUntilMs) {
             return 0;

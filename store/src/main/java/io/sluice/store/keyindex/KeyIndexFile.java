@@ -5,6 +5,7 @@ import static io.sluice.store.keyindex.KeyIndexDescriptor.BEGIN_TIME_OFFSET;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.END_POSITION_OFFSET;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.END_TIME_OFFSET;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.ENTRIES_OFFSET;
+import static io.sluice.store.keyindex.KeyIndexDescriptor.ENTRY_BYTES;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.ENTRY_COUNT_OFFSET;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.ENTRY_HASH_OFFSET;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.ENTRY_POSITION_OFFSET;
@@ -17,13 +18,16 @@ import static io.sluice.store.keyindex.KeyIndexDescriptor.MAGIC;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.MAGIC_OFFSET;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.STATE_OFFSET;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.STATE_OPEN;
+import static io.sluice.store.keyindex.KeyIndexDescriptor.SLOT_BYTES;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.STATE_SEALED;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.VERSION;
 import static io.sluice.store.keyindex.KeyIndexDescriptor.VERSION_OFFSET;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -34,9 +38,14 @@ import org.agrona.IoUtil;
 /**
  * One key-index file ({@link KeyIndexDescriptor}), memory-mapped for its whole length (created sparse).
  *
+ * <p>Entries and slots are written through the file channel and read through the mapping: a store into a shared
+ * mapping faults on every page the last checkpoint cleaned (keys land on random slot pages, so nearly every key), and
+ * cleaning mapped dirty pages interrupts the other cores to flush their TLBs; a written page is only ever mapped read
+ * only. The header (one page, at a checkpoint) and recovery's repair still go through the mapping.
+ *
  * <p>Threads: one writer (the index thread) adds entries, checkpoints and seals; any thread may {@link #lookup}
- * concurrently: a slot is stored with release after its entry, and read with acquire, so a reader sees whole
- * entries. The owner ({@link KeyIndexFiles}) unmaps a file only while no reader is inside it.
+ * concurrently: a slot is written after its entry (a release fence between the two writes), and read with acquire,
+ * so a reader sees whole entries. The owner ({@link KeyIndexFiles}) unmaps a file only while no reader is inside it.
  */
 final class KeyIndexFile {
 
@@ -55,6 +64,10 @@ final class KeyIndexFile {
     private boolean sealed;
     private volatile long beginTimeMs;
     private volatile long endTimeMs;
+    /** Writer only: the channel entries and slots are written through, opened by the first {@link #add}. */
+    private FileChannel writeChannel;
+    private ByteBuffer entryBytes;
+    private ByteBuffer slotBytes;
 
     private KeyIndexFile(Path path, MappedByteBuffer mapped, int hashSlots, int entries, long beginPosition) {
         this.path = path;
@@ -174,17 +187,44 @@ final class KeyIndexFile {
         int slotByte = KeyIndexDescriptor.slotByte(KeyHash.slotOf(hash, hashSlots));
         int j = count;
         int at = KeyIndexDescriptor.entryByte(hashSlots, j);
-        mapped.putInt(at + ENTRY_HASH_OFFSET, KeyHash.storedHashOf(hash));
-        mapped.putLong(at + ENTRY_POSITION_OFFSET, position);
-        mapped.putLong(at + ENTRY_TIME_OFFSET, storeTimeMs);
-        mapped.putInt(at + ENTRY_PREV_OFFSET, (int) INTS.get(mapped, slotByte));
-        INTS.setRelease(mapped, slotByte, j);
+        try {
+            FileChannel channel = writeChannel();
+            entryBytes.clear();
+            entryBytes.putInt(ENTRY_HASH_OFFSET, KeyHash.storedHashOf(hash))
+                    .putLong(ENTRY_POSITION_OFFSET, position)
+                    .putLong(ENTRY_TIME_OFFSET, storeTimeMs)
+                    .putInt(ENTRY_PREV_OFFSET, (int) INTS.getAcquire(mapped, slotByte));
+            writeFully(channel, entryBytes, at);
+            // Readers follow the slot to the entry: the entry's bytes first.
+            VarHandle.releaseFence();
+            slotBytes.clear();
+            slotBytes.putInt(0, j);
+            writeFully(channel, slotBytes, slotByte);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write key entry " + j + " to " + path, e);
+        }
         count = j + 1;
         if (j == 1) {
             beginTimeMs = storeTimeMs;
         }
         if (storeTimeMs > endTimeMs) {
             endTimeMs = storeTimeMs;
+        }
+    }
+
+    private FileChannel writeChannel() throws IOException {
+        if (writeChannel == null) {
+            writeChannel = FileChannel.open(path, StandardOpenOption.WRITE);
+            entryBytes = ByteBuffer.allocateDirect(ENTRY_BYTES).order(KeyIndexDescriptor.BYTE_ORDER);
+            slotBytes = ByteBuffer.allocateDirect(SLOT_BYTES).order(KeyIndexDescriptor.BYTE_ORDER);
+        }
+        return writeChannel;
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer bytes, long at) throws IOException {
+        long to = at;
+        while (bytes.hasRemaining()) {
+            to += channel.write(bytes, to);
         }
     }
 
@@ -223,7 +263,10 @@ final class KeyIndexFile {
         return first != 0 && first <= endMs && endTimeMs >= beginMs;
     }
 
-    /** Forces the entries and slots, then writes and forces the header. Writer only. */
+    /**
+     * Forces the entries and slots, then writes and forces the header. Writer only. Forcing the mapping forces the
+     * file's range, whichever way its pages were written.
+     */
     void checkpoint() {
         mapped.force();
         writeHeader();
@@ -265,8 +308,16 @@ final class KeyIndexFile {
         return path;
     }
 
-    /** Unmaps the file; no thread may use it afterwards. */
+    /** Unmaps the file and closes its write channel; no thread may use it afterwards. */
     void unmap() {
         IoUtil.unmap(mapped);
+        if (writeChannel != null) {
+            try {
+                writeChannel.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + path, e);
+            }
+            writeChannel = null;
+        }
     }
 }

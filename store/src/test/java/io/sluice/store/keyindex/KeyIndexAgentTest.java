@@ -2,6 +2,7 @@ package io.sluice.store.keyindex;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.format.MessageProperties;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
@@ -61,8 +63,13 @@ class KeyIndexAgentTest {
         log.recover(0, true, e -> { });
         files = KeyIndexFiles.open(KeyIndexSettings.defaults(dir).withSizes(64, 1_000), log.minPosition(),
                 log.writtenPosition());
+        startAgent(0);
+    }
+
+    /** Starts the agent on its thread, with a batch park of {@code batchParkNs} (0: none) before its long park. */
+    private void startAgent(long batchParkNs) {
         agent = new KeyIndexAgent(files, log, dispatched::get, SystemEpochClock.INSTANCE, 50, counters,
-                new SleepingIdleStrategy(PARK_NS));
+                new SleepingIdleStrategy(PARK_NS), batchParkNs);
         thread = new AgentHost(agent, agent.idleStrategy());
         thread.start();
         awaitParked();
@@ -120,23 +127,52 @@ class KeyIndexAgentTest {
     }
 
     @Test
-    void theBrokersBackOffParksTheWholePeriodOnceItsSpinsAndYieldsAreSpent() throws InterruptedException {
+    void theBrokersLongParkIsTheWholePeriodAtOnce() throws InterruptedException {
         IdleStrategy backoff = KeyIndexAgent.caughtUpBackoff();
-        AtomicLong longestNs = new AtomicLong(-1);
+        AtomicLong tookNs = new AtomicLong(-1);
         // A fresh thread holds no unpark permit, so only the period (or a rare spurious return) ends its park.
         Thread idler = new Thread(() -> {
-            // The spins, the yields, a call or two moving between them, and the first park.
-            for (int i = 0; i < KeyIndexAgent.SPINS + KeyIndexAgent.YIELDS + 3; i++) {
-                long start = System.nanoTime();
-                backoff.idle();
-                longestNs.accumulateAndGet(System.nanoTime() - start, Math::max);
-            }
+            long start = System.nanoTime();
+            backoff.idle();
+            tookNs.set(System.nanoTime() - start);
         }, "key-index-backoff-test");
         idler.start();
         idler.join(10_000);
-        assertTrue(longestNs.get() >= TimeUnit.MILLISECONDS.toNanos(KeyIndexAgent.MAX_PARK_MS) / 2,
-                "the longest back-off step up to the first park lasted " + longestNs.get() + " ns: a ramp of"
-                        + " short timed parks would wake the thread for nothing between arrivals");
+        assertTrue(tookNs.get() >= TimeUnit.MILLISECONDS.toNanos(KeyIndexAgent.MAX_PARK_MS) / 2,
+                "the first idle call lasted " + tookNs.get() + " ns: spins, yields or a ramp of short timed parks"
+                        + " would wake the thread for nothing between arrivals");
+    }
+
+    @Test
+    void arrivalsDuringABatchParkWakeNobodyAndAreIndexedWhenItEnds() {
+        assertTrue(thread.close(10_000));
+        startAgent(TimeUnit.SECONDS.toNanos(1));
+        long first = append(0, 1);
+        dispatched.set(first);
+        wakeAsTheStoreDoes();
+        Await.until("the first record indexed", () -> agent.indexedPosition() == first);
+        // Now in (or about to enter) the batch park that follows indexing.
+        long end = append(1, 4);
+        dispatched.set(end);
+        assertFalse(agent.onDispatched(), "an arrival during the batch park asks for no wake-up");
+        Await.until("the rest indexed once the batch park ends", () -> agent.indexedPosition() == end);
+        assertEquals(1, lookup("order-3", false).size());
+        // A batch park that finds nothing leads to the long park, which the next arrival ends.
+        Await.until("the long park", () -> {
+            Thread t = thread.thread();
+            return t != null && t.getState() == Thread.State.TIMED_WAITING && LockSupport.getBlocker(t) == null;
+        });
+        long last = append(4, 5);
+        dispatched.set(last);
+        wakeAsTheStoreDoes();
+        Await.until("the last record indexed", () -> agent.indexedPosition() == last);
+    }
+
+    @Test
+    void shouldRefuseANegativeBatchPark() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new KeyIndexAgent(files, log,
+                dispatched::get, SystemEpochClock.INSTANCE, 50, counters, new SleepingIdleStrategy(PARK_NS), -1));
+        assertTrue(e.getMessage().contains("-1"), e.getMessage());
     }
 
     /** What the store's arrival listener does through {@link KeyIndex#onDispatched()}. */

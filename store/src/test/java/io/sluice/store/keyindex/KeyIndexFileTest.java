@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,6 +110,47 @@ class KeyIndexFileTest {
 
     private static long hash(String key) {
         return KeyHash.of("T", KeyHash.KIND_KEY, key);
+    }
+
+    /**
+     * Entries and slots are written through the channel while a reader walks chains through the mapping: a reader
+     * that sees a slot sees the whole entry it names, so every position found belongs to the key looked up.
+     */
+    @Test
+    void aConcurrentReaderSeesOnlyWholeEntries() throws Exception {
+        int keys = 40;
+        int adds = 20_000;
+        KeyIndexFile file = KeyIndexFile.create(dir, 0, 64, adds + 1);
+        AtomicInteger added = new AtomicInteger();
+        AtomicReference<String> wrong = new AtomicReference<>();
+        Thread reader = new Thread(() -> {
+            int round = 0;
+            while (added.get() < adds && wrong.get() == null) {
+                int known = added.get();
+                String key = "k" + (round++ % keys);
+                KeyMatches matches = new KeyMatches(position -> true, adds / keys + 1);
+                file.lookup(hash(key), 0, Long.MAX_VALUE, matches);
+                int expectedAtLeast = known / keys;
+                for (long position : matches.positions()) {
+                    // Entry i holds position i * 10 under key "k" + (i % keys).
+                    if (position % 10 != 0 || !("k" + (position / 10 % keys)).equals(key)) {
+                        wrong.set(key + " found position " + position);
+                    }
+                }
+                if (matches.positions().size() < expectedAtLeast) {
+                    wrong.set(key + " found " + matches.positions().size() + " entries, " + expectedAtLeast
+                            + " were added before the lookup");
+                }
+            }
+        }, "key-index-reader");
+        reader.start();
+        for (int i = 0; i < adds; i++) {
+            file.add(hash("k" + (i % keys)), i * 10L, T0 + i);
+            added.set(i + 1);
+        }
+        reader.join(20_000);
+        assertEquals(null, wrong.get());
+        file.unmap();
     }
 
     private static List<Long> lookup(KeyIndexFile file, String key, long beginMs, long endMs) {
