@@ -25,12 +25,6 @@ import java.util.Set;
  */
 public final class BrokerMembershipHandler implements NamesrvHandler {
 
-    /**
-     * Sluice's REGISTER_BROKER field: the controller's master epoch of the broker's role. Apache's name server ignores
-     * it; a master registration with an epoch older than an accepted one is refused (CONTROLLER_FENCED_MASTER_EPOCH).
-     */
-    static final String MASTER_EPOCH = "masterEpoch";
-
     private static final Set<Integer> CODES = Set.of(RequestCode.REGISTER_BROKER, RequestCode.UNREGISTER_BROKER,
             RequestCode.QUERY_DATA_VERSION, RequestCode.BROKER_HEARTBEAT);
 
@@ -73,7 +67,8 @@ public final class BrokerMembershipHandler implements NamesrvHandler {
         long brokerId = request.requireLong("brokerId");
         long heartbeatTimeoutMs = request.optionalLong("heartbeatTimeoutMillis", 0);
         boolean enableActingMaster = request.optionalBoolean("enableActingMaster", false);
-        int masterEpoch = request.optionalInt(MASTER_EPOCH, 0);
+        // Sluice's field, sent by brokers in controller mode (Apache's name server ignores it).
+        int masterEpoch = request.optionalInt(ControllerWireDescriptor.MASTER_EPOCH, 0);
         boolean compressed = request.optionalBoolean("compressed", false);
         int bodyCrc32 = request.optionalInt("bodyCrc32", 0);
         byte[] body = request.body();

@@ -8,6 +8,7 @@ import io.sluice.remoting.protocol.body.BodyCodec;
 import io.sluice.remoting.protocol.body.RegisterBrokerBody;
 import io.sluice.remoting.protocol.body.TopicConfigSerializeWrapper;
 import io.sluice.remoting.protocol.body.TopicConfigWire;
+import io.sluice.remoting.protocol.controller.ControllerWireDescriptor;
 import io.sluice.remoting.transport.RemotingClient;
 import io.sluice.broker.meta.TableVersion;
 import io.sluice.broker.meta.TopicConfig;
@@ -47,9 +48,6 @@ import org.slf4j.LoggerFactory;
 public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NameServerRegistrar.class);
-
-    /** Sluice's REGISTER_BROKER field: the controller's master epoch of this broker's role (controller mode). */
-    static final String MASTER_EPOCH = "masterEpoch";
 
     /** Apache runs the first periodic registration 10 s after start. */
     private static final long FIRST_PERIODIC_DELAY_MS = 10_000;
@@ -203,7 +201,7 @@ public final class NameServerRegistrar implements TopicAnnouncer, AutoCloseable 
                     .setBody(body);
             if (settings.masterEpoch() > 0) {
                 // A name server then refuses this master once it accepted one of a later epoch (Apache's ignores it).
-                request.putExtField(MASTER_EPOCH, settings.masterEpoch());
+                request.putExtField(ControllerWireDescriptor.MASTER_EPOCH, settings.masterEpoch());
             }
             calls.add(client.invoke(address, request, settings.registerTimeoutMs()).handle((response, error) -> {
                 if (error != null || response.code() != ResponseCode.SUCCESS) {
