@@ -912,6 +912,7 @@ public final class Broker implements AutoCloseable {
                 .preallocateSegments(settings.warmMappedFile())
                 .zeroFillAheadBytes(settings.commitLogZeroFillAheadBytes())
                 .recycledSegments(settings.commitLogRecycledSegments())
+                .pageCacheMaxBytes(settings.commitLogPageCacheMaxBytes())
                 .build();
         IndexSettings index = IndexSettings.defaults(settings.storePathRootDir())
                 .withSimpleCqSlotsPerFile(settings.consumeQueueFileBytes() / SIMPLE_CQ_SLOT_BYTES)

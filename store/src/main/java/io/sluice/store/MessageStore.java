@@ -583,7 +583,8 @@ public final class MessageStore implements AutoCloseable {
                 retentionAgent.unreadBytesDeleted(),
                 checkpointAgent.failures(),
                 log.segmentCount(),
-                log.mappedBytes());
+                log.mappedBytes(),
+                log.pageCacheReleasedBytes());
     }
 
     /** The CommitLog flush agent's fsyncs so far: count, bytes, latency and size buckets. */

@@ -28,6 +28,8 @@ package io.sluice.store;
  * @param checkpointFailures     checkpoints that could not be written
  * @param commitLogSegments      segments (files) of the CommitLog
  * @param commitLogMappedBytes   bytes of those segments, all mapped into memory
+ * @param pageCacheReleasedBytes CommitLog bytes whose pages were handed back to the kernel
+ *                               (docs/storage.md#commitlog-page-cache)
  */
 public record StoreStats(
         long writtenPosition,
@@ -52,5 +54,6 @@ public record StoreStats(
         long unreadBytesDeleted,
         long checkpointFailures,
         int commitLogSegments,
-        long commitLogMappedBytes) {
+        long commitLogMappedBytes,
+        long pageCacheReleasedBytes) {
 }

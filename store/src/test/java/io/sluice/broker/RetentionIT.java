@@ -10,17 +10,13 @@ import io.sluice.store.MessageStore;
 import io.sluice.store.StoreEnvironment;
 import io.sluice.store.retention.RetentionOutcome;
 import io.sluice.store.retention.SimulatedDisk;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
-import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
-import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -213,16 +209,7 @@ class RetentionIT {
             throws MQClientException {
         DefaultMQPushConsumer consumer = ApacheClients.pushConsumer(c.namesrvAddr(), GROUP);
         consumer.subscribe(TOPIC, "*");
-        consumer.registerMessageListener((MessageListenerConcurrently) (messages, context) -> {
-            for (MessageExt m : messages) {
-                int n = ByteBuffer.wrap(m.getBody()).getInt();
-                if (!Arrays.equals(m.getBody(), body(n))) {
-                    corrupt.add(n);
-                }
-                received.add(n);
-            }
-            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-        });
+        consumer.registerMessageListener(NumberedMessages.recording(received, corrupt));
         return consumer;
     }
 
@@ -237,10 +224,6 @@ class RetentionIT {
     }
 
     private static byte[] body(int n) {
-        ByteBuffer b = ByteBuffer.allocate(BODY_BYTES).putInt(n);
-        while (b.hasRemaining()) {
-            b.put((byte) (n * 17 + b.position()));
-        }
-        return b.array();
+        return NumberedMessages.body(n, BODY_BYTES);
     }
 }

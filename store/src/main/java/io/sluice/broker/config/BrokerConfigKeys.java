@@ -249,6 +249,13 @@ public final class BrokerConfigKeys {
                     + " thread writes zeros through the next (sparse) file, so that appends there overwrite allocated"
                     + " pages instead of filling holes. 0 turns it off; not used with"
                     + " warmMapedFileEnable. Sluice only.");
+    /** The CommitLog's page-cache footprint (Sluice only). */
+    public static final ConfigKey<Long> COMMIT_LOG_PAGE_CACHE_MAX_BYTES = ConfigKey.ofLong(
+            "commitLogPageCacheMaxBytes", 4L << 30, 0L, Long.MAX_VALUE, "bytes",
+            "The newest this-many bytes of the CommitLog stay in the page cache; a background thread hands the"
+                    + " pages of older, flushed bytes back to the kernel, so that new writes reuse them instead of"
+                    + " taking free memory. A consumer reading further back reads from the disk. 0 leaves the page"
+                    + " cache to the kernel. Linux only. Sluice only.");
     /** CommitLog files kept for reuse (Sluice only). */
     public static final ConfigKey<Integer> COMMIT_LOG_RECYCLED_SEGMENTS = ConfigKey.ofInt(
             "commitLogRecycledSegments", 8, 0, 64, "files",
@@ -548,7 +555,8 @@ public final class BrokerConfigKeys {
             STORE_PATH_ROOT_DIR, STORE_PATH_COMMIT_LOG, MAPPED_FILE_SIZE_COMMIT_LOG, MAPPED_FILE_SIZE_CONSUME_QUEUE,
             MAPPER_FILE_SIZE_BATCH_CONSUME_QUEUE, BATCH_CQ_UNIT_MAX_BYTES, BATCH_CQ_SPAN_MAX_BYTES,
             MAX_MESSAGE_SIZE, FLUSH_DISK_TYPE,
-            WARM_MAPED_FILE_ENABLE, COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, COMMIT_LOG_RECYCLED_SEGMENTS,
+            WARM_MAPED_FILE_ENABLE, COMMIT_LOG_ZERO_FILL_AHEAD_BYTES, COMMIT_LOG_PAGE_CACHE_MAX_BYTES,
+            COMMIT_LOG_RECYCLED_SEGMENTS,
             FLUSH_INTERVAL_COMMIT_LOG,
             FLUSH_INTERVAL_CONSUME_QUEUE, FLUSH_INTERVAL_KEY_INDEX, SYNC_FLUSH_TIMEOUT, DISPATCH_MODE,
             DISPATCH_CHUNK_BYTES,

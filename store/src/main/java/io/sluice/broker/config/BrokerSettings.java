@@ -305,6 +305,11 @@ public final class BrokerSettings {
         return get(BrokerConfigKeys.COMMIT_LOG_ZERO_FILL_AHEAD_BYTES);
     }
 
+    /** {@code commitLogPageCacheMaxBytes}. */
+    public long commitLogPageCacheMaxBytes() {
+        return get(BrokerConfigKeys.COMMIT_LOG_PAGE_CACHE_MAX_BYTES);
+    }
+
     /** {@code commitLogRecycledSegments}. */
     public int commitLogRecycledSegments() {
         return get(BrokerConfigKeys.COMMIT_LOG_RECYCLED_SEGMENTS);

@@ -135,6 +135,8 @@ public final class BrokerMetrics {
                 StoreStats::commitLogSegments);
         storeGauge(r, s, "sluice_commitlog_mapped_bytes", "Bytes of the CommitLog's segments, all memory-mapped:"
                 + " what the page cache would hold to keep the whole log in memory.", StoreStats::commitLogMappedBytes);
+        storeCounter(r, s, "sluice_commitlog_page_cache_released_bytes", "CommitLog bytes whose pages were handed"
+                + " back to the kernel (commitLogPageCacheMaxBytes).", StoreStats::pageCacheReleasedBytes);
         r.registry().register(new FlushHistograms(() -> s.store().flushStats(), r.constant()));
     }
 

@@ -84,6 +84,8 @@ public final class CommitLog implements AutoCloseable {
     private final MeteredFlushTarget meteredFlushTarget;
     /** Writes zeros through the next segment as the appender approaches it; {@link #writeStaged} claims. */
     private final ZeroFillAhead zeroFill;
+    /** Hands the page cache of old, flushed bytes back to the kernel. */
+    private final PageCacheTrimmer cacheTrimmer;
     /** Where the append lock holder encodes records before writing them; grown on demand. Lock holder only. */
     private ByteBuffer staging = ByteBuffer.allocateDirect(INITIAL_STAGING_BYTES);
     /** {@link #staging} for encoding. Lock holder only. */
@@ -120,6 +122,9 @@ public final class CommitLog implements AutoCloseable {
                 settings.preallocateSegments() ? 0 : settings.zeroFillAheadBytes(),
                 () -> env.diskSpace().usableBytes(settings.commitLogDir()), FULL_DISK_USABLE_BYTES, WriteHook.NONE,
                 ZeroFillAhead.PageCache.SYSTEM);
+        this.cacheTrimmer = new PageCacheTrimmer(chain, flushTarget::flushedPosition, written::visible,
+                settings.pageCacheMaxBytes(), settings.pageCacheMaxBytes() == 0 ? PageCacheAdvice.NONE
+                        : PageCacheAdvice.system());
     }
 
     /** Opens with system clocks, a fresh failure handler and no fsync hook. */
@@ -190,6 +195,7 @@ public final class CommitLog implements AutoCloseable {
             state = State.RUNNING;
             flushAgent.start();
             zeroFill.start(end);
+            cacheTrimmer.start();
             allocator.prepare(nextSegmentStart());
             return end;
         } finally {
@@ -789,6 +795,19 @@ public final class CommitLog implements AutoCloseable {
         return zeroFill.stats();
     }
 
+    /** What the page-cache trimmer has released so far. */
+    PageCacheTrimmer.Stats pageCacheStats() {
+        return cacheTrimmer.stats();
+    }
+
+    /**
+     * Bytes whose pages were handed back to the kernel so far ({@link LogSettings#pageCacheMaxBytes()}); 0 while
+     * the log is younger than that, and always where trimming is off or not supported.
+     */
+    public long pageCacheReleasedBytes() {
+        return cacheTrimmer.stats().releasedBytes();
+    }
+
     /** The queue offset table (next offset per queue). */
     public QueueOffsetTable queueOffsets() {
         return queueOffsets;
@@ -830,11 +849,12 @@ public final class CommitLog implements AutoCloseable {
             flushAgent.close();
         }
         zeroFill.close();
+        cacheTrimmer.close();
         allocator.close();
         recycler.close();
         closeFileOf(chain.last()); // the only segment whose file the writer keeps open
-        LOG.info("closed CommitLog {} at position {}, flushed {}; {} segments reused; zero-fill {}",
+        LOG.info("closed CommitLog {} at position {}, flushed {}; {} segments reused; zero-fill {}; page cache {}",
                 settings.commitLogDir(), writtenPosition(), flushedPosition(), recycler.reusedCount(),
-                zeroFill.stats());
+                zeroFill.stats(), cacheTrimmer.stats());
     }
 }

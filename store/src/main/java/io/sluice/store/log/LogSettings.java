@@ -36,6 +36,9 @@ import java.util.Objects;
  *                                  off; not used with {@code preallocateSegments} (512 MiB)
  * @param recycledSegments          at most this many segments that retention removes are kept, renamed, and reused
  *                                  as new segments ({@link SegmentRecycler}); 0 unlinks every removed segment (8)
+ * @param pageCacheMaxBytes         the newest bytes of the log kept in the page cache; older, flushed pages are
+ *                                  handed back to the kernel ({@link PageCacheTrimmer}); 0 leaves the cache to the
+ *                                  kernel (4 GiB)
  */
 public record LogSettings(
         Path commitLogDir,
@@ -53,7 +56,8 @@ public record LogSettings(
         int segmentsPreparedAhead,
         int boundaryGranuleBytes,
         int zeroFillAheadBytes,
-        int recycledSegments) {
+        int recycledSegments,
+        long pageCacheMaxBytes) {
 
     public static final int DEFAULT_SEGMENT_BYTES = 1 << 30;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -71,6 +75,7 @@ public record LogSettings(
     public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = 512 << 20;
     public static final int DEFAULT_RECYCLED_SEGMENTS = 8;
     public static final int MAX_RECYCLED_SEGMENTS = 64;
+    public static final long DEFAULT_PAGE_CACHE_MAX_BYTES = 4L << 30;
     /** Smallest segment accepted (one page). */
     public static final int MIN_SEGMENT_BYTES = 4096;
 
@@ -115,13 +120,16 @@ public record LogSettings(
         if (zeroFillAheadBytes < 0) {
             throw new IllegalArgumentException("zeroFillAheadBytes must be >= 0, was " + zeroFillAheadBytes);
         }
+        if (pageCacheMaxBytes < 0) {
+            throw new IllegalArgumentException("pageCacheMaxBytes must be >= 0, was " + pageCacheMaxBytes);
+        }
         // Validates the flush slice with its own messages.
         new FlushSettings(flushMode, flushIntervalMs, flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs);
     }
 
     /**
-     * The settings without {@code segmentsPreparedAhead}, {@code boundaryGranuleBytes} and
-     * {@code zeroFillAheadBytes} (then their defaults), as before they existed.
+     * The settings without {@code segmentsPreparedAhead}, {@code boundaryGranuleBytes}, {@code zeroFillAheadBytes},
+     * {@code recycledSegments} and {@code pageCacheMaxBytes} (then their defaults), as before they existed.
      */
     public LogSettings(Path commitLogDir, int segmentBytes, int maxMessageBytes, FlushMode flushMode,
                        int flushIntervalMs, int flushMinPages, int flushThoroughIntervalMs, int syncFlushTimeoutMs,
@@ -130,7 +138,7 @@ public record LogSettings(
         this(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs, flushMinPages,
                 flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover, preallocateSegments,
                 segmentAllocationTimeoutMs, DEFAULT_SEGMENTS_PREPARED_AHEAD, DEFAULT_BOUNDARY_GRANULE_BYTES,
-                DEFAULT_ZERO_FILL_AHEAD_BYTES, DEFAULT_RECYCLED_SEGMENTS);
+                DEFAULT_ZERO_FILL_AHEAD_BYTES, DEFAULT_RECYCLED_SEGMENTS, DEFAULT_PAGE_CACHE_MAX_BYTES);
     }
 
     /** The flush agent's slice. */
@@ -162,6 +170,7 @@ public record LogSettings(
         private int boundaryGranuleBytes = DEFAULT_BOUNDARY_GRANULE_BYTES;
         private int zeroFillAheadBytes = DEFAULT_ZERO_FILL_AHEAD_BYTES;
         private int recycledSegments = DEFAULT_RECYCLED_SEGMENTS;
+        private long pageCacheMaxBytes = DEFAULT_PAGE_CACHE_MAX_BYTES;
 
         private Builder(Path commitLogDir, InetSocketAddress storeHost) {
             this.commitLogDir = commitLogDir;
@@ -238,11 +247,16 @@ public record LogSettings(
             return this;
         }
 
+        public Builder pageCacheMaxBytes(long value) {
+            this.pageCacheMaxBytes = value;
+            return this;
+        }
+
         public LogSettings build() {
             return new LogSettings(commitLogDir, segmentBytes, maxMessageBytes, flushMode, flushIntervalMs,
                     flushMinPages, flushThoroughIntervalMs, syncFlushTimeoutMs, storeHost, checkCrcOnRecover,
                     preallocateSegments, segmentAllocationTimeoutMs, segmentsPreparedAhead, boundaryGranuleBytes,
-                    zeroFillAheadBytes, recycledSegments);
+                    zeroFillAheadBytes, recycledSegments, pageCacheMaxBytes);
         }
     }
 }
