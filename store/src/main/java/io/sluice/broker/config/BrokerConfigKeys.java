@@ -244,11 +244,11 @@ public final class BrokerConfigKeys {
                     + " records are written through the file, so a full disk refuses the send (DISK_FULL) either way.");
     /** Zero fill ahead of the CommitLog writer (Sluice only). */
     public static final ConfigKey<Integer> COMMIT_LOG_ZERO_FILL_AHEAD_BYTES = ConfigKey.ofInt(
-            "commitLogZeroFillAheadBytes", 512 * MIB, 0, 1024 * MIB, "bytes",
-            "When the writer comes within this many bytes of the end of the active CommitLog file, a background"
-                    + " thread writes zeros through the next (sparse) file, so that appends there overwrite allocated"
-                    + " pages instead of filling holes. 0 turns it off; not used with"
-                    + " warmMapedFileEnable. Sluice only.");
+            "commitLogZeroFillAheadBytes", 1024 * MIB, 0, 1024 * MIB, "bytes",
+            "Once the writer is within this many bytes of the end of the active CommitLog file, a background"
+                    + " thread writes zeros through the next (sparse) file, in step with the writer's progress, so"
+                    + " that appends there overwrite allocated pages instead of filling holes. 0 turns it off; not"
+                    + " used with warmMapedFileEnable. Sluice only.");
     /** The CommitLog's page-cache footprint (Sluice only). */
     public static final ConfigKey<Long> COMMIT_LOG_PAGE_CACHE_MAX_BYTES = ConfigKey.ofLong(
             "commitLogPageCacheMaxBytes", 4L << 30, 0L, Long.MAX_VALUE, "bytes",

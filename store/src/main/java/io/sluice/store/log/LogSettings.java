@@ -32,8 +32,9 @@ import java.util.Objects;
  * @param boundaryGranuleBytes      granule of the record boundary hints ({@link RecordBoundaryIndex}), a power of
  *                                  two in [{@value #MIN_BOUNDARY_GRANULE_BYTES}, {@value #MAX_BOUNDARY_GRANULE_BYTES}]
  *                                  (128 KiB)
- * @param zeroFillAheadBytes        lead of {@link ZeroFillAhead} before the end of the active segment; 0 turns it
- *                                  off; not used with {@code preallocateSegments} (512 MiB)
+ * @param zeroFillAheadBytes        lead of {@link ZeroFillAhead} before the end of the active segment, over which it
+ *                                  fills the next one in step with the appender; 0 turns it off; not used with
+ *                                  {@code preallocateSegments} (1 GiB)
  * @param recycledSegments          at most this many segments that retention removes are kept, renamed, and reused
  *                                  as new segments ({@link SegmentRecycler}); 0 unlinks every removed segment (8)
  * @param pageCacheMaxBytes         the newest bytes of the log kept in the page cache; older, flushed pages are
@@ -72,7 +73,7 @@ public record LogSettings(
     public static final int DEFAULT_BOUNDARY_GRANULE_BYTES = 128 * 1024;
     public static final int MIN_BOUNDARY_GRANULE_BYTES = 256;
     public static final int MAX_BOUNDARY_GRANULE_BYTES = 1 << 30;
-    public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = 512 << 20;
+    public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = 1 << 30;
     public static final int DEFAULT_RECYCLED_SEGMENTS = 8;
     public static final int MAX_RECYCLED_SEGMENTS = 64;
     public static final long DEFAULT_PAGE_CACHE_MAX_BYTES = 4L << 30;

@@ -22,6 +22,12 @@ import org.slf4j.LoggerFactory;
  * A reused file (one retention removed) is filled only where its pages are not cached: elsewhere its blocks and pages
  * exist already, and a partial-page append into an uncached page of an allocated block would read the disk.
  *
+ * <p>Paced: the fill keeps in step with the appender, never more than {@link #PACE_LEAD_BYTES} ahead of where the
+ * appender's progress through its last {@code aheadBytes} puts it, so that the next segment is whole when the
+ * appender reaches it, and pages are taken at the rate the log writes rather than a segment at a burst. Pages taken
+ * at that rate are the ones {@link PageCacheTrimmer} has just released; a burst takes free memory, which can cost
+ * several times more to touch (docs/storage.md#commitlog-page-cache).
+ *
  * <p>Never over the appender's bytes (Dekker's protocol on two volatiles): the appender stores {@code claimedEnd},
  * then waits while a fill below it runs ({@link #beforeWrite}); this thread stores {@code fillFrom}, then withdraws
  * if {@code claimedEnd} has reached it. A segment stays sparse when the disk lacks room for it plus the appender's
@@ -57,6 +63,10 @@ final class ZeroFillAhead implements AutoCloseable {
 
     /** Largest zero write; bounds how long an appender that reached a segment being filled waits. */
     static final int CHUNK_BYTES = 256 * 1024;
+    /** How far the fill may run ahead of its paced position: slack for a late wake-up near the segment's end. */
+    static final long PACE_LEAD_BYTES = 8L << 20;
+    /** The paced fill wakes when it may write this much more: a wake-up per few MiB, not per chunk. */
+    static final long PACE_STEP_BYTES = 4L << 20;
     static final long RETRY_AFTER_FAILURE_MS = 1_000;
     /** A failure that lasts (a full disk) is logged once a minute. */
     private static final long LOG_EVERY_FAILURES = 60;
@@ -217,6 +227,9 @@ final class ZeroFillAhead implements AutoCloseable {
         if (filledOffset >= next.sizeBytes()) {
             return idleUntil(nextStart); // filled; the segment after it waits until this one is the active one
         }
+        if (filledOffset >= pacedFillOffset(claimed, nextStart, next.sizeBytes())) {
+            return idleUntil(claimAllowing(filledOffset + PACE_STEP_BYTES, nextStart, next.sizeBytes()));
+        }
         long from = nextStart + filledOffset;
         long to = Math.min(next.endPosition(), from + CHUNK_BYTES);
         if (chain.last() != active) {
@@ -253,6 +266,25 @@ final class ZeroFillAhead implements AutoCloseable {
         filledTo = to; // published last: a reader that sees it sees the channel closed
 
         return true;
+    }
+
+    /**
+     * How far into the next segment (of {@code segmentBytes}, starting at {@code nextStart}) the fill may have got
+     * with the appender's claim at {@code claimed}: the appender's progress through the last {@code aheadBytes} of
+     * its segment, scaled to the next segment, plus {@link #PACE_LEAD_BYTES}; the whole segment once the claim
+     * reaches its start.
+     */
+    private long pacedFillOffset(long claimed, long nextStart, int segmentBytes) {
+        long progress = Math.max(0, claimed - (nextStart - aheadBytes));
+        long paced = (long) (progress * ((double) segmentBytes / aheadBytes)) + PACE_LEAD_BYTES;
+        return Math.min(segmentBytes, paced);
+    }
+
+    /** The smallest claim whose {@link #pacedFillOffset} reaches {@code fillOffset} (inverse of it). */
+    private long claimAllowing(long fillOffset, long nextStart, int segmentBytes) {
+        long target = Math.min(segmentBytes, fillOffset) - PACE_LEAD_BYTES;
+        long progress = target <= 0 ? 0 : (long) Math.ceil(target * ((double) aheadBytes / segmentBytes));
+        return Math.min(nextStart, nextStart - aheadBytes + progress);
     }
 
     /**

@@ -119,6 +119,37 @@ class ZeroFillAheadTest {
     }
 
     @Test
+    void onALargeSegmentTheFillKeepsInStepWithTheAppender(@TempDir Path dir) throws IOException {
+        int segmentBytes = 64 << 20;
+        int leadBytes = 32 << 20; // the next segment is filled at twice the appender's pace
+        SegmentChain chain = new SegmentChain(segmentBytes);
+        chain.append(MappedSegment.create(dir, 0, segmentBytes, false));
+        MappedSegment next = MappedSegment.create(dir, segmentBytes, segmentBytes, false);
+        ZeroFillAhead fill = new ZeroFillAhead(chain, nextOnly(next), leadBytes, PLENTY, 0, WriteHook.NONE,
+                ZeroFillAhead.PageCache.SYSTEM);
+        long paceLead = ZeroFillAhead.PACE_LEAD_BYTES;
+        try {
+            fill.start(0);
+            long leadStart = segmentBytes - leadBytes;
+            fill.beforeWrite(leadStart);
+            Await.until("the fill at its lead", () -> fill.stats().filledTo() == segmentBytes + paceLead);
+            // A quarter of the way through the lead: a quarter of the next segment, plus the pace's slack.
+            fill.beforeWrite(leadStart + leadBytes / 4);
+            long quarter = segmentBytes + segmentBytes / 4 + paceLead;
+            Await.until("the fill a quarter in", () -> fill.stats().filledTo() >= quarter);
+            assertEquals(quarter, fill.stats().filledTo(), "the fill ran ahead of its pace");
+            fill.beforeWrite(segmentBytes - 1); // about to roll: the next segment whole
+            Await.until("the next segment whole", () -> fill.stats().filledTo() == 2L * segmentBytes);
+            assertEquals(segmentBytes, fill.stats().filledBytes());
+            assertEquals(0, fill.stats().withdrawals());
+        } finally {
+            fill.close();
+            chain.snapshot()[0].delete();
+            next.delete();
+        }
+    }
+
+    @Test
     void anAppendWaitsForAFillWritingItsRange(@TempDir Path dir) throws Exception {
         Segments segments = Segments.create(dir);
         Gate fillGate = new Gate();
