@@ -40,7 +40,8 @@ class ThreadsDocIT {
             "sluice-dispatch-writer");
     /** A broker's loops (threads run by an AgentHost): joined when the broker closes. */
     private static final List<String> LOOPS = List.of("sluice-dispatch", "sluice-flush-", "sluice-group-commit",
-            "sluice-zero-fill", "sluice-key-index", "sluice-delay-scheduler", "sluice-timer-wheel", "sluice-ha-");
+            "sluice-zero-fill", "sluice-log-cache-trim", "sluice-key-index", "sluice-delay-scheduler",
+            "sluice-timer-wheel", "sluice-ha-");
 
     @TempDir
     Path dir;
