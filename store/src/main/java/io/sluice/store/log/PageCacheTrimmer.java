@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the CommitLog's footprint in the page cache to about its newest {@code cacheMaxBytes}: on its own thread
- * ({@code sluice-log-cache-trim}), every bytes below {@code min(flushed, written - cacheMaxBytes)} is handed back to
+ * ({@code sluice-log-cache-trim}), every byte below {@code min(flushed, written - cacheMaxBytes)} is handed back to
  * the kernel once ({@link PageCacheAdvice#release}), so that the pages the log goes on writing are the ones it
  * released, not memory the system has to find (docs/storage.md#commitlog-page-cache).
  *
