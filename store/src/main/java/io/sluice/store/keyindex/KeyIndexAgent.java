@@ -121,14 +121,19 @@ final class KeyIndexAgent implements Agent {
         return new BatchingIdle();
     }
 
+    /** Makes the next idle a batch park, and the long park after it start afresh. Agent thread only. */
+    private void batchParkNextIdle() {
+        batchParkNext = true;
+        idle.reset();
+    }
+
     /** See {@link #idleStrategy()}. Agent thread only. */
     private final class BatchingIdle implements IdleStrategy {
 
         @Override
         public void idle(int workCount) {
             if (workCount > 0) {
-                batchParkNext = true;
-                idle.reset();
+                batchParkNextIdle();
             } else {
                 idle();
             }
@@ -181,8 +186,7 @@ final class KeyIndexAgent implements Agent {
     public int doWork() {
         if (dispatchedMore) {
             dispatchedMore = false;
-            batchParkNext = true; // the new position follows the arrival closely: look again after a batch park
-            idle.reset();
+            batchParkNextIdle(); // the new position follows the arrival closely: look again after a batch park
         }
         if (clock.time() < pausedUntilMs) {
             return 0;

@@ -795,11 +795,6 @@ public final class CommitLog implements AutoCloseable {
         return zeroFill.stats();
     }
 
-    /** What the page-cache trimmer has released so far. */
-    PageCacheTrimmer.Stats pageCacheStats() {
-        return cacheTrimmer.stats();
-    }
-
     /**
      * Bytes whose pages were handed back to the kernel so far ({@link LogSettings#pageCacheMaxBytes()}); 0 while
      * the log is younger than that, and always where trimming is off or not supported.

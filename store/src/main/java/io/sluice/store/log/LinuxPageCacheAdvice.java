@@ -37,7 +37,6 @@ final class LinuxPageCacheAdvice implements PageCacheAdvice {
     private static final int O_RDONLY = 0;
     private static final int O_CLOEXEC = 0x80000;
     private static final int ENOENT = 2;
-    private static final int PAGE_BYTES = 4096;
 
     private final LibC libc;
 
@@ -65,7 +64,8 @@ final class LinuxPageCacheAdvice implements PageCacheAdvice {
 
     @Override
     public Outcome release(MappedSegment segment, int offset, int bytes) {
-        if (offset < 0 || bytes < 0 || offset % PAGE_BYTES != 0 || (long) offset + bytes > segment.sizeBytes()) {
+        if (offset < 0 || bytes < 0 || offset % MappedSegment.PAGE_BYTES != 0
+                || (long) offset + bytes > segment.sizeBytes()) {
             throw new IllegalArgumentException("release of " + bytes + " bytes at offset " + offset + " of " + segment
                     + " (" + segment.sizeBytes() + " bytes): the offset must be page-aligned, the range within"
                     + " the segment");

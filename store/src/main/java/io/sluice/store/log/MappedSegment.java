@@ -34,7 +34,8 @@ final class MappedSegment {
     static final int FILE_NAME_DIGITS = 20;
     /** Suffix of a segment file still being created. */
     static final String TEMP_SUFFIX = ".tmp";
-    private static final int PAGE_BYTES = 4096;
+    /** The page size every range this package hands to the kernel is aligned to. */
+    static final int PAGE_BYTES = 4096;
     /** Writes tried in a row when interrupts from other threads keep closing the channel. */
     private static final int MAX_WRITE_ATTEMPTS = 3;
     /** Small enough to stay in the L2 cache, so that zero-filling reads no memory. */

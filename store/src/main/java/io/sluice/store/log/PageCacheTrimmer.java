@@ -31,7 +31,6 @@ final class PageCacheTrimmer implements AutoCloseable {
     static final long STEP_BYTES = 8L << 20;
     /** How often the thread looks: a 100 ms lag is a few MiB of extra cache at hundreds of MB/s. */
     private static final long IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final int PAGE_BYTES = 4096;
     /** A failure that lasts is logged once per this many. */
     private static final long LOG_EVERY_FAILURES = 100;
 
@@ -108,15 +107,20 @@ final class PageCacheTrimmer implements AutoCloseable {
             if (s.startPosition() >= bound) {
                 break;
             }
-            int from = (int) (Math.max(releasedTo, s.startPosition()) - s.startPosition()) / PAGE_BYTES * PAGE_BYTES;
+            int from = pageFloor(Math.max(releasedTo, s.startPosition()) - s.startPosition());
             int to = bound >= s.endPosition() ? s.sizeBytes()
-                    : (int) (bound - s.startPosition()) / PAGE_BYTES * PAGE_BYTES;
+                    : pageFloor(bound - s.startPosition());
             if (to > from) {
                 release(s, from, to);
             }
         }
         releasedTo = bound;
         return 1;
+    }
+
+    /** {@code offset} (within a segment) rounded down to a page. */
+    private static int pageFloor(long offset) {
+        return (int) (offset / MappedSegment.PAGE_BYTES * MappedSegment.PAGE_BYTES);
     }
 
     private void release(MappedSegment s, int from, int to) {
