@@ -79,6 +79,7 @@ import io.sluice.format.ConsumeQueueType;
 import io.sluice.store.StoreEnvironment;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchSettings;
+import io.sluice.store.log.CommitLog;
 import io.sluice.store.log.FlushMode;
 import io.sluice.store.index.IndexSettings;
 import io.sluice.store.keyindex.KeyIndexSettings;
@@ -88,6 +89,7 @@ import io.sluice.broker.meta.MetadataSettings;
 import io.sluice.broker.meta.MetadataStore;
 import io.sluice.store.retention.RetentionSettings;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.net.Inet4Address;
@@ -103,6 +105,7 @@ import java.time.ZoneId;
 import java.util.Collections;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -901,10 +904,32 @@ public final class Broker implements AutoCloseable {
         return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
     }
 
+    /**
+     * {@code mappedFileSizeCommitLog}, unless the CommitLog directory already holds segments of another size: a
+     * store keeps the size it was created with (stores from before the default became 128 MiB have 1 GiB files).
+     * A size no log could have is left to the log's opening, which names the file.
+     */
+    static int commitLogSegmentBytes(BrokerSettings settings) {
+        int configured = settings.commitLogSegmentBytes();
+        OptionalLong existing;
+        try {
+            existing = CommitLog.existingSegmentBytes(settings.storePathCommitLog());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the CommitLog directory " + settings.storePathCommitLog(), e);
+        }
+        if (existing.isEmpty() || existing.getAsLong() == configured
+                || existing.getAsLong() < LogSettings.MIN_SEGMENT_BYTES || existing.getAsLong() > Integer.MAX_VALUE) {
+            return configured;
+        }
+        LOG.warn("mappedFileSizeCommitLog is {} but the CommitLog in {} has {}-byte files: keeping {}", configured,
+                settings.storePathCommitLog(), existing.getAsLong(), existing.getAsLong());
+        return (int) existing.getAsLong();
+    }
+
     /** The store's settings from the broker's: sizes, flush policy, retention and the store host. */
     static StoreSettings storeSettings(BrokerSettings settings, InetSocketAddress storeHost) {
         LogSettings log = LogSettings.builder(settings.storePathCommitLog(), storeHost)
-                .segmentBytes(settings.commitLogSegmentBytes())
+                .segmentBytes(commitLogSegmentBytes(settings))
                 .maxMessageBytes(settings.maxMessageBytes())
                 .flushMode(settings.flushDiskType() == FlushDiskType.SYNC_FLUSH ? FlushMode.SYNC : FlushMode.ASYNC)
                 .flushIntervalMs(settings.flushIntervalCommitLogMs())

@@ -7,8 +7,12 @@ import io.sluice.broker.config.BrokerSettings;
 import io.sluice.store.StoreSettings;
 import io.sluice.store.dispatch.DispatchMode;
 import io.sluice.store.dispatch.pipeline.PipelineSettings;
+import java.io.RandomAccessFile;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How the broker turns its configuration into the store's settings. */
 class BrokerTest {
@@ -66,5 +70,25 @@ class BrokerTest {
         assertEquals(2_500, set.keyIndex().checkpointIntervalMs());
         assertEquals(0, set.index().batchCqSpanMaxBytes());
         assertEquals(64 * 1024 * 1024, set.index().logSegmentBytes());
+    }
+
+    @Test
+    void shouldKeepTheSegmentSizeOfAnExistingCommitLog(@TempDir Path dir) throws Exception {
+        String conf = "storePathRootDir=" + dir + "\n";
+        StoreSettings fresh = Broker.storeSettings(BrokerConfigLoader.parse(conf), HOST);
+        assertEquals(128 << 20, fresh.log().segmentBytes(), "a new store takes the default");
+
+        Path log = Files.createDirectories(dir.resolve("commitlog"));
+        for (long start : new long[] {1L << 30, 2L << 30}) { // a store made with Apache's 1 GiB files
+            try (RandomAccessFile file = new RandomAccessFile(log.resolve(String.format("%020d", start)).toFile(),
+                    "rw")) {
+                file.setLength(1L << 30); // sparse
+            }
+        }
+        StoreSettings existing = Broker.storeSettings(BrokerConfigLoader.parse(conf), HOST);
+        assertEquals(1 << 30, existing.log().segmentBytes());
+        assertEquals(1 << 30, existing.index().logSegmentBytes());
+        assertEquals(1 << 30, Broker.storeSettings(BrokerConfigLoader.parse(conf
+                + "mappedFileSizeCommitLog=67108864\n"), HOST).log().segmentBytes(), "the files win over the key");
     }
 }

@@ -202,8 +202,9 @@ public final class BrokerConfigKeys {
             BrokerConfigKeys::parseSinglePath, Path::toString);
     /** CommitLog segment size. */
     public static final ConfigKey<Integer> MAPPED_FILE_SIZE_COMMIT_LOG = ConfigKey.ofInt("mappedFileSizeCommitLog",
-            1024 * MIB, 4 * KIB, Integer.MAX_VALUE, "bytes",
-            "Size of one CommitLog file. Must exceed maxMessageSize + 64 KiB (the largest record).");
+            128 * MIB, 4 * KIB, Integer.MAX_VALUE, "bytes",
+            "Size of one CommitLog file. Must exceed maxMessageSize + 64 KiB (the largest record). A store keeps"
+                    + " the size its existing files have. Apache's default is 1 GiB.");
     /** SimpleCQ file size. */
     public static final ConfigKey<Integer> MAPPED_FILE_SIZE_CONSUME_QUEUE = ConfigKey.of("mappedFileSizeConsumeQueue",
             "int", 6_000_000, null, "bytes", "Size of one SimpleCQ file (300,000 slots of 20 bytes); a multiple of 20.",
@@ -244,7 +245,7 @@ public final class BrokerConfigKeys {
                     + " records are written through the file, so a full disk refuses the send (DISK_FULL) either way.");
     /** Zero fill ahead of the CommitLog writer (Sluice only). */
     public static final ConfigKey<Integer> COMMIT_LOG_ZERO_FILL_AHEAD_BYTES = ConfigKey.ofInt(
-            "commitLogZeroFillAheadBytes", 1024 * MIB, 0, 1024 * MIB, "bytes",
+            "commitLogZeroFillAheadBytes", 128 * MIB, 0, 1024 * MIB, "bytes",
             "Once the writer is within this many bytes of the end of the active CommitLog file, a background"
                     + " thread writes zeros through the next (sparse) file, in step with the writer's progress, so"
                     + " that appends there overwrite allocated pages instead of filling holes. 0 turns it off; not"

@@ -8,7 +8,9 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -125,6 +127,16 @@ public final class CommitLog implements AutoCloseable {
         this.cacheTrimmer = new PageCacheTrimmer(chain, flushTarget::flushedPosition, written::visible,
                 settings.pageCacheMaxBytes(), settings.pageCacheMaxBytes() == 0 ? PageCacheAdvice.NONE
                         : PageCacheAdvice.system());
+    }
+
+    /**
+     * The segment size of the log already in {@code commitLogDir}, empty for a new log. A log keeps the size it
+     * was created with ({@link #open} refuses any other), so a caller whose configured size differs uses this one.
+     *
+     * @throws IOException when the directory cannot be listed
+     */
+    public static OptionalLong existingSegmentBytes(Path commitLogDir) throws IOException {
+        return SegmentChain.firstSegmentBytes(commitLogDir);
     }
 
     /** Opens with system clocks, a fresh failure handler and no fsync hook. */

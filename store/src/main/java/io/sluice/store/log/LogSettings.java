@@ -11,8 +11,8 @@ import java.util.Objects;
  * <p>Immutable; thread-safe.
  *
  * @param commitLogDir              directory of the segment files (Apache {@code <root>/commitlog})
- * @param segmentBytes              size of every segment file (Apache {@code mappedFileSizeCommitLog}, 1 GiB);
- *                                  must hold the largest record: at least
+ * @param segmentBytes              size of every segment file (Apache {@code mappedFileSizeCommitLog}; 128 MiB,
+ *                                  Apache's is 1 GiB); must hold the largest record: at least
  *                                  {@code maxMessageBytes + 64 KiB + 8}. Fixed for the life of a store.
  * @param maxMessageBytes           largest body, or whole batch body, accepted (Apache {@code maxMessageSize}, 4 MiB)
  * @param flushMode                 ASYNC or SYNC
@@ -34,7 +34,7 @@ import java.util.Objects;
  *                                  (128 KiB)
  * @param zeroFillAheadBytes        lead of {@link ZeroFillAhead} before the end of the active segment, over which it
  *                                  fills the next one in step with the appender; 0 turns it off; not used with
- *                                  {@code preallocateSegments} (1 GiB)
+ *                                  {@code preallocateSegments} (128 MiB: one default segment)
  * @param recycledSegments          at most this many segments that retention removes are kept, renamed, and reused
  *                                  as new segments ({@link SegmentRecycler}); 0 unlinks every removed segment (8)
  * @param pageCacheMaxBytes         the newest bytes of the log kept in the page cache; older, flushed pages are
@@ -60,7 +60,11 @@ public record LogSettings(
         int recycledSegments,
         long pageCacheMaxBytes) {
 
-    public static final int DEFAULT_SEGMENT_BYTES = 1 << 30;
+    /**
+     * 128 MiB, not Apache's 1 GiB: {@link ZeroFillAhead} fills one segment ahead of the appender, and pages filled
+     * that far ahead cost several times more to fill (docs/storage.md#commitlog-segments).
+     */
+    public static final int DEFAULT_SEGMENT_BYTES = 128 << 20;
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
     public static final int DEFAULT_FLUSH_INTERVAL_MS = 500;
     public static final int DEFAULT_FLUSH_MIN_PAGES = 4;
@@ -73,7 +77,7 @@ public record LogSettings(
     public static final int DEFAULT_BOUNDARY_GRANULE_BYTES = 128 * 1024;
     public static final int MIN_BOUNDARY_GRANULE_BYTES = 256;
     public static final int MAX_BOUNDARY_GRANULE_BYTES = 1 << 30;
-    public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = 1 << 30;
+    public static final int DEFAULT_ZERO_FILL_AHEAD_BYTES = DEFAULT_SEGMENT_BYTES;
     public static final int DEFAULT_RECYCLED_SEGMENTS = 8;
     public static final int MAX_RECYCLED_SEGMENTS = 64;
     public static final long DEFAULT_PAGE_CACHE_MAX_BYTES = 4L << 30;

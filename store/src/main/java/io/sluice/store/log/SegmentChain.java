@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,27 @@ final class SegmentChain {
 
     SegmentChain(int segmentBytes) {
         this.segmentBytes = segmentBytes;
+    }
+
+    /**
+     * The size of the first segment file of {@code dir} by name, which {@link #load} holds every other one to;
+     * empty when {@code dir} has none or does not exist.
+     */
+    static OptionalLong firstSegmentBytes(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return OptionalLong.empty();
+        }
+        Path first = null;
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path p : stream) {
+                String name = p.getFileName().toString();
+                if (MappedSegment.isSegmentFileName(name) && Files.isRegularFile(p)
+                        && (first == null || name.compareTo(first.getFileName().toString()) < 0)) {
+                    first = p;
+                }
+            }
+        }
+        return first == null ? OptionalLong.empty() : OptionalLong.of(Files.size(first));
     }
 
     /**

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * appender's progress through its last {@code aheadBytes} puts it, so that the next segment is whole when the
  * appender reaches it, and pages are taken at the rate the log writes rather than a segment at a burst. Pages taken
  * at that rate are the ones {@link PageCacheTrimmer} has just released; a burst takes free memory, which can cost
- * several times more to touch (docs/storage.md#commitlog-page-cache).
+ * several times more to touch (docs/storage.md#commitlog-page-cache). Pages filled a whole large segment ahead
+ * cost more too, which is why segments are small by default (docs/storage.md#commitlog-segments).
  *
  * <p>Never over the appender's bytes (Dekker's protocol on two volatiles): the appender stores {@code claimedEnd},
  * then waits while a fill below it runs ({@link #beforeWrite}); this thread stores {@code fillFrom}, then withdraws

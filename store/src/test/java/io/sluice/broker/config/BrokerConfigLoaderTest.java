@@ -36,7 +36,7 @@ class BrokerConfigLoaderTest {
         assertEquals(72, s.fileReservedHours());
         assertEquals(75, s.diskMaxUsedSpaceRatio());
         assertEquals(4_194_304, s.maxMessageBytes());
-        assertEquals(1 << 30, s.commitLogSegmentBytes());
+        assertEquals(128 << 20, s.commitLogSegmentBytes());
         assertEquals(8, s.defaultTopicQueueNums());
         assertEquals(5_000, s.syncFlushTimeoutMs());
         assertEquals(500, s.flushIntervalCommitLogMs());

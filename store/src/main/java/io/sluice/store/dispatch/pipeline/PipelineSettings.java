@@ -27,7 +27,7 @@ public record PipelineSettings(int chunkBytes, int maxRecordsPerChunk, int parse
     public static final int DEFAULT_MAX_RECORDS_PER_CHUNK = 8192;
     public static final int DEFAULT_RING_SLOTS = 16;
     public static final int DEFAULT_INLINE_MAX_BYTES = 256 * 1024;
-    /** Largest chunk accepted: 1 GiB, the default segment size (a chunk never crosses a segment anyway). */
+    /** Largest chunk accepted: 1 GiB, Apache's default segment size (a chunk never crosses a segment anyway). */
     public static final int MAX_CHUNK_BYTES = 1 << 30;
     /** Bounds the entry memory of one chunk (about 60 MB at this value). */
     public static final int MAX_RECORDS_PER_CHUNK_LIMIT = 1 << 20;
