@@ -31,6 +31,11 @@ final class SegmentChain {
         this.segmentBytes = segmentBytes;
     }
 
+    /** A regular file named like a segment. */
+    private static boolean isSegmentFile(Path p) {
+        return MappedSegment.isSegmentFileName(p.getFileName().toString()) && Files.isRegularFile(p);
+    }
+
     /**
      * The size of the first segment file of {@code dir} by name, which {@link #load} holds every other one to;
      * empty when {@code dir} has none or does not exist.
@@ -43,8 +48,7 @@ final class SegmentChain {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             for (Path p : stream) {
                 String name = p.getFileName().toString();
-                if (MappedSegment.isSegmentFileName(name) && Files.isRegularFile(p)
-                        && (first == null || name.compareTo(first.getFileName().toString()) < 0)) {
+                if (isSegmentFile(p) && (first == null || name.compareTo(first.getFileName().toString()) < 0)) {
                     first = p;
                 }
             }
@@ -63,7 +67,7 @@ final class SegmentChain {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             for (Path p : stream) {
                 String name = p.getFileName().toString();
-                if (MappedSegment.isSegmentFileName(name) && Files.isRegularFile(p)) {
+                if (isSegmentFile(p)) {
                     files.add(p);
                 } else if (name.endsWith(MappedSegment.TEMP_SUFFIX) && MappedSegment.isSegmentFileName(
                         name.substring(0, name.length() - MappedSegment.TEMP_SUFFIX.length()))) {
