@@ -1,5 +1,6 @@
 package io.sluice.store;
 
+import io.sluice.store.log.FileSpan;
 import java.nio.ByteBuffer;
 import java.util.List;
 
@@ -17,12 +18,24 @@ import java.util.List;
  * @param records      the records, in queue order, each position 0 and limit = its TOTALSIZE
  * @param messageCount messages returned: BatchCQ records count their inner messages
  * @param totalBytes   sum of the records' sizes
+ * @param spans        the same records as ranges of their segment files, one per record, for sending them from
+ *                     the files (docs/storage.md#reading); empty when some record's file could not be opened
  */
 public record GetResult(GetStatus status, long nextOffset, long minOffset, long maxOffset, List<ByteBuffer> records,
-                        int messageCount, int totalBytes) {
+                        int messageCount, int totalBytes, List<FileSpan> spans) {
 
     public GetResult {
         records = List.copyOf(records);
+        spans = List.copyOf(spans);
+        if (!spans.isEmpty() && spans.size() != records.size()) {
+            throw new IllegalArgumentException(spans.size() + " file spans for " + records.size() + " records");
+        }
+    }
+
+    /** A result whose records are only views of the mapping. */
+    public GetResult(GetStatus status, long nextOffset, long minOffset, long maxOffset, List<ByteBuffer> records,
+                     int messageCount, int totalBytes) {
+        this(status, nextOffset, minOffset, maxOffset, records, messageCount, totalBytes, List.of());
     }
 
     /** A result without records. */

@@ -6,16 +6,20 @@ import io.sluice.store.index.ConsumeQueueTable;
 import io.sluice.store.index.SlotReadStatus;
 import io.sluice.store.index.SlotBatch;
 import io.sluice.store.log.CommitLog;
+import io.sluice.store.log.FileSpan;
 import io.sluice.store.log.ReadResult;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongPredicate;
+import org.agrona.BufferUtil;
 
 /**
  * The pull read path (docs/storage.md#reading): consume-queue slots from the requested offset, filtered by tags code,
- * each resolved to a read-only view of its CommitLog record, until the count or byte budget is spent.
+ * each resolved to a read-only view of its CommitLog record and to its range of the segment file, until the count or
+ * byte budget is spent.
  *
  * <p>Thread-safe: any number of pull threads; each thread reuses its own slot buffer.
  */
@@ -28,6 +32,7 @@ final class MessageReader {
     static final int MAX_FILTER_SCAN_SLOTS = 800;
     private static final int SLOTS_PER_READ = 32;
     private static final ThreadLocal<SlotBatch> SLOTS = ThreadLocal.withInitial(() -> new SlotBatch(SLOTS_PER_READ));
+    private static final ThreadLocal<long[]> RECENT_SCRATCH = ThreadLocal.withInitial(() -> new long[0]);
 
     private final CommitLog log;
     private final ConsumeQueueTable queues;
@@ -78,6 +83,8 @@ final class MessageReader {
         SlotBatch slots = SLOTS.get();
         boolean batchQueue = queue.type() == ConsumeQueueType.BATCH;
         List<ByteBuffer> records = new ArrayList<>(Math.min(maxCount, SLOTS_PER_READ));
+        // Each record's log position, parallel to records: for the file spans.
+        long[] positions = new long[Math.min(maxCount, SLOTS_PER_READ)];
         long scanLimit = Math.max(MAX_FILTER_SCAN_SLOTS, maxCount);
         long scanned = 0;
         int count = 0;
@@ -137,8 +144,15 @@ final class MessageReader {
                     // wanted next (a slot that grew after it was read once is met again at an offset inside it).
                     int before = records.size();
                     long endOffset = slots.baseOffset(i) + batchCount;
-                    long firstOffset = SlotRecords.collect(buffer, queue.topic(), queue.queueId(), wanted, endOffset,
-                            records);
+                    long slotPosition = slots.position(i);
+                    // The queue's newest records are known in memory: no header of the span is read.
+                    long firstOffset = queue.findRecent(wanted, endOffset, slotPosition, slotPosition + size,
+                            (at, length) -> records.add(buffer.slice((int) (at - slotPosition), length)),
+                            recentScratch(queue));
+                    if (firstOffset < 0) {
+                        firstOffset = SlotRecords.collect(buffer, queue.topic(), queue.queueId(), wanted, endOffset,
+                                records);
+                    }
                     if (firstOffset < 0) {
                         // No record of this queue where the slot points (never after a correct recovery).
                         if (count == 0) {
@@ -149,10 +163,15 @@ final class MessageReader {
                     }
                     messages = (int) (endOffset - firstOffset);
                     size = 0;
+                    positions = room(positions, records.size());
                     for (int r = before; r < records.size(); r++) {
-                        size += records.get(r).remaining();
+                        ByteBuffer own = records.get(r);
+                        size += own.remaining();
+                        positions[r] = slotPosition + viewOffset(buffer, own);
                     }
                 } else {
+                    positions = room(positions, records.size() + 1);
+                    positions[records.size()] = slots.position(i);
                     records.add(buffer);
                 }
                 count += messages;
@@ -160,6 +179,42 @@ final class MessageReader {
                 status = GetStatus.FOUND;
             }
         }
-        return new GetResult(status, next, min, max, records, count, bytes);
+        return new GetResult(status, next, min, max, records, count, bytes, spans(records, positions));
+    }
+
+    /** Where {@code part}, a slice of {@code whole}, starts in it (no byte of either is read). */
+    private static int viewOffset(ByteBuffer whole, ByteBuffer part) {
+        return (int) (BufferUtil.address(part) - BufferUtil.address(whole));
+    }
+
+    private static long[] recentScratch(ConsumeQueue queue) {
+        long[] scratch = RECENT_SCRATCH.get();
+        if (scratch.length < queue.recentScratchLongs()) {
+            scratch = new long[queue.recentScratchLongs()];
+            RECENT_SCRATCH.set(scratch);
+        }
+        return scratch;
+    }
+
+    /** {@code positions} with room for {@code size} entries. */
+    private static long[] room(long[] positions, int size) {
+        return size <= positions.length ? positions : Arrays.copyOf(positions, Math.max(size, positions.length * 2));
+    }
+
+    /**
+     * The records as ranges of their segment files, so that a plain connection sends them from the files and
+     * nothing touches their pages in the mapping (docs/storage.md#reading); empty when one cannot be had (a segment
+     * deleted before its file was opened for reading), and the views are sent instead.
+     */
+    private List<FileSpan> spans(List<ByteBuffer> records, long[] positions) {
+        List<FileSpan> spans = new ArrayList<>(records.size());
+        for (int r = 0; r < records.size(); r++) {
+            Optional<FileSpan> span = log.fileSpan(positions[r], records.get(r).remaining());
+            if (span.isEmpty()) {
+                return List.of();
+            }
+            spans.add(span.get());
+        }
+        return spans;
     }
 }

@@ -4,14 +4,22 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import java.io.EOFException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns commands into frames and frames into commands ({@link FrameDescriptor}), for both serialize types.
- * A command is encoded with its own {@link RemotingCommand#serializeType()}. Immutable and thread-safe.
+ * A command is encoded with its own {@link RemotingCommand#serializeType()}. Thread-safe; its only state is a
+ * failure counter.
  */
 public final class FrameCodec {
+    private static final Logger LOG = LoggerFactory.getLogger(FrameCodec.class);
     /**
      * Bodies below this size are always copied next to the header. Larger ones are copied too when every part is
      * on the heap: the socket needs direct memory, so the transport would copy them anyway, and one copy into the
@@ -25,6 +33,8 @@ public final class FrameCodec {
 
     private final int maxFrameBytes;
     private final IntPredicate bodyInFrame;
+    /** Bodies sent from memory because their files could not be read. */
+    private final AtomicLong fileReadFailures = new AtomicLong();
 
     /**
      * A codec that copies every decoded body out of its frame.
@@ -47,6 +57,11 @@ public final class FrameCodec {
         }
         this.maxFrameBytes = maxFrameBytes;
         this.bodyInFrame = bodyInFrame;
+    }
+
+    /** Bodies that had to be sent from memory because their files could not be read. */
+    public long fileReadFailures() {
+        return fileReadFailures.get();
     }
 
     /** Limit on a whole frame, length field included. */
@@ -80,6 +95,13 @@ public final class FrameCodec {
      * @throws IllegalArgumentException when a field cannot be represented in the command's serialize type
      */
     public ByteBuf encode(RemotingCommand command, ByteBufAllocator allocator) throws FrameException {
+        FileSlice[] files = command.bodyFiles();
+        if (files.length > 0) {
+            Optional<ByteBuf> frame = encodeFromFiles(command, files, allocator);
+            if (frame.isPresent()) {
+                return frame.get();
+            }
+        }
         ByteBuf owned = command.takeOwnedBody();
         ByteBuf frame = null;
         try {
@@ -89,21 +111,7 @@ public final class FrameCodec {
             ByteBuffer[] parts = command.bodyParts();
             boolean copyBody = bodyBytes < COPY_BODY_BELOW_BYTES || (owned == null && allOnHeap(parts));
             frame = allocator.buffer(HEADER_ESTIMATE_BYTES + (copyBody ? bodyBytes : 0));
-            frame.writeLong(0);
-            int headerLength;
-            if (command.serializeType() == SerializeType.ROCKETMQ) {
-                headerLength = BinaryHeaderCodec.encode(command, frame);
-            } else {
-                headerLength = JsonHeaderCodec.encode(command, frame);
-            }
-            long totalLength = (long) FrameDescriptor.HEADER_WORD_BYTES + headerLength + bodyBytes;
-            if (totalLength > Integer.MAX_VALUE) {
-                throw new FrameException("frame of " + totalLength + " bytes exceeds the limit of " + maxFrameBytes);
-            }
-            checkTotalLength((int) totalLength);
-            frame.setInt(0, (int) totalLength);
-            frame.setInt(FrameDescriptor.LENGTH_FIELD_BYTES,
-                    FrameDescriptor.headerWord(command.serializeType(), headerLength));
+            writeHeader(command, bodyBytes, frame);
             if (owned == null) {
                 return appendBody(frame, parts, copyBody, allocator);
             }
@@ -119,6 +127,67 @@ public final class FrameCodec {
             }
             throw e;
         }
+    }
+
+    /**
+     * The frame of a command whose body also lies in files ({@link RemotingCommand#setBody(ByteBuffer[],
+     * FileSlice[])}): header and body in one buffer of {@code allocator}, the body copied from the files by
+     * positional reads, so that the frame goes out in one write and no page of the body's memory views is touched.
+     *
+     * @return the frame, or empty when a file could not be read (counted in {@link #fileReadFailures()}, logged now
+     *         and then): then encode from the body's parts, which hold the same bytes
+     */
+    private Optional<ByteBuf> encodeFromFiles(RemotingCommand command, FileSlice[] files, ByteBufAllocator allocator)
+            throws FrameException {
+        int bodyBytes = command.bodyBytes();
+        checkTotalLength((int) Math.min(Integer.MAX_VALUE, (long) FrameDescriptor.HEADER_WORD_BYTES + bodyBytes));
+        ByteBuf frame = allocator.buffer(HEADER_ESTIMATE_BYTES + bodyBytes);
+        try {
+            writeHeader(command, bodyBytes, frame);
+            for (FileSlice file : files) {
+                for (int read = 0; read < file.length(); ) {
+                    int n = frame.writeBytes(file.channel(), file.position() + read, file.length() - read);
+                    if (n < 0) {
+                        throw new EOFException(file + " ends before its last byte");
+                    }
+                    read += n;
+                }
+            }
+            return Optional.of(frame);
+        } catch (IOException e) {
+            frame.release();
+            long failures = fileReadFailures.incrementAndGet();
+            if (failures == 1 || failures % 1000 == 0) {
+                LOG.warn("could not read a body from its files; sent it from memory ({} times so far)", failures, e);
+            }
+            return Optional.empty();
+        } catch (FrameException | RuntimeException | Error e) {
+            frame.release();
+            throw e;
+        }
+    }
+
+    /**
+     * Writes the length field, header word and header of a frame whose body has {@code bodyBytes} bytes, from
+     * {@code frame}'s writer index (the frame's start).
+     */
+    private void writeHeader(RemotingCommand command, int bodyBytes, ByteBuf frame) throws FrameException {
+        int start = frame.writerIndex();
+        frame.writeLong(0);
+        int headerLength;
+        if (command.serializeType() == SerializeType.ROCKETMQ) {
+            headerLength = BinaryHeaderCodec.encode(command, frame);
+        } else {
+            headerLength = JsonHeaderCodec.encode(command, frame);
+        }
+        long totalLength = (long) FrameDescriptor.HEADER_WORD_BYTES + headerLength + bodyBytes;
+        if (totalLength > Integer.MAX_VALUE) {
+            throw new FrameException("frame of " + totalLength + " bytes exceeds the limit of " + maxFrameBytes);
+        }
+        checkTotalLength((int) totalLength);
+        frame.setInt(start, (int) totalLength);
+        frame.setInt(start + FrameDescriptor.LENGTH_FIELD_BYTES,
+                FrameDescriptor.headerWord(command.serializeType(), headerLength));
     }
 
     /** The frame followed by {@code owned}, which it takes over: copied and released when small, else attached. */

@@ -36,6 +36,7 @@ public final class RemotingCommand {
     public static final int FLAG_ONEWAY = 2;
 
     private static final ByteBuffer[] NO_BODY = new ByteBuffer[0];
+    private static final FileSlice[] NO_FILES = new FileSlice[0];
     private static final VarHandle OWNED_BODY;
 
     static {
@@ -55,6 +56,8 @@ public final class RemotingCommand {
     private LinkedHashMap<String, String> extFields;
     private SerializeType serializeType = SerializeType.JSON;
     private ByteBuffer[] body = NO_BODY;
+    /** The same bytes as {@link #body}, in files, or empty ({@link #setBody(ByteBuffer[], FileSlice[])}). */
+    private FileSlice[] bodyFiles = NO_FILES;
     /** A body held by reference count, until the codec or a release takes it; read and cleared through OWNED_BODY. */
     @SuppressWarnings("unused")
     private volatile ByteBuf ownedBody;
@@ -364,6 +367,7 @@ public final class RemotingCommand {
     /** Sets the body; null or empty means no body (the wire cannot tell them apart). */
     public RemotingCommand setBody(byte[] bytes) {
         releaseBody();
+        bodyFiles = NO_FILES;
         body = bytes == null || bytes.length == 0 ? NO_BODY : new ByteBuffer[] {ByteBuffer.wrap(bytes)};
         return this;
     }
@@ -374,6 +378,7 @@ public final class RemotingCommand {
      */
     public RemotingCommand setBody(ByteBuffer... parts) {
         releaseBody();
+        bodyFiles = NO_FILES;
         int count = 0;
         for (ByteBuffer part : parts) {
             count += part.hasRemaining() ? 1 : 0;
@@ -390,6 +395,28 @@ public final class RemotingCommand {
     }
 
     /**
+     * Sets the body to the concatenation of {@code parts} ({@link #setBody(ByteBuffer...)}), whose bytes also lie,
+     * in the same order, in {@code files}: the codec then copies the body from the files, by positional reads, into
+     * the frame's own buffer, which goes out in one write (docs/storage.md#reading). For memory-mapped parts that
+     * spares the first touch of each of their pages, which costs more than the copy. The parts are the fallback when
+     * a file cannot be read.
+     *
+     * @throws IllegalArgumentException when the files hold a different number of bytes than the parts
+     */
+    public RemotingCommand setBody(ByteBuffer[] parts, FileSlice[] files) {
+        setBody(parts);
+        long fileBytes = 0;
+        for (FileSlice file : files) {
+            fileBytes += file.length();
+        }
+        if (fileBytes != bodyBytes()) {
+            throw new IllegalArgumentException("the files hold " + fileBytes + " bytes, the body " + bodyBytes());
+        }
+        bodyFiles = fileBytes == 0 ? NO_FILES : files.clone();
+        return this;
+    }
+
+    /**
      * Sets the body to the readable bytes of {@code owned}, sent without copying, and takes over the caller's
      * reference to it: the transport releases it once the frame carrying it is written or the send has failed
      * ({@link #releaseBody()}); the caller must neither release it nor change its bytes. The first frame encoded
@@ -400,6 +427,7 @@ public final class RemotingCommand {
         Objects.requireNonNull(owned, "owned body");
         releaseBody();
         body = NO_BODY;
+        bodyFiles = NO_FILES;
         if (owned.isReadable()) {
             OWNED_BODY.setVolatile(this, owned);
         } else {
@@ -460,6 +488,11 @@ public final class RemotingCommand {
     /** For the signature in this package: the body set with {@link #setBody(ByteBuf)}, still held here, or null. */
     ByteBuf ownedBodyOrNull() {
         return ownedBody;
+    }
+
+    /** The files holding the body's bytes, or an empty array; for the codec in this package only. */
+    FileSlice[] bodyFiles() {
+        return bodyFiles;
     }
 
     /** The internal body buffers, for the codec in this package only; callers must not change them. */

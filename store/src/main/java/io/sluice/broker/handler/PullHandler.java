@@ -5,6 +5,7 @@ import io.sluice.broker.client.PendingResets;
 import io.sluice.broker.client.SubscriptionGroups;
 import io.sluice.broker.longpoll.PullParking;
 import io.sluice.broker.topic.TopicRegistry;
+import io.sluice.remoting.protocol.FileSlice;
 import io.sluice.remoting.protocol.MalformedHeaderException;
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
@@ -13,12 +14,14 @@ import io.sluice.remoting.transport.ConnectionContext;
 import io.sluice.store.GetResult;
 import io.sluice.store.GetStatus;
 import io.sluice.store.MessageStore;
+import io.sluice.store.log.FileSpan;
 import io.sluice.broker.meta.MetadataStore;
 import io.sluice.broker.meta.SubscriptionGroupConfig;
 import io.sluice.broker.meta.TopicConfig;
 import io.sluice.broker.meta.TopicPerm;
 import io.sluice.format.RecordDescriptor;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -218,9 +221,24 @@ public final class PullHandler {
                 .putExtField("topicSysFlag", topic.topicSysFlag())
                 .putExtField("groupSysFlag", group.groupSysFlag());
         if (code == ResponseCode.SUCCESS) {
-            response.setBody(result.records().toArray(ByteBuffer[]::new));
+            ByteBuffer[] views = result.records().toArray(ByteBuffer[]::new);
+            if (result.spans().isEmpty()) {
+                response.setBody(views);
+            } else {
+                response.setBody(views, fileSlices(result.spans()));
+            }
         }
         return response;
+    }
+
+    /** The records' file ranges, for a plain connection to send from the files (docs/storage.md#reading). */
+    private static FileSlice[] fileSlices(List<FileSpan> spans) {
+        FileSlice[] slices = new FileSlice[spans.size()];
+        for (int i = 0; i < slices.length; i++) {
+            FileSpan span = spans.get(i);
+            slices[i] = new FileSlice(span.channel(), span.filePosition(), span.length(), span.owner());
+        }
+        return slices;
     }
 
     /** PULL_OFFSET_MOVED to an admin's reset offset: the consumer continues the queue there. */

@@ -36,6 +36,13 @@ import org.slf4j.LoggerFactory;
  */
 final class BatchConsumeQueue implements ConsumeQueue {
 
+    /**
+     * Records kept in memory per queue for pulls ({@link #findRecent}): a consumer that keeps up asks for the newest
+     * one or two, and a spanning slot holds at most {@link SlotSharing#SPAN_MAX_MESSAGES} messages. 16 entries of 24
+     * bytes, about 4 MB for 10,000 queues.
+     */
+    static final int RECENT_RECORDS = 16;
+
     private static final Logger LOG = LoggerFactory.getLogger(BatchConsumeQueue.class);
     private static final int[] CACHED_FIELDS = {POSITION_OFFSET, STORE_TIME_OFFSET, BASE_OFFSET_OFFSET};
     private static final VarHandle MAX_OFFSET;
@@ -62,6 +69,8 @@ final class BatchConsumeQueue implements ConsumeQueue {
     private long maxOffset;
     /** End of the last indexed record, for the conflict check. Writer thread. */
     private long lastRecordEnd;
+    /** The newest records, for pulls (writer adds, anyone reads). */
+    private final RecentRecords recent = new RecentRecords(RECENT_RECORDS);
     /** True while file creation keeps failing, so the failure is logged once. Writer thread. */
     private boolean ioFailing;
     /** When records join the last slot. */
@@ -238,6 +247,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
             segment.release();
         }
         lastRecordEnd = lastSlotPosition + lastSlotSize;
+        recent.add(queueOffset, batchCount, position, sizeBytes); // before readers can see the offsets
         MAX_OFFSET.setRelease(this, queueOffset + batchCount);
         return SlotAppendStatus.APPENDED;
     }
@@ -262,6 +272,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
         if (empty) {
             setMin(new MinMark(slot, queueOffset));
         }
+        recent.add(queueOffset, batchCount, position, sizeBytes); // before readers can see the slot
         log.publish(slot + 1);
         MAX_OFFSET.setRelease(this, queueOffset + batchCount); // after the count: readers load max first
         return SlotAppendStatus.APPENDED;
@@ -340,6 +351,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
             long count = log.writerCount();
             long first = log.firstSlot();
             growable = false;
+            recent.clear(); // before any slot goes: what it noted may be written again differently
             long cut = firstSlotToCut(commitLogPosition);
             if (cut >= count) {
                 return 0;
@@ -491,6 +503,17 @@ final class BatchConsumeQueue implements ConsumeQueue {
             case BEYOND_MAX -> SlotLookup.Absent.BEYOND_MAX;
             default -> SlotLookup.Absent.UNAVAILABLE;
         };
+    }
+
+    @Override
+    public int recentScratchLongs() {
+        return 4 * RECENT_RECORDS;
+    }
+
+    @Override
+    public long findRecent(long from, long endOffset, long rangeStart, long rangeEnd, RecordRangeSink sink,
+                           long[] scratch) {
+        return recent.find(from, endOffset, rangeStart, rangeEnd, sink, scratch);
     }
 
     @Override

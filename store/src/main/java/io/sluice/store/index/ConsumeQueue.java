@@ -69,6 +69,25 @@ public interface ConsumeQueue {
      */
     SlotReadStatus read(long offset, SlotBatch into);
 
+    /** How many longs {@link #findRecent}'s scratch needs; 0 for a queue that keeps no recent records. */
+    default int recentScratchLongs() {
+        return 0;
+    }
+
+    /**
+     * Where this queue's newest records lie, from memory, for a pull that would otherwise read their headers in the
+     * log: gives {@code sink} the records whose messages lie in {@code [from, endOffset)} (the record holding
+     * {@code from} and every later one starting below {@code endOffset}), all inside {@code [rangeStart, rangeEnd)},
+     * records back to back as one range; or nothing, when they are not all known. Any thread.
+     *
+     * @param scratch the caller's, {@link #recentScratchLongs()} long
+     * @return the first offset of the first record given, or -1 when nothing was given (read the log)
+     */
+    default long findRecent(long from, long endOffset, long rangeStart, long rangeEnd, RecordRangeSink sink,
+                            long[] scratch) {
+        return -1;
+    }
+
     /** First readable offset. Equal to {@link #maxOffset()} when the queue holds nothing readable. */
     long minOffset();
 

@@ -2,7 +2,6 @@ package io.sluice.store.keyindex;
 
 import io.sluice.store.DispatchEntry;
 import io.sluice.store.log.CommitLog;
-import io.sluice.store.log.ReadResult;
 import io.sluice.store.log.RecordCursor;
 import io.sluice.store.log.ScanResult;
 import io.sluice.store.thread.WakeableIdleStrategy;
@@ -34,6 +33,11 @@ final class KeyIndexAgent implements Agent {
 
     static final String ROLE_NAME = "sluice-key-index";
     static final int RECORDS_PER_CYCLE = 4_096;
+    /**
+     * The cursor's copy of the log is refilled this much at a time: the thread reads each record's properties, and
+     * reading the file costs less than touching each page of the mapping (docs/storage.md#reading).
+     */
+    static final int WINDOW_BYTES = 1 << 20;
     static final long RETENTION_CHECK_MS = 1_000;
     static final long FAILURE_PAUSE_MS = 1_000;
     /**
@@ -102,7 +106,7 @@ final class KeyIndexAgent implements Agent {
         this.clock = clock;
         this.checkpointIntervalMs = checkpointIntervalMs;
         this.counters = counters;
-        this.cursor = log.cursor(files.resumePosition());
+        this.cursor = log.copyingCursor(files.resumePosition(), WINDOW_BYTES);
         this.indexedPosition = new AtomicLong(files.resumePosition());
         this.idle = new WakeableIdleStrategy(backoff, this::hasWork);
     }
@@ -250,13 +254,7 @@ final class KeyIndexAgent implements Agent {
     }
 
     private void index(DispatchEntry entry) throws IOException {
-        ReadResult read = log.readRecord(entry.position(), entry.sizeBytes());
-        if (!read.isFound()) {
-            counters.onUnreadable();
-            files.coverTo(entry.position() + entry.sizeBytes());
-            return;
-        }
-        String properties = RecordKeys.properties(read.buffer());
+        String properties = RecordKeys.properties(cursor.record());
         int[] keys = new int[1];
         RecordKeys.forEachKey(properties, KeyIndexDescriptor.MAX_KEYS_PER_RECORD, (kind, key) -> keys[0]++);
         if (keys[0] > 0) {

@@ -10,7 +10,6 @@ final class KeyIndexCounters {
 
     private final LongAdder keys = new LongAdder();
     private final LongAdder skippedKeys = new LongAdder();
-    private final LongAdder unreadable = new LongAdder();
     private final LongAdder skippedDamage = new LongAdder();
     private final LongAdder filesDeleted = new LongAdder();
     private final AtomicLong failures = new AtomicLong();
@@ -18,10 +17,6 @@ final class KeyIndexCounters {
     void onIndexed(int indexedKeys, int skipped) {
         keys.add(indexedKeys);
         skippedKeys.add(skipped);
-    }
-
-    void onUnreadable() {
-        unreadable.increment();
     }
 
     void onSkippedDamage() {
@@ -38,7 +33,7 @@ final class KeyIndexCounters {
     }
 
     KeyIndexStats snapshot(long indexedPosition, int files, int damagedFilesAtOpen) {
-        return new KeyIndexStats(indexedPosition, files, keys.sum(), skippedKeys.sum(), unreadable.sum(),
+        return new KeyIndexStats(indexedPosition, files, keys.sum(), skippedKeys.sum(),
                 skippedDamage.sum(), filesDeleted.sum(), damagedFilesAtOpen, failures.get());
     }
 }

@@ -10,10 +10,12 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.agrona.concurrent.EpochClock;
@@ -76,6 +78,10 @@ public final class CommitLog implements AutoCloseable {
      * after its writes, read with acquire.
      */
     private final PublishedEnd written;
+    /** {@link #read} calls that had to copy from the mapping. */
+    private final AtomicLong fileReadFallbacks = new AtomicLong();
+    /** How many {@link #truncateTo} calls have started: a copy read under one count is stale under another. */
+    private final AtomicLong truncations = new AtomicLong();
     /** Segments retention deleted whose disk blocks are still held by their mappings. */
     private final SegmentReleases releases = new SegmentReleases();
     /** Segments retention removed, kept for reuse as new ones. */
@@ -554,6 +560,86 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /**
+     * Copies the {@code dst.remaining()} bytes at {@code position} into {@code dst} (from its position) by a
+     * positional read of the segment file: for readers of whole ranges that would otherwise touch each page of the
+     * mapping once, which costs more than the copy (docs/storage.md#reading). The same checks as
+     * {@link #readRecord}; should the file fail to read, the rest is copied from the mapping (counted in
+     * {@link #fileReadFallbacks()}). Any thread.
+     *
+     * @return FOUND with {@code dst} filled, or why nothing was read ({@code dst} untouched)
+     */
+    public ReadStatus read(long position, ByteBuffer dst) {
+        int sizeBytes = dst.remaining();
+        if (position < 0 || sizeBytes <= 0) {
+            return ReadStatus.INVALID_RANGE;
+        }
+        MappedSegment segment = chain.find(position);
+        if (segment == null) {
+            boolean deleted = !chain.isEmpty() && position < chain.minPosition(0);
+            return deleted ? ReadStatus.POSITION_DELETED : ReadStatus.BEYOND_END;
+        }
+        if (position + sizeBytes > written.visible()) {
+            return ReadStatus.BEYOND_END;
+        }
+        int offset = (int) (position - segment.startPosition());
+        if (offset + sizeBytes > segment.sizeBytes()) {
+            return ReadStatus.INVALID_RANGE;
+        }
+        int start = dst.position();
+        try {
+            segment.read(dst, offset);
+        } catch (IOException | RuntimeException e) {
+            long n = fileReadFallbacks.incrementAndGet();
+            if (n == 1 || n % 1000 == 0) {
+                LOG.warn("could not read {} bytes at {} from {}; copied them from the mapping ({} times so far)",
+                        sizeBytes, position, segment, n, e);
+            }
+            int done = dst.position() - start;
+            dst.put(segment.view(offset + done, sizeBytes - done));
+        }
+        return ReadStatus.FOUND;
+    }
+
+    /**
+     * How many truncations have started. A reader that keeps a copy of the log reads this before copying and drops
+     * the copy when it has changed since, because a truncation rewrites bytes that were confirmed. Any thread.
+     */
+    public long truncations() {
+        return truncations.get();
+    }
+
+    /** Reads by {@link #read} that fell back to the mapping because the file could not be read. */
+    public long fileReadFallbacks() {
+        return fileReadFallbacks.get();
+    }
+
+    /**
+     * The {@code sizeBytes} bytes at {@code position} as a range of their segment file, for sending them without
+     * mapping them (docs/storage.md#reading); the same checks as {@link #readRecord}. Any thread.
+     *
+     * @return the span, or empty when the range is not readable or the file cannot be opened (a segment deleted
+     *         before anyone read its file): then read the mapping ({@link #readRecord})
+     */
+    public Optional<FileSpan> fileSpan(long position, int sizeBytes) {
+        if (position < 0 || sizeBytes <= 0) {
+            return Optional.empty();
+        }
+        MappedSegment segment = chain.find(position);
+        if (segment == null || position + sizeBytes > written.visible()) {
+            return Optional.empty();
+        }
+        int offset = (int) (position - segment.startPosition());
+        if (offset + sizeBytes > segment.sizeBytes()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new FileSpan(segment.readChannel(), offset, sizeBytes, segment));
+        } catch (IOException e) {
+            return Optional.empty(); // deleted meanwhile: the mapping still holds the bytes
+        }
+    }
+
+    /**
      * Parses the record at {@code position}, reading nothing at or beyond {@link #confirmedPosition()}.
      * For walking the log use {@link #cursor(long)}.
      */
@@ -590,7 +676,20 @@ public final class CommitLog implements AutoCloseable {
 
     /** A cursor for dispatch, starting at {@code fromPosition} (a record boundary), without CRC checks. */
     public RecordCursor cursor(long fromPosition) {
-        return new RecordCursor(this, fromPosition, false);
+        return new RecordCursor(this, fromPosition, false, 0);
+    }
+
+    /**
+     * A cursor that reads the log into its own copy, {@code windowBytes} at a time (more for a longer record), by
+     * positional reads of the file instead of through the mapping: for a reader that follows the whole log
+     * (docs/storage.md#reading). Starts at {@code fromPosition} (a record boundary), without CRC checks.
+     */
+    public RecordCursor copyingCursor(long fromPosition, int windowBytes) {
+        if (windowBytes < RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES) {
+            throw new IllegalArgumentException("windowBytes must be at least "
+                    + RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES + ", was " + windowBytes);
+        }
+        return new RecordCursor(this, fromPosition, false, windowBytes);
     }
 
     /**
@@ -604,6 +703,7 @@ public final class CommitLog implements AutoCloseable {
     public void truncateTo(long position) throws IOException {
         appendLock.lock();
         try {
+            truncations.incrementAndGet(); // before any byte changes: a copy taken from here on is checked again
             long end = written.writerPosition();
             if (position < minPosition() || position > end) {
                 throw new IllegalArgumentException("truncation position " + position + " outside ["
@@ -860,6 +960,13 @@ public final class CommitLog implements AutoCloseable {
         allocator.close();
         recycler.close();
         closeFileOf(chain.last()); // the only segment whose file the writer keeps open
+        for (MappedSegment segment : chain.snapshot()) {
+            try {
+                segment.closeReadChannel();
+            } catch (IOException e) {
+                LOG.warn("could not close the read channel of {}", segment, e);
+            }
+        }
         LOG.info("closed CommitLog {} at position {}, flushed {}; {} segments reused; zero-fill {}; page cache {}",
                 settings.commitLogDir(), writtenPosition(), flushedPosition(), recycler.reusedCount(),
                 zeroFill.stats(), cacheTrimmer.stats());

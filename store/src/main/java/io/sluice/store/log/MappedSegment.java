@@ -20,9 +20,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>Bytes are written through the file channel ({@link #write}, {@link #zeroNonZero}), never
  * stored into the mapping: a block that cannot be allocated then fails the write where it can be answered, instead
- * of faulting after the append looked successful. Readers use the mapping. A segment is never unmapped explicitly,
- * since readers may hold views of it: {@link #delete} only unlinks the file and the GC releases the mapping
- * ({@link SegmentReleases}); truncation writes zeros rather than shortening the file.
+ * of faulting after the append looked successful. Readers use the mapping, or the file itself ({@link #read},
+ * {@link #readChannel}) where touching each page of the mapping once costs more than a copy. A segment is never
+ * unmapped explicitly, since readers may hold views of it: {@link #delete} only unlinks the file and the GC releases
+ * the mapping ({@link SegmentReleases}); truncation writes zeros rather than shortening the file.
  *
  * <p>Thread-safety: written only by the CommitLog append lock holder or the single recovery caller, and only while
  * it is the active segment; any thread may read below the log's published written position. {@link #delete} is
@@ -52,6 +53,18 @@ final class MappedSegment {
     private final boolean reusedFile;
     /** For {@link #write}; opened on demand, replaced when an interrupt closed it. Writers only (see above). */
     private FileChannel channel;
+    /**
+     * Where {@link #channel}'s own position is known to stand, or -1: a gathering write seeks only when it starts
+     * elsewhere, since appends follow each other and a seek is one more system call per append. Writers only.
+     */
+    private long channelPosition = -1;
+    /**
+     * Read-only descriptor of the file, for {@link #read} and for sending straight from the file
+     * ({@link #readChannel}): opened on first use, reopened if an interrupt closed it. Any thread; opening is
+     * serialized on this object. {@link #delete} drops it without closing it, because a send in flight may still use
+     * it (the JDK closes a channel nobody holds); {@link #closeReadChannel} closes it when the log closes.
+     */
+    private volatile FileChannel readChannel;
     /** Store timestamp of the last record appended or recovered here; 0 when unknown. */
     private final AtomicLong lastStoreTimestampMs = new AtomicLong();
 
@@ -222,9 +235,10 @@ final class MappedSegment {
 
     /**
      * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}: one
-     * positional write for a single buffer, else a seek and a gathering write, so that the pieces of a record that
-     * already sit in direct memory go to the file without first being copied together (nothing else uses the
-     * channel's position). Same callers, interrupt handling and failure contract as {@link #write(ByteBuffer, int)}.
+     * positional write for a single buffer, else a gathering write, after a seek unless the last one ended at
+     * {@code offset}, so that the pieces of a record that already sit in direct memory go to the file without first
+     * being copied together (nothing else uses the channel's position). Same callers, interrupt handling and
+     * failure contract as {@link #write(ByteBuffer, int)}.
      */
     void write(ByteBuffer[] srcs, int offset) throws IOException {
         long total = 0;
@@ -247,15 +261,21 @@ final class MappedSegment {
                             at += c.write(srcs[0], at);
                         }
                     } else {
-                        c.position(offset);
+                        boolean seek = channelPosition != offset;
+                        channelPosition = -1; // unknown until the whole write returns
+                        if (seek) {
+                            c.position(offset);
+                        }
                         for (long left = total; left > 0; ) {
                             left -= c.write(srcs);
                         }
+                        channelPosition = offset + total;
                     }
                     return;
                 } catch (ClosedChannelException e) {
                     interrupted |= Thread.interrupted();
                     channel = null;
+                    channelPosition = -1;
                     if (attempt == MAX_WRITE_ATTEMPTS) {
                         throw new IOException(this + " was closed under " + MAX_WRITE_ATTEMPTS + " writes in a row",
                                 e);
@@ -277,6 +297,7 @@ final class MappedSegment {
         if (c == null || !c.isOpen()) {
             c = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
             channel = c;
+            channelPosition = -1;
         }
         return c;
     }
@@ -345,6 +366,77 @@ final class MappedSegment {
         return dirtyEnd;
     }
 
+    /**
+     * Reads {@code dst}'s remaining bytes from the file at {@code offset} (a positional read into memory the caller
+     * owns): for readers that would otherwise touch each page of the mapping once, which costs more than the copy.
+     * Any thread; the caller's interrupt status is set aside for the read and restored, and a channel that an
+     * interrupt elsewhere closed is reopened and the read retried.
+     *
+     * @throws IOException when the file cannot be read; {@code dst}'s position then tells how much was read
+     */
+    void read(ByteBuffer dst, int offset) throws IOException {
+        if (offset < 0 || (long) offset + dst.remaining() > sizeBytes) {
+            throw new IllegalArgumentException("reading " + dst.remaining() + " bytes at offset " + offset
+                    + " overruns " + this + " of " + sizeBytes + " bytes");
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            long at = offset;
+            for (int attempt = 1; dst.hasRemaining(); ) {
+                try {
+                    int n = readChannel().read(dst, at);
+                    if (n < 0) {
+                        throw new IOException(this + " ends before offset " + at);
+                    }
+                    at += n;
+                } catch (ClosedChannelException e) {
+                    interrupted |= Thread.interrupted();
+                    if (++attempt > MAX_WRITE_ATTEMPTS) {
+                        throw new IOException(this + " was closed under " + MAX_WRITE_ATTEMPTS + " reads in a row", e);
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The file's read-only channel, open: for positional reads and for sending byte ranges of the file to a socket
+     * without mapping them. Whoever sends from it must keep this segment reachable until the send ends, so that
+     * the file is not reused meanwhile ({@link SegmentRecycler} waits for the mapping to be collected). Any thread.
+     *
+     * @throws IOException when the file cannot be opened (it was deleted before anyone opened it for reading)
+     */
+    FileChannel readChannel() throws IOException {
+        FileChannel c = readChannel;
+        if (c != null && c.isOpen()) {
+            return c;
+        }
+        synchronized (this) {
+            c = readChannel;
+            if (c == null || !c.isOpen()) {
+                c = FileChannel.open(file, StandardOpenOption.READ);
+                readChannel = c;
+            }
+            return c;
+        }
+    }
+
+    /** Closes the read-only channel, if open. When the log closes: nothing sends from it any more. */
+    void closeReadChannel() throws IOException {
+        FileChannel c;
+        synchronized (this) {
+            c = readChannel;
+            readChannel = null;
+        }
+        if (c != null) {
+            c.close();
+        }
+    }
+
     /** Reads {@code dst}'s remaining bytes from the file at {@code offset}; past the end reads as zeros. */
     private void readFully(ByteBuffer dst, int offset) throws IOException {
         boolean interrupted = Thread.interrupted();
@@ -389,6 +481,7 @@ final class MappedSegment {
     void closeChannel() throws IOException {
         FileChannel c = channel;
         channel = null;
+        channelPosition = -1;
         if (c != null) {
             c.close();
         }
@@ -399,9 +492,13 @@ final class MappedSegment {
         return mapped;
     }
 
-    /** Closes the file's channel and unlinks the file. The mapping stays valid for readers until it is collected. */
+    /**
+     * Closes the file's write channel, drops its read channel (see {@link #readChannel}) and unlinks the file. The
+     * mapping stays valid for readers until it is collected.
+     */
     void delete() throws IOException {
         closeChannel();
+        readChannel = null;
         Files.deleteIfExists(file);
     }
 

@@ -31,6 +31,8 @@ final class Chunk {
     }
 
     private static final int INITIAL_CAPACITY = 64;
+    /** Smallest copy buffer: an inline chunk of a few batches. */
+    static final int MIN_COPY_BYTES = 64 * 1024;
 
     // ---- descriptor, written by the cutter
     long seq;
@@ -38,9 +40,11 @@ final class Chunk {
     long startPosition;
     long endPosition;
     long segmentEndPosition;
-    /** RECORDS: read-only view of the log from {@link #viewPosition}, covering at least up to endPosition. */
+    /** RECORDS: the log's bytes from {@link #viewPosition}, covering at least up to endPosition. */
     ByteBuffer view;
     long viewPosition;
+    /** This slot's copy of the log, which {@link #view} usually is ({@link #bytes}); grows, never shrinks. */
+    private ByteBuffer copy;
     /** SKIP: why the bytes are skipped. */
     String skipReason = "";
     /** SKIP: the range starts at damage the cutter found (counted and logged by the writer). */
@@ -103,6 +107,19 @@ final class Chunk {
 
     boolean isDamaged() {
         return damagePosition >= 0;
+    }
+
+    /**
+     * This slot's buffer for {@code length} bytes of the log, position 0 and limit {@code length}: direct memory, so
+     * that a positional read fills it without a bounce copy; grown to the next power of two when too small, at least
+     * {@link #MIN_COPY_BYTES}. Cutter only, before it describes the chunk.
+     */
+    ByteBuffer bytes(int length) {
+        if (copy == null || copy.capacity() < length) {
+            int capacity = Math.max(MIN_COPY_BYTES, length > 1 << 30 ? length : Integer.highestOneBit(length - 1) << 1);
+            copy = ByteBuffer.allocateDirect(capacity);
+        }
+        return copy.clear().limit(length);
     }
 
     void describeRecords(long newSeq, long start, long end, long segmentEnd, ByteBuffer newView,

@@ -1,7 +1,6 @@
 package io.sluice.store.dispatch.pipeline;
 
 import io.sluice.store.log.CommitLog;
-import io.sluice.store.log.ReadResult;
 import io.sluice.store.log.ReadStatus;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -270,31 +269,48 @@ final class ChunkCutter implements Agent {
             lastIdle = Idle.BUSY; // let the tail grow while the workers are busy
             return 0;
         }
-        ReadResult read = log.readRecord(pos, available);
-        if (!read.isFound()) {
-            // POSITION_DELETED: retention raced us; the next round skips to the new minimum.
-            if (read.status() != ReadStatus.POSITION_DELETED) {
-                LOG.error("dispatch cannot read [{}, {}): {}", pos, limit, read.status());
-            }
+        long seq = nextSeq;
+        if (!awaitRoom(seq)) {
+            return 0;
+        }
+        Chunk chunk = pool[(int) (seq % pool.length)];
+        long end = ends.end(pos, limit, segmentEnd, length -> read(chunk, pos, length));
+        if (end < 0) {
             lastIdle = Idle.NO_DATA;
             return 0;
         }
-        long end = ends.end(read.buffer(), pos, limit, segmentEnd);
         if (ends.wasHinted()) {
             counters.hintedChunks.incrementAndGet();
         }
         if (end > pos) {
-            return emitRecords(pos, end, segmentEnd, read.buffer()) ? 1 : 0;
+            return emitRecords(seq, chunk, pos, end, segmentEnd, ends.bytes()) ? 1 : 0;
         }
         return emitSkip(pos, segmentEnd, ends.broken(), true) ? 1 : 0;
     }
 
-    private boolean emitRecords(long start, long end, long segmentEnd, ByteBuffer view) throws InterruptedException {
-        long seq = nextSeq;
-        if (!awaitRoom(seq)) {
-            return false;
+    /**
+     * Copies {@code length} bytes of the log at {@code pos} into {@code chunk}'s buffer, by a positional read of the
+     * file: the workers and the writer decode the copy, and nobody in dispatch touches the mapping, whose first touch
+     * of each page costs more than the copy (docs/dispatch.md#chunk-cutter).
+     *
+     * @return the bytes, position 0, limit {@code length}; null when the log no longer holds them (retention raced
+     *         us: the next round skips to the new minimum)
+     */
+    private ByteBuffer read(Chunk chunk, long pos, int length) {
+        ByteBuffer bytes = chunk.bytes(length);
+        ReadStatus status = log.read(pos, bytes);
+        if (status != ReadStatus.FOUND) {
+            if (status != ReadStatus.POSITION_DELETED) {
+                LOG.error("dispatch cannot read [{}, {}): {}", pos, pos + length, status);
+            }
+            return null;
         }
-        Chunk chunk = pool[(int) (seq % pool.length)];
+        return bytes.flip();
+    }
+
+    /** Emits chunk {@code seq}, whose room {@link #awaitRoom} found. */
+    private boolean emitRecords(long seq, Chunk chunk, long start, long end, long segmentEnd, ByteBuffer view)
+            throws InterruptedException {
         chunk.describeRecords(seq, start, end, segmentEnd, view, start);
         advance(seq, end);
         toWorkers.accept(chunk);

@@ -8,21 +8,16 @@ import java.nio.ByteBuffer;
  * may take only bytes below a limit the caller loaded with acquire (the log's confirmed position, or the segment end
  * below it), which the appender published after writing them. It ends at the last boundary the appender noted within
  * {@code chunkBytes} and {@code maxRecords}, else where a walk of TOTALSIZE and MAGICCODE from its start stops. So
- * a chunk holds only whole records below the limit. Checked under jcstress by {@code ChunkEndsStress}.
+ * a chunk holds only whole records below the limit. Checked under jcstress by {@code ChunkEndsStress}. The walk reads
+ * a copy of the bytes (see {@link ChunkCutter}), so it takes the whole records the copy holds.
  *
- * <p>Thread-safety: one instance per reader, used by the reader's turn holder (it keeps the touch-ahead sink and the
- * reason of the last broken walk).
+ * <p>Thread-safety: one instance per reader, used by the reader's turn holder (it keeps the outcome of the last
+ * walk).
  */
 final class ChunkEnds {
 
     private static final int MIN_RECORD_BYTES =
             (int) RecordDescriptor.recordBytes(0, RecordDescriptor.MAGIC_V1, 0, 0, 0);
-    /**
-     * How far ahead of the walk a byte is read. Each TOTALSIZE read depends on the previous one, so the walk
-     * waits for one cache miss (and page walk) per record; an independent read 8 KiB ahead lets the processor
-     * fetch later records in parallel.
-     */
-    static final int TOUCH_AHEAD_BYTES = 8192;
 
     /** The appender's record boundary hints ({@code CommitLog#knownRecordBoundary}). */
     @FunctionalInterface
@@ -34,12 +29,14 @@ final class ChunkEnds {
     private final Hints hints;
     private final int chunkBytes;
     private final int maxRecords;
-    /** Why the last walk found no whole record at its start; meaningful only after {@link #end} returned its start. */
+    /** Why the last walk found no whole record at its start; meaningful only after a walk that took nothing. */
     private String broken = "";
-    /** Whether the last {@link #end} came from a hint. */
+    /** Whether the last {@link #hint} found one. */
     private boolean hinted;
-    /** Sink for the touch-ahead reads, so that the compiler cannot drop them. */
-    private int touched;
+    /** After a walk that took nothing: the size of the first record when the bytes read hold only part of it. */
+    private int needBytes;
+    /** What the last {@link #end} read. */
+    private ByteBuffer bytes;
 
     ChunkEnds(Hints hints, int chunkBytes, int maxRecords) {
         this.hints = hints;
@@ -47,22 +44,57 @@ final class ChunkEnds {
         this.maxRecords = maxRecords;
     }
 
-    /**
-     * The end of the chunk of whole records that starts at {@code pos}, a record boundary.
-     *
-     * @param view       the bytes from {@code pos} up to {@code limit}; read at its absolute indexes
-     * @param limit      the caller's acquire-loaded limit, at most {@code segmentEnd}
-     * @param segmentEnd the end of {@code pos}'s segment
-     * @return the end, in {@code (pos, limit]}; or {@code pos} when no whole record starts there (see {@link #broken})
-     */
-    long end(ByteBuffer view, long pos, long limit, long segmentEnd) {
-        int available = (int) (limit - pos);
-        long hint = available > chunkBytes ? hints.knownRecordBoundary(pos, limit, chunkBytes, maxRecords) : -1;
-        hinted = hint > pos;
-        return hinted ? hint : pos + walk(view, pos, available, segmentEnd);
+    /** Reads bytes of the log for the walk (the cutter: into the chunk's own buffer). */
+    @FunctionalInterface
+    interface Reader {
+        /**
+         * The {@code length} bytes of the log from the chunk's start, position 0, limit {@code length}; or null
+         * when the log no longer holds them.
+         */
+        ByteBuffer read(int length);
     }
 
-    /** Whether the last {@link #end} came from a hint (the walk read nothing). */
+    /**
+     * The end of the chunk of whole records that starts at {@code pos}, a record boundary, and the bytes it covers,
+     * read through {@code reader} ({@link #bytes()}): the appender's hint, when the log holds more than a chunk from
+     * there; else where a walk of TOTALSIZE and MAGICCODE through the first {@code chunkBytes} read stops (a first
+     * record longer than that is read whole).
+     *
+     * @param limit      the caller's acquire-loaded limit, at most {@code segmentEnd}
+     * @param segmentEnd the end of {@code pos}'s segment
+     * @return the end, in {@code (pos, limit]}; {@code pos} when no whole record starts there (see {@link #broken});
+     *         -1 when {@code reader} found the bytes gone
+     */
+    long end(long pos, long limit, long segmentEnd, Reader reader) {
+        long available = limit - pos;
+        long hint = available > chunkBytes ? hints.knownRecordBoundary(pos, limit, chunkBytes, maxRecords) : -1;
+        hinted = hint > pos;
+        if (hinted) {
+            bytes = reader.read((int) (hint - pos));
+            return bytes == null ? -1 : hint;
+        }
+        bytes = reader.read((int) Math.min(available, chunkBytes));
+        if (bytes == null) {
+            return -1;
+        }
+        needBytes = 0;
+        int taken = walk(bytes, pos, bytes.limit(), (int) available, segmentEnd);
+        if (taken == 0 && needBytes > 0) {
+            bytes = reader.read(needBytes);
+            if (bytes == null) {
+                return -1;
+            }
+            taken = walk(bytes, pos, bytes.limit(), (int) available, segmentEnd);
+        }
+        return pos + taken;
+    }
+
+    /** The bytes the last {@link #end} read, from its {@code pos}, covering at least up to the end it returned. */
+    ByteBuffer bytes() {
+        return bytes;
+    }
+
+    /** Whether the last end came from a hint (nothing was walked). */
     boolean wasHinted() {
         return hinted;
     }
@@ -72,17 +104,21 @@ final class ChunkEnds {
         return broken;
     }
 
-    /** Bytes of the whole records the walk from {@code pos} takes; 0 when it finds damage at once. */
-    private int walk(ByteBuffer view, long pos, int available, long segmentEnd) {
+    /**
+     * Bytes of the whole records the walk from {@code pos} takes within {@code readBytes}; 0 when it finds damage at
+     * once or the first record is longer than {@code readBytes}.
+     */
+    private int walk(ByteBuffer view, long pos, int readBytes, int available, long segmentEnd) {
         int at = 0;
         int records = 0;
-        int touch = touched;
         while (at < available) {
-            touch += view.get(Math.min(at + TOUCH_AHEAD_BYTES, available - 1));
             int remaining = available - at;
             if (remaining < RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES) {
                 broken = remaining + " bytes left before the end of the readable data, too few for a record";
                 break;
+            }
+            if (readBytes - at < RecordDescriptor.END_OF_SEGMENT_MIN_BLANK_BYTES) {
+                break; // the next record's header lies past the bytes read: the next chunk starts there
             }
             int size = view.getInt(at + RecordDescriptor.TOTAL_SIZE_OFFSET);
             int magic = view.getInt(at + RecordDescriptor.MAGIC_OFFSET);
@@ -91,25 +127,25 @@ final class ChunkEnds {
                     broken = "blank record TOTALSIZE " + size + " does not reach the segment end " + segmentEnd;
                     break;
                 }
-                at += size;
-                records++;
-                break;
-            }
-            if (!RecordDescriptor.isMessageMagic(magic)) {
+            } else if (!RecordDescriptor.isMessageMagic(magic)) {
                 broken = "illegal magic 0x" + Integer.toHexString(magic);
                 break;
-            }
-            if (size < MIN_RECORD_BYTES || size > remaining) {
+            } else if (size < MIN_RECORD_BYTES || size > remaining) {
                 broken = "TOTALSIZE " + size + " outside [" + MIN_RECORD_BYTES + ", " + remaining + "]";
+                break;
+            }
+            if (size > readBytes - at) {
+                if (at == 0) {
+                    needBytes = size;
+                }
                 break;
             }
             at += size;
             records++;
-            if (at >= chunkBytes || records >= maxRecords) {
+            if (magic == RecordDescriptor.MAGIC_BLANK || at >= chunkBytes || records >= maxRecords) {
                 break;
             }
         }
-        touched = touch;
         return at;
     }
 }

@@ -54,8 +54,7 @@ final class RecordChunkDecoder implements ChunkDecoder {
             long end = chunk.endPosition;
             long position = chunk.startPosition;
             FastRecordReader fast = scratch.fast;
-            // No read-ahead here: the reader usually walked this chunk moments ago, and where it did not (chunks cut
-            // at the appender's hints) a load ahead did not pay either (benchmark/README.md, dispatch figures).
+            // The chunk's bytes are the reader's copy, read moments ago: no read-ahead.
             while (position < end) {
                 int index = (int) (position - chunk.viewPosition);
                 int readable = (int) (end - position);

@@ -29,7 +29,7 @@ public final class ChunkEndsStress {
 
     /**
      * An appender writes three records while the reader cuts one chunk from position 0, as {@code cutOnce} does: loads
-     * the end, takes a view below it and asks {@link ChunkEnds} for the chunk's end (two actors: jcstress needs a CPU
+     * the end and asks {@link ChunkEnds} for the chunk's end, reading views below it (two actors: jcstress needs a CPU
      * per actor, and this project's machines have two).
      */
     @JCStressTest
@@ -55,7 +55,7 @@ public final class ChunkEndsStress {
         public void reader(II_Result r) {
             long limit = Math.min(log.visibleEnd(), log.capacityEnd());
             r.r1 = inRecords(limit);
-            r.r2 = limit == 0 ? 0 : inRecords(ends.end(log.view(0, limit), 0, limit, log.capacityEnd()));
+            r.r2 = limit == 0 ? 0 : inRecords(ends.end(0, limit, log.capacityEnd(), length -> log.view(0, length)));
         }
 
         private static int inRecords(long position) {

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.format.RecordDescriptor;
 import io.sluice.store.log.InMemoryLog;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Where {@link ChunkEnds} ends a chunk: at a hint within the limit, else where the walk stops. */
+/** Where {@link ChunkEnds} ends a chunk: at a hint within the limit, else where the walk of the bytes read stops. */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class ChunkEndsTest {
 
@@ -27,7 +29,8 @@ class ChunkEndsTest {
 
     /** Cuts from 0 up to {@code limit}; asserts the end (in records) and whether it came from a hint. */
     private static void assertCut(ChunkEnds ends, InMemoryLog log, long limit, int records, boolean hinted) {
-        assertEquals((long) records * RECORD, ends.end(log.view(0, limit), 0, limit, log.capacityEnd()));
+        assertEquals((long) records * RECORD, ends.end(0, limit, log.capacityEnd(), length -> log.view(0, length)));
+        assertTrue(ends.bytes().limit() >= records * RECORD, "the bytes read cover the chunk");
         assertEquals(hinted, ends.wasHinted());
     }
 
@@ -56,10 +59,30 @@ class ChunkEndsTest {
     }
 
     @Test
-    void withoutAHintTheWalkEndsAtTheFirstBoundaryAtOrPastChunkBytes() {
+    void withoutAHintTheWalkTakesTheWholeRecordsOfTheFirstChunkBytes() {
         InMemoryLog log = logOf(5);
         ChunkEnds ends = new ChunkEnds(NO_HINTS, RECORD * 5 / 2, 1000);
-        assertCut(ends, log, log.visibleEnd(), 3, false);
+        assertCut(ends, log, log.visibleEnd(), 2, false);
+    }
+
+    @Test
+    void aFirstRecordLongerThanChunkBytesIsReadWhole() {
+        InMemoryLog log = logOf(3);
+        ChunkEnds ends = new ChunkEnds(NO_HINTS, RECORD / 2, 1000);
+        List<Integer> reads = new ArrayList<>();
+        long end = ends.end(0, log.visibleEnd(), log.capacityEnd(), length -> {
+            reads.add(length);
+            return log.view(0, length);
+        });
+        assertEquals(RECORD, end);
+        assertEquals(List.of(RECORD / 2, RECORD), reads);
+    }
+
+    @Test
+    void bytesGoneBeforeTheReadEndNothing() {
+        InMemoryLog log = logOf(3);
+        ChunkEnds ends = new ChunkEnds(NO_HINTS, 10 * RECORD, 1000);
+        assertEquals(-1, ends.end(0, log.visibleEnd(), log.capacityEnd(), length -> null));
     }
 
     @Test
@@ -73,13 +96,14 @@ class ChunkEndsTest {
     void damageAtTheStartEndsTheChunkAtItsStartWithTheReason() {
         ByteBuffer zeros = ByteBuffer.allocate(4 * RECORD);
         ChunkEnds ends = new ChunkEnds(NO_HINTS, RECORD, 1000);
-        assertEquals(0, ends.end(zeros, 0, zeros.capacity(), zeros.capacity()));
+        assertEquals(0, ends.end(0, zeros.capacity(), zeros.capacity(), length -> zeros.duplicate().limit(length)));
         assertEquals("illegal magic 0x0", ends.broken());
 
         ByteBuffer tooLong = ByteBuffer.allocate(4 * RECORD);
         tooLong.putInt(RecordDescriptor.TOTAL_SIZE_OFFSET, 5 * RECORD);
         tooLong.putInt(RecordDescriptor.MAGIC_OFFSET, RecordDescriptor.MAGIC_V1);
-        assertEquals(0, ends.end(tooLong, 0, tooLong.capacity(), tooLong.capacity()));
+        assertEquals(0, ends.end(0, tooLong.capacity(), tooLong.capacity(),
+                length -> tooLong.duplicate().limit(length)));
         assertTrue(ends.broken().startsWith("TOTALSIZE " + 5 * RECORD + " outside"), ends.broken());
     }
 
@@ -89,8 +113,8 @@ class ChunkEndsTest {
         blank.putInt(RecordDescriptor.TOTAL_SIZE_OFFSET, 64);
         blank.putInt(RecordDescriptor.MAGIC_OFFSET, RecordDescriptor.MAGIC_BLANK);
         ChunkEnds ends = new ChunkEnds(NO_HINTS, 4096, 1000);
-        assertEquals(1024 + 64, ends.end(blank, 1024, 1024 + 64, 1024 + 64));
-        assertEquals(1024, ends.end(blank, 1024, 1024 + 64, 4096));
+        assertEquals(1024 + 64, ends.end(1024, 1024 + 64, 1024 + 64, length -> blank.duplicate().limit(length)));
+        assertEquals(1024, ends.end(1024, 1024 + 64, 4096, length -> blank.duplicate().limit(length)));
         assertTrue(ends.broken().startsWith("blank record TOTALSIZE 64"), ends.broken());
     }
 }
