@@ -95,8 +95,20 @@ public final class FrameCodec {
      * @throws IllegalArgumentException when a field cannot be represented in the command's serialize type
      */
     public ByteBuf encode(RemotingCommand command, ByteBufAllocator allocator) throws FrameException {
+        return encode(command, allocator, true);
+    }
+
+    /**
+     * {@link #encode(RemotingCommand, ByteBufAllocator)}, reading a body that lies in files
+     * ({@link RemotingCommand#setBody(ByteBuffer[], FileSlice[])}) into the frame only when {@code readFiles} holds;
+     * else the body's parts are wrapped as usual. The transport passes false while the connection's outbound buffer is
+     * full, so that frames waiting there hold no copy of their body: read from files, a consumer that stops reading
+     * would otherwise pin a body's worth of memory per waiting response.
+     */
+    public ByteBuf encode(RemotingCommand command, ByteBufAllocator allocator, boolean readFiles)
+            throws FrameException {
         FileSlice[] files = command.bodyFiles();
-        if (files.length > 0) {
+        if (readFiles && files.length > 0) {
             Optional<ByteBuf> frame = encodeFromFiles(command, files, allocator);
             if (frame.isPresent()) {
                 return frame.get();

@@ -23,6 +23,7 @@ final class FrameEncoder extends MessageToMessageEncoder<RemotingCommand> {
 
     @Override
     protected void encode(ChannelHandlerContext ctx, RemotingCommand command, List<Object> out) throws Exception {
-        out.add(codec.encode(command, ctx.alloc()));
+        // A body in files is copied into the frame only while the connection takes what it is given (see the codec).
+        out.add(codec.encode(command, ctx.alloc(), ctx.channel().isWritable()));
     }
 }

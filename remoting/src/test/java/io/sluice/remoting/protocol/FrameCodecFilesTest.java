@@ -120,6 +120,18 @@ class FrameCodecFilesTest {
     }
 
     @Test
+    void withoutReadingFilesTheBodyIsWrappedNotCopied() throws Exception {
+        RemotingCommand command = command(new FileChannel[] {file}, new int[][] {{0, 4000}});
+        ByteBuf frame = codec.encode(command, ByteBufAllocator.DEFAULT, false);
+        try {
+            assertTrue(frame instanceof io.netty.buffer.CompositeByteBuf, "the parts are wrapped: " + frame);
+            assertArrayEquals(fromMemory(command), ByteBufUtil.getBytes(frame));
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
     void aFileThatCannotBeReadLeavesTheBodyToItsParts() throws Exception {
         RemotingCommand command = command(new FileChannel[] {file, other}, new int[][] {{0, 4000}, {4000, 100}});
         byte[] expected = fromMemory(command);
