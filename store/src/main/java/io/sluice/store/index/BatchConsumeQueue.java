@@ -37,11 +37,17 @@ import org.slf4j.LoggerFactory;
 final class BatchConsumeQueue implements ConsumeQueue {
 
     /**
-     * Records kept in memory per queue for pulls ({@link #findRecent}): a consumer that keeps up asks for the newest
-     * one or two, and a spanning slot holds at most {@link SlotSharing#SPAN_MAX_MESSAGES} messages. 16 entries of 24
-     * bytes, about 4 MB for 10,000 queues.
+     * Records kept in memory per queue for pulls ({@link #findRecent}) at first: a consumer that keeps up asks for
+     * the newest one or two, and a spanning slot holds at most {@link SlotSharing#SPAN_MAX_MESSAGES} messages. 16
+     * entries of 24 bytes, about 4 MB for 10,000 queues.
      */
     static final int RECENT_RECORDS = 16;
+    /**
+     * Records kept at most per queue: the memory doubles, from the table's {@link RecentRecordsBudget}, each time a
+     * pull wants a record older than it keeps. 2,048 records of 32 KiB are 64 MiB of a queue's log, a backlog of
+     * seconds at the rates one queue takes.
+     */
+    static final int MAX_RECENT_RECORDS = 2048;
 
     private static final Logger LOG = LoggerFactory.getLogger(BatchConsumeQueue.class);
     private static final int[] CACHED_FIELDS = {POSITION_OFFSET, STORE_TIME_OFFSET, BASE_OFFSET_OFFSET};
@@ -69,8 +75,12 @@ final class BatchConsumeQueue implements ConsumeQueue {
     private long maxOffset;
     /** End of the last indexed record, for the conflict check. Writer thread. */
     private long lastRecordEnd;
-    /** The newest records, for pulls (writer adds, anyone reads). */
-    private final RecentRecords recent = new RecentRecords(RECENT_RECORDS);
+    /** The newest records, for pulls (writer adds and replaces it by a larger copy, anyone reads). */
+    private volatile RecentRecords recent = new RecentRecords(RECENT_RECORDS);
+    /** Set by a pull that wanted a record older than {@link #recent} keeps; the writer grows it and clears this. */
+    private volatile boolean recentTooShort;
+    /** Where more {@link #recent} memory comes from. */
+    private final RecentRecordsBudget recentBudget;
     /** True while file creation keeps failing, so the failure is logged once. Writer thread. */
     private boolean ioFailing;
     /** When records join the last slot. */
@@ -87,11 +97,13 @@ final class BatchConsumeQueue implements ConsumeQueue {
     /** Dispatch sequence number of the slot's first record; negative when unknown. */
     private long lastSlotFirstRecord;
 
-    private BatchConsumeQueue(String topic, int queueId, SlotLog log, SlotSharing sharing) {
+    private BatchConsumeQueue(String topic, int queueId, SlotLog log, SlotSharing sharing,
+                              RecentRecordsBudget recentBudget) {
         this.topic = topic;
         this.queueId = queueId;
         this.log = log;
         this.sharing = sharing;
+        this.recentBudget = recentBudget;
     }
 
     /**
@@ -102,9 +114,10 @@ final class BatchConsumeQueue implements ConsumeQueue {
      * @throws IOException naming the file if the files cannot be mapped or are inconsistent
      */
     static BatchConsumeQueue open(String topic, int queueId, Path directory, int slotsPerFile,
-                                  int recoveryScanFiles, SlotSharing sharing, LastStop lastStop) throws IOException {
+                                  int recoveryScanFiles, SlotSharing sharing, RecentRecordsBudget recentBudget,
+                                  LastStop lastStop) throws IOException {
         SlotLog log = SlotLog.open(directory, SLOT_BYTES, slotsPerFile, CACHED_FIELDS);
-        BatchConsumeQueue queue = new BatchConsumeQueue(topic, queueId, log, sharing);
+        BatchConsumeQueue queue = new BatchConsumeQueue(topic, queueId, log, sharing, recentBudget);
         try {
             queue.recover(recoveryScanFiles, lastStop);
         } catch (RuntimeException e) {
@@ -247,9 +260,23 @@ final class BatchConsumeQueue implements ConsumeQueue {
             segment.release();
         }
         lastRecordEnd = lastSlotPosition + lastSlotSize;
-        recent.add(queueOffset, batchCount, position, sizeBytes); // before readers can see the offsets
+        noteRecent(queueOffset, batchCount, position, sizeBytes); // before readers can see the offsets
         MAX_OFFSET.setRelease(this, queueOffset + batchCount);
         return SlotAppendStatus.APPENDED;
+    }
+
+    /** Notes a record in {@link #recent}, first growing it when a pull asked for more. Writer thread. */
+    private void noteRecent(long queueOffset, int batchCount, long position, int sizeBytes) {
+        RecentRecords current = recent;
+        if (recentTooShort) {
+            recentTooShort = false;
+            int capacity = current.capacity();
+            if (capacity < MAX_RECENT_RECORDS && recentBudget.take(capacity)) {
+                current = current.grownTo(capacity * 2);
+                recent = current; // publishes the copy's entries
+            }
+        }
+        current.add(queueOffset, batchCount, position, sizeBytes);
     }
 
     private SlotAppendStatus writeSlot(long position, int sizeBytes, long tagsCode, long storeTimestampMs,
@@ -272,7 +299,7 @@ final class BatchConsumeQueue implements ConsumeQueue {
         if (empty) {
             setMin(new MinMark(slot, queueOffset));
         }
-        recent.add(queueOffset, batchCount, position, sizeBytes); // before readers can see the slot
+        noteRecent(queueOffset, batchCount, position, sizeBytes); // before readers can see the slot
         log.publish(slot + 1);
         MAX_OFFSET.setRelease(this, queueOffset + batchCount); // after the count: readers load max first
         return SlotAppendStatus.APPENDED;
@@ -417,12 +444,23 @@ final class BatchConsumeQueue implements ConsumeQueue {
             log.flush();
         } finally {
             log.close();
+            giveBackRecent();
         }
     }
 
     @Override
     public void destroy() {
         log.destroy();
+        giveBackRecent();
+    }
+
+    /** Returns what {@link #recent} took from the budget; it then keeps its first records only. */
+    private void giveBackRecent() {
+        RecentRecords current = recent;
+        if (current.capacity() > RECENT_RECORDS) {
+            recent = new RecentRecords(RECENT_RECORDS);
+            recentBudget.giveBack(current.capacity() - RECENT_RECORDS);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -507,13 +545,18 @@ final class BatchConsumeQueue implements ConsumeQueue {
 
     @Override
     public int recentScratchLongs() {
-        return 4 * RECENT_RECORDS;
+        return 4 * recent.capacity();
     }
 
     @Override
     public long findRecent(long from, long endOffset, long rangeStart, long rangeEnd, RecordRangeSink sink,
                            long[] scratch) {
-        return recent.find(from, endOffset, rangeStart, rangeEnd, sink, scratch);
+        RecentRecords current = recent;
+        long first = current.find(from, endOffset, rangeStart, rangeEnd, sink, scratch);
+        if (first < 0 && !recentTooShort && current.isBelowKept(from)) {
+            recentTooShort = true;
+        }
+        return first;
     }
 
     @Override

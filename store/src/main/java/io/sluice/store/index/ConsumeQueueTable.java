@@ -39,6 +39,8 @@ public final class ConsumeQueueTable implements AutoCloseable {
     private final IndexSettings settings;
     private final Function<String, ConsumeQueueType> typeOfTopic;
     private final StoreTimeLookup storeTimes;
+    /** Memory of recent records the BatchCQ queues may add beyond their first entries (shared by all). */
+    private final RecentRecordsBudget recentBudget = new RecentRecordsBudget(RecentRecordsBudget.DEFAULT_ENTRIES);
     /** How the previous run ended: decides how much of each loaded queue's newest file recovery reads. */
     private final LastStop lastStop;
     private final ConcurrentHashMap<String, TopicQueues> topics = new ConcurrentHashMap<>();
@@ -183,7 +185,7 @@ public final class ConsumeQueueTable implements AutoCloseable {
             case SIMPLE -> SimpleConsumeQueue.open(topic, queueId, directory, settings.simpleCqSlotsPerFile(),
                     settings.recoveryScanFiles(), storeTimes, stop);
             case BATCH -> BatchConsumeQueue.open(topic, queueId, directory, settings.batchCqSlotsPerFile(),
-                    settings.recoveryScanFiles(), settings.slotSharing(), stop);
+                    settings.recoveryScanFiles(), settings.slotSharing(), recentBudget, stop);
         };
     }
 

@@ -73,6 +73,40 @@ final class RecentRecords {
         WRITTEN.setRelease(this, s + 1);
     }
 
+    /**
+     * A copy of this memory with room for {@code newCapacity} records, holding the same records under the same
+     * sequence numbers; the writer goes on with the copy once it has published it. Writer only.
+     */
+    RecentRecords grownTo(int newCapacity) {
+        if (newCapacity < capacity) {
+            throw new IllegalArgumentException("cannot shrink " + capacity + " records to " + newCapacity);
+        }
+        RecentRecords grown = new RecentRecords(newCapacity);
+        long w = (long) WRITTEN.getOpaque(this);
+        long floor = (long) FLOOR.getOpaque(this);
+        for (long s = Math.max(floor, w - capacity); s < w; s++) {
+            int from = (int) (s % slots);
+            int to = (int) (s % grown.slots);
+            grown.baseOffsets[to] = baseOffsets[from];
+            grown.counts[to] = counts[from];
+            grown.positions[to] = positions[from];
+            grown.sizes[to] = sizes[from];
+        }
+        grown.written = w;
+        grown.floor = floor;
+        return grown;
+    }
+
+    /**
+     * Whether {@code from} lies below the oldest record kept, when this memory is full: a pull there needed more of
+     * it. Any thread; a hint, read without checking for a concurrent overwrite.
+     */
+    boolean isBelowKept(long from) {
+        long w = (long) WRITTEN.getAcquire(this);
+        long oldest = w - capacity;
+        return oldest >= (long) FLOOR.getAcquire(this) && from < baseOffsets[(int) (oldest % slots)];
+    }
+
     /** Forgets every record noted so far (the queue was truncated). Writer only. */
     void clear() {
         FLOOR.setRelease(this, (long) WRITTEN.getOpaque(this));

@@ -216,6 +216,11 @@ final class KeyIndexAgent implements Agent {
         while (records < RECORDS_PER_CYCLE && cursor.position() < limit && step()) {
             records++;
         }
+        if (records > 0) {
+            // The position is published once the entries of the records below it are in the file.
+            files.flush();
+            indexedPosition.set(cursor.position());
+        }
         long now = clock.time();
         if (dirty && now - lastCheckpointMs >= checkpointIntervalMs) {
             files.checkpoint();
@@ -248,7 +253,6 @@ final class KeyIndexAgent implements Agent {
         if (cursor.position() == at) {
             return false;
         }
-        indexedPosition.set(cursor.position());
         dirty = true;
         return true;
     }

@@ -38,7 +38,8 @@ import org.agrona.IoUtil;
 /**
  * One key-index file ({@link KeyIndexDescriptor}), memory-mapped for its whole length (created sparse).
  *
- * <p>Entries and slots are written through the file channel and read through the mapping: a store into a shared
+ * <p>Entries and slots are written through the file channel (the entries added since the last {@link #flush} in one
+ * write, since they are consecutive) and read through the mapping: a store into a shared
  * mapping faults on every page the last checkpoint cleaned (keys land on random slot pages, so nearly every key), and
  * cleaning mapped dirty pages interrupts the other cores to flush their TLBs; a written page is only ever mapped read
  * only. The header (one page, at a checkpoint) and recovery's repair still go through the mapping.
@@ -48,6 +49,12 @@ import org.agrona.IoUtil;
  * so a reader sees whole entries. The owner ({@link KeyIndexFiles}) unmaps a file only while no reader is inside it.
  */
 final class KeyIndexFile {
+
+    /**
+     * Entries added before they are written, at most: one write for them all, where each used to take one (the
+     * slots still take one write each, being spread over the file).
+     */
+    static final int PENDING_ENTRIES = 256;
 
     private static final VarHandle INTS = MethodHandles.byteBufferViewVarHandle(int[].class,
             KeyIndexDescriptor.BYTE_ORDER);
@@ -64,10 +71,14 @@ final class KeyIndexFile {
     private boolean sealed;
     private volatile long beginTimeMs;
     private volatile long endTimeMs;
-    /** Writer only: the channel entries and slots are written through, opened by the first {@link #add}. */
+    /** Writer only: the channel entries and slots are written through, opened by the first {@link #flush}. */
     private FileChannel writeChannel;
+    /** Writer only: entries added and not yet written, {@code pendingFirst} the first's index, and their slots. */
     private ByteBuffer entryBytes;
     private ByteBuffer slotBytes;
+    private int[] pendingSlotBytes;
+    private int pendingFirst;
+    private int pendingCount;
 
     private KeyIndexFile(Path path, MappedByteBuffer mapped, int hashSlots, int entries, long beginPosition) {
         this.path = path;
@@ -182,27 +193,32 @@ final class KeyIndexFile {
         return entries - count;
     }
 
-    /** Adds one key of the record at {@code position}. Writer only; {@link #freeEntries()} must be positive. */
+    /**
+     * Adds one key of the record at {@code position}. Writer only; {@link #freeEntries()} must be positive. The
+     * entry reaches the file at the next {@link #flush()} (or when {@link #PENDING_ENTRIES} wait): lookups do not
+     * see it before.
+     */
     void add(long hash, long position, long storeTimeMs) {
+        if (entryBytes == null) {
+            entryBytes = ByteBuffer.allocateDirect(PENDING_ENTRIES * ENTRY_BYTES).order(KeyIndexDescriptor.BYTE_ORDER);
+            slotBytes = ByteBuffer.allocateDirect(SLOT_BYTES).order(KeyIndexDescriptor.BYTE_ORDER);
+            pendingSlotBytes = new int[PENDING_ENTRIES];
+        } else if (pendingCount == PENDING_ENTRIES) {
+            flush();
+        }
         int slotByte = KeyIndexDescriptor.slotByte(KeyHash.slotOf(hash, hashSlots));
         int j = count;
-        int at = KeyIndexDescriptor.entryByte(hashSlots, j);
-        try {
-            FileChannel channel = writeChannel();
+        if (pendingCount == 0) {
+            pendingFirst = j;
             entryBytes.clear();
-            entryBytes.putInt(ENTRY_HASH_OFFSET, KeyHash.storedHashOf(hash))
-                    .putLong(ENTRY_POSITION_OFFSET, position)
-                    .putLong(ENTRY_TIME_OFFSET, storeTimeMs)
-                    .putInt(ENTRY_PREV_OFFSET, (int) INTS.getAcquire(mapped, slotByte));
-            writeFully(channel, entryBytes, at);
-            // Readers follow the slot to the entry: the entry's bytes first.
-            VarHandle.releaseFence();
-            slotBytes.clear();
-            slotBytes.putInt(0, j);
-            writeFully(channel, slotBytes, slotByte);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write key entry " + j + " to " + path, e);
         }
+        int at = pendingCount * ENTRY_BYTES;
+        entryBytes.putInt(at + ENTRY_HASH_OFFSET, KeyHash.storedHashOf(hash))
+                .putLong(at + ENTRY_POSITION_OFFSET, position)
+                .putLong(at + ENTRY_TIME_OFFSET, storeTimeMs)
+                .putInt(at + ENTRY_PREV_OFFSET, headOf(slotByte));
+        pendingSlotBytes[pendingCount] = slotByte;
+        pendingCount++;
         count = j + 1;
         if (j == 1) {
             beginTimeMs = storeTimeMs;
@@ -212,11 +228,45 @@ final class KeyIndexFile {
         }
     }
 
+    /** The newest entry of the slot at {@code slotByte}: a pending one, else what the file holds. Writer only. */
+    private int headOf(int slotByte) {
+        for (int i = pendingCount - 1; i >= 0; i--) {
+            if (pendingSlotBytes[i] == slotByte) {
+                return pendingFirst + i;
+            }
+        }
+        return (int) INTS.getAcquire(mapped, slotByte);
+    }
+
+    /**
+     * Writes the pending entries, in one write (they are consecutive), then each one's slot. Writer only. On
+     * failure they stay pending and the next call writes them again.
+     */
+    void flush() {
+        if (pendingCount == 0) {
+            return;
+        }
+        try {
+            FileChannel channel = writeChannel();
+            entryBytes.position(0).limit(pendingCount * ENTRY_BYTES);
+            writeFully(channel, entryBytes, KeyIndexDescriptor.entryByte(hashSlots, pendingFirst));
+            // Readers follow a slot to its entry: the entries' bytes first.
+            VarHandle.releaseFence();
+            for (int i = 0; i < pendingCount; i++) {
+                slotBytes.clear();
+                slotBytes.putInt(0, pendingFirst + i);
+                writeFully(channel, slotBytes, pendingSlotBytes[i]);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write key entries " + pendingFirst + ".."
+                    + (pendingFirst + pendingCount - 1) + " to " + path, e);
+        }
+        pendingCount = 0;
+    }
+
     private FileChannel writeChannel() throws IOException {
         if (writeChannel == null) {
             writeChannel = FileChannel.open(path, StandardOpenOption.WRITE);
-            entryBytes = ByteBuffer.allocateDirect(ENTRY_BYTES).order(KeyIndexDescriptor.BYTE_ORDER);
-            slotBytes = ByteBuffer.allocateDirect(SLOT_BYTES).order(KeyIndexDescriptor.BYTE_ORDER);
         }
         return writeChannel;
     }
@@ -268,6 +318,7 @@ final class KeyIndexFile {
      * file's range, whichever way its pages were written.
      */
     void checkpoint() {
+        flush();
         mapped.force();
         writeHeader();
         mapped.force(0, HEADER_BYTES);

@@ -123,6 +123,13 @@ final class KeyIndexFiles {
         }
     }
 
+    /** Writes the entries the newest file holds back ({@link KeyIndexFile#flush}). Index thread only. */
+    void flush() {
+        if (!files.isEmpty()) {
+            files.get(files.size() - 1).flush();
+        }
+    }
+
     /** Checkpoints the newest file. Index thread only. */
     void checkpoint() {
         if (!files.isEmpty()) {

@@ -22,17 +22,4 @@ public record FileSpan(FileChannel channel, long filePosition, int length, Objec
             throw new IllegalArgumentException("file span of " + length + " bytes at " + filePosition);
         }
     }
-
-    /** Whether {@code next} continues this span in the same file: both can go out as one. */
-    public boolean isFollowedBy(FileSpan next) {
-        return next.channel == channel && next.filePosition == filePosition + length;
-    }
-
-    /** This span and {@code next}, which {@link #isFollowedBy follows} it, as one. */
-    public FileSpan join(FileSpan next) {
-        if (!isFollowedBy(next)) {
-            throw new IllegalArgumentException(next + " does not follow " + this);
-        }
-        return new FileSpan(channel, filePosition, length + next.length, owner);
-    }
 }

@@ -121,6 +121,42 @@ class RecentRecordsTest {
         }
     }
 
+    @Property(tries = 300)
+    void aGrownCopyAnswersForWhatWasKeptAndKeepsMore(@ForAll @IntRange(min = 1, max = 12) int capacity,
+                                                     @ForAll @IntRange(min = 1, max = 60) int n,
+                                                     @ForAll @IntRange(min = 0, max = 60) int growAt,
+                                                     @ForAll long seed) {
+        Random random = new Random(seed);
+        List<Rec> all = records(random, n);
+        RecentRecords recent = new RecentRecords(capacity);
+        int knownFrom = 0;
+        int grownAt = Math.min(growAt, n);
+        for (int i = 0; i < n; i++) {
+            if (i == grownAt) {
+                recent = recent.grownTo(2 * capacity);
+                knownFrom = Math.max(knownFrom, i - capacity); // only what was kept is copied
+            }
+            Rec r = all.get(i);
+            recent.add(r.base, r.count, r.position, r.size);
+        }
+        int kept = grownAt < n ? 2 * capacity : capacity;
+        knownFrom = Math.max(knownFrom, n - kept);
+        for (int q = 0; q < 40; q++) {
+            int ai = random.nextInt(n);
+            Rec a = all.get(ai);
+            Rec b = all.get(Math.min(n - 1, ai + random.nextInt(4)));
+            long from = a.base + random.nextInt(a.count);
+            Answer actual = ask(recent, from, b.base + b.count, 0, Long.MAX_VALUE);
+            if (ai >= knownFrom) {
+                assertTrue(model(all, from, b.base + b.count).sameAs(actual), "from " + from + ": " + actual.first);
+            } else {
+                assertEquals(-1, actual.first, "record " + ai + " was not kept (kept from " + knownFrom + ")");
+            }
+            assertEquals(ai < knownFrom && n - knownFrom == kept, recent.isBelowKept(a.base),
+                    "record " + ai + " below what a full memory keeps");
+        }
+    }
+
     @Test
     void afterAClearOnlyWhatWasAddedSinceIsKnown() {
         RecentRecords recent = new RecentRecords(8);

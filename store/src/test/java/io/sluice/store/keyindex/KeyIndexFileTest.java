@@ -32,6 +32,8 @@ class KeyIndexFileTest {
         for (int i = 0; i < 200; i++) {
             file.add(hash("k" + (i % 7)), 1000 + i * 100L, T0 + i);
         }
+        assertEquals(List.of(), lookup(file, "k3", 0, Long.MAX_VALUE), "entries wait for the flush");
+        file.flush();
         List<Long> all = lookup(file, "k3", 0, Long.MAX_VALUE);
         assertEquals(29, all.size());
         assertEquals(1000 + 199 / 7 * 7 * 100L + 300, all.get(0), "newest first");
@@ -56,6 +58,7 @@ class KeyIndexFileTest {
             file.add(hash("k" + (i % 5)), i * 10L, T0 + i);
         }
         file.coverTo(800);
+        file.flush(); // written to the file, and then
         file.unmap(); // a crash: no checkpoint of the last 30 entries
 
         KeyIndexFile reopened = KeyIndexFile.open(dir.resolve(KeyIndexDescriptor.fileName(0)));
@@ -65,6 +68,7 @@ class KeyIndexFileTest {
         assertEquals(10, k2.size());
         assertEquals(470L, k2.get(0), "entries past the checkpoint are no longer reachable");
         reopened.add(hash("k2"), 520, T0 + 52);
+        reopened.flush();
         assertEquals(List.of(520L, 470L), lookup(reopened, "k2", 0, Long.MAX_VALUE).subList(0, 2));
         reopened.unmap();
     }
@@ -87,6 +91,7 @@ class KeyIndexFileTest {
         file.add(hash("k"), 0, T0);
         file.checkpoint();
         file.add(hash("k"), 10, T0 + 1);
+        file.flush();
         file.unmap();
         Path path = dir.resolve(KeyIndexDescriptor.fileName(0));
         // The slot reached the disk, the entry's page did not.
@@ -113,8 +118,9 @@ class KeyIndexFileTest {
     }
 
     /**
-     * Entries and slots are written through the channel while a reader walks chains through the mapping: a reader
-     * that sees a slot sees the whole entry it names, so every position found belongs to the key looked up.
+     * Entries and slots are written through the channel, in batches, while a reader walks chains through the
+     * mapping: a reader that sees a slot sees the whole entry it names, so every position found belongs to the key
+     * looked up.
      */
     @Test
     void aConcurrentReaderSeesOnlyWholeEntries() throws Exception {
@@ -146,7 +152,11 @@ class KeyIndexFileTest {
         reader.start();
         for (int i = 0; i < adds; i++) {
             file.add(hash("k" + (i % keys)), i * 10L, T0 + i);
-            added.set(i + 1);
+            // Flushes every 100 adds, and the file itself when 256 wait: both kinds of write race the reader.
+            if ((i + 1) % 100 == 0 || i + 1 == adds) {
+                file.flush();
+                added.set(i + 1);
+            }
         }
         reader.join(20_000);
         assertEquals(null, wrong.get());

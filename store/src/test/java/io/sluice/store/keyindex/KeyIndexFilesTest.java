@@ -193,6 +193,7 @@ class KeyIndexFilesTest {
             files.writable(1, position).add(hash(i % 2 == 0 ? "even" : "odd"), position, T0 + i);
             files.coverTo(position + 100);
         }
+        files.flush(); // the sealed files were flushed as they were sealed
         assertEquals(3, files.fileCount());
         return files;
     }

@@ -57,6 +57,10 @@ final class ChunkCutter implements Agent {
     private final int chunkBytes;
     /** Where each chunk ends (hint or walk). Guarded by {@link #turn}. */
     private final ChunkEnds ends;
+    /** {@link #readCurrent}, and the chunk and log position it reads for. Guarded by {@link #turn}. */
+    private final ChunkEnds.Reader readCurrent = this::readCurrent;
+    private Chunk readingChunk;
+    private long readingPos;
     /** Cut a partial tail at once only while fewer chunks than this are in flight. */
     private final int eagerLimit;
     private final OrderedRing<Chunk> ring;
@@ -274,7 +278,9 @@ final class ChunkCutter implements Agent {
             return 0;
         }
         Chunk chunk = pool[(int) (seq % pool.length)];
-        long end = ends.end(pos, limit, segmentEnd, length -> read(chunk, pos, length));
+        readingChunk = chunk;
+        readingPos = pos;
+        long end = ends.end(pos, limit, segmentEnd, readCurrent);
         if (end < 0) {
             lastIdle = Idle.NO_DATA;
             return 0;
@@ -286,6 +292,11 @@ final class ChunkCutter implements Agent {
             return emitRecords(seq, chunk, pos, end, segmentEnd, ends.bytes()) ? 1 : 0;
         }
         return emitSkip(pos, segmentEnd, ends.broken(), true) ? 1 : 0;
+    }
+
+    /** {@link #read} of the chunk being cut; bound once, so that no chunk allocates a reader. */
+    private ByteBuffer readCurrent(int length) {
+        return read(readingChunk, readingPos, length);
     }
 
     /**
