@@ -324,8 +324,13 @@ final class KeyIndexFile {
         mapped.force(0, HEADER_BYTES);
     }
 
-    /** Checkpoints and marks the file full: it is never written again. Writer only. */
+    /**
+     * Checkpoints and marks the file full: it is never written again. Writer only. The pending entries are written
+     * first, so that a failure to write them leaves the file open, to be sealed again, rather than sealed without
+     * them.
+     */
     void seal() {
+        flush();
         sealed = true;
         checkpoint();
     }
