@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -79,8 +80,9 @@ final class BatchConsumeQueue implements ConsumeQueue {
     private volatile RecentRecords recent = new RecentRecords(RECENT_RECORDS);
     /** Set by a pull that wanted a record older than {@link #recent} keeps; the writer grows it and clears this. */
     private volatile boolean recentTooShort;
-    /** Where more {@link #recent} memory comes from. */
+    /** Where more {@link #recent} memory comes from, and how much of it this queue holds (given back once). */
     private final RecentRecordsBudget recentBudget;
+    private final AtomicInteger recentTaken = new AtomicInteger();
     /** True while file creation keeps failing, so the failure is logged once. Writer thread. */
     private boolean ioFailing;
     /** When records join the last slot. */
@@ -272,8 +274,14 @@ final class BatchConsumeQueue implements ConsumeQueue {
             recentTooShort = false;
             int capacity = current.capacity();
             if (capacity < MAX_RECENT_RECORDS && recentBudget.take(capacity)) {
-                current = current.grownTo(capacity * 2);
+                recentTaken.addAndGet(capacity);
+                RecentRecords old = current;
+                current = old.grownTo(capacity * 2);
                 recent = current; // publishes the copy's entries
+                old.clear(); // a reader still on the old copy asks the log: a truncation clears only the new one
+                if (log.isClosed()) {
+                    giveBackRecent(); // closed meanwhile: the closer may have given back before this take
+                }
             }
         }
         current.add(queueOffset, batchCount, position, sizeBytes);
@@ -454,12 +462,14 @@ final class BatchConsumeQueue implements ConsumeQueue {
         giveBackRecent();
     }
 
-    /** Returns what {@link #recent} took from the budget; it then keeps its first records only. */
+    /**
+     * Returns what {@link #recent} took from the budget, once: the closing thread and the writer (which re-checks
+     * {@code isClosed} after it takes) may both call it.
+     */
     private void giveBackRecent() {
-        RecentRecords current = recent;
-        if (current.capacity() > RECENT_RECORDS) {
-            recent = new RecentRecords(RECENT_RECORDS);
-            recentBudget.giveBack(current.capacity() - RECENT_RECORDS);
+        int taken = recentTaken.getAndSet(0);
+        if (taken > 0) {
+            recentBudget.giveBack(taken);
         }
     }
 

@@ -216,8 +216,9 @@ final class KeyIndexAgent implements Agent {
         while (records < RECORDS_PER_CYCLE && cursor.position() < limit && step()) {
             records++;
         }
-        if (records > 0) {
-            // The position is published once the entries of the records below it are in the file.
+        if (cursor.position() != indexedPosition.get()) {
+            // The position is published once the entries of the records below it are in the file (also after a
+            // cycle that failed part-way, when nothing new has arrived since).
             files.flush();
             indexedPosition.set(cursor.position());
         }

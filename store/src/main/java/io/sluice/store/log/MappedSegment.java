@@ -234,12 +234,11 @@ final class MappedSegment {
     }
 
     /**
-     * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}: a
-     * write at the channel's position (gathering for several buffers), after a seek only when the last write did
-     * not end at {@code offset}, so that the appender's writes, which follow each other, take one system call each,
-     * and the pieces of a record that already sit in direct memory go to the file without first being copied
-     * together (nothing else moves the channel's position: reads through it are positional). Same callers,
-     * interrupt handling and failure contract as {@link #write(ByteBuffer, int)}.
+     * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}: one
+     * positional write for a single buffer, else a gathering write, after a seek unless the last one ended at
+     * {@code offset}, so that the pieces of a record that already sit in direct memory go to the file without first
+     * being copied together (nothing else uses the channel's position). Same callers, interrupt handling and
+     * failure contract as {@link #write(ByteBuffer, int)}.
      */
     void write(ByteBuffer[] srcs, int offset) throws IOException {
         long total = 0;
@@ -257,21 +256,21 @@ final class MappedSegment {
             for (int attempt = 1; ; attempt++) {
                 try {
                     FileChannel c = channel();
-                    boolean seek = channelPosition != offset;
-                    channelPosition = -1; // unknown until the whole write returns
-                    if (seek) {
-                        c.position(offset);
-                    }
                     if (srcs.length == 1) {
-                        while (srcs[0].hasRemaining()) {
-                            c.write(srcs[0]);
+                        for (long at = offset; srcs[0].hasRemaining(); ) {
+                            at += c.write(srcs[0], at);
                         }
                     } else {
+                        boolean seek = channelPosition != offset;
+                        channelPosition = -1; // unknown until the whole write returns
+                        if (seek) {
+                            c.position(offset);
+                        }
                         for (long left = total; left > 0; ) {
                             left -= c.write(srcs);
                         }
+                        channelPosition = offset + total;
                     }
-                    channelPosition = offset + total;
                     return;
                 } catch (ClosedChannelException e) {
                     interrupted |= Thread.interrupted();

@@ -106,6 +106,8 @@ class RecentRecordsBudgetTest {
             assertEquals(4 * first, b.recentScratchLongs(), "nothing left for b");
             a.close();
             assertEquals(first, budget.remaining(), "given back");
+            a.destroy();
+            assertEquals(first, budget.remaining(), "given back once, though closed and then destroyed");
             findRecent(b, 0);
             append(b, k);
             assertEquals(8 * first, b.recentScratchLongs(), "b grows once a gave back");

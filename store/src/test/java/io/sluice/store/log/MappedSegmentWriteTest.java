@@ -44,7 +44,7 @@ class MappedSegmentWriteTest {
             random.nextBytes(bytes);
             System.arraycopy(bytes, 0, expected, offset, length);
             if (random.nextInt(4) == 0) {
-                segment.write(ByteBuffer.wrap(bytes), offset); // one buffer
+                segment.write(ByteBuffer.wrap(bytes), offset); // one buffer: positional, leaves the position
             } else {
                 segment.write(pieces(bytes, random), offset);
             }
