@@ -83,8 +83,9 @@ final class RecentRecords {
         }
         RecentRecords grown = new RecentRecords(newCapacity);
         long w = (long) WRITTEN.getOpaque(this);
-        long floor = (long) FLOOR.getOpaque(this);
-        for (long s = Math.max(floor, w - capacity); s < w; s++) {
+        // Only what this memory keeps is copied: the copy's floor says so, rather than leaving empty entries.
+        long floor = Math.max((long) FLOOR.getOpaque(this), w - capacity);
+        for (long s = floor; s < w; s++) {
             int from = (int) (s % slots);
             int to = (int) (s % grown.slots);
             grown.baseOffsets[to] = baseOffsets[from];
