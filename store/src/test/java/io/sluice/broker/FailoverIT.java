@@ -38,65 +38,97 @@ import org.junit.jupiter.api.io.TempDir;
  * once every slave of the in-sync set has it (allAckInSyncStateSet), or with allAckInSyncStateSet=false once
  * inSyncReplicas replicas have it, and refuses sends while the in-sync set is below minInSyncReplicas.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class FailoverIT {
 
     private static final String TOPIC = "FailingOver";
+    /**
+     * What a test's steps may take together: each wait and blocking call is bounded by its own deadline and by what
+     * is left of this, so a test that stalls fails naming the step, not at the class timeout. The cleanup's bounds
+     * (at most {@link #CLEANUP_MS} together) come on top and fit the 300 s timeout too.
+     */
+    private static final long BUDGET_MS = 220_000;
+    private static final long CLEANUP_MS = 15_000;
+    private static final long CALL_MS = 20_000;
 
     @TempDir
     Path dir;
 
+    private final Steps steps = new Steps(BUDGET_MS);
+
     @Test
     void theInSyncSlaveTakesOverAndTheOldMasterRejoinsAsItsSlave() throws Exception {
-        try (NameServer namesrv = FailoverLoad.namesrvWithController(dir.resolve("ctl"))) {
+        NameServer namesrv = steps.call("start the name server", CALL_MS,
+                () -> FailoverLoad.namesrvWithController(dir.resolve("ctl")));
+        try (AutoCloseable closeNamesrv = steps.closer("close the name server", CLEANUP_MS, namesrv::close)) {
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
             FailoverBroker a = start(namesrvAddr, "a");
-            FailoverBroker b = null;
-            try {
-                Await.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER,
-                        a::role);
-                b = start(namesrvAddr, "b");
-                FailoverBroker slave = b;
-                Await.until("b to follow a", 20_000, () -> slave.role() == FailoverBroker.Role.SLAVE, slave::role);
-                FailoverLoad.createTopic(namesrvAddr, TOPIC, a.broker().orElseThrow().addressText());
-                Await.until("b to copy the topic", 20_000, () -> slave.broker()
-                        .map(broker -> broker.metadata().getTopic(TOPIC).isPresent()).orElse(false), () -> "not yet");
-                Await.until("b in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
+            try (AutoCloseable closeA = steps.closer("close a", CLEANUP_MS, a::close)) {
+                steps.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER,
+                        () -> cluster(namesrv, a));
+                FailoverBroker b = start(namesrvAddr, "b");
+                try (AutoCloseable closeB = steps.closer("close b", CLEANUP_MS, b::close)) {
+                    steps.until("b to follow a", 20_000, () -> b.role() == FailoverBroker.Role.SLAVE,
+                            () -> cluster(namesrv, a, b));
+                    steps.run("create the topic", CALL_MS, () -> FailoverLoad.createTopic(namesrvAddr, TOPIC,
+                            a.broker().orElseThrow().addressText()));
+                    steps.until("b to copy the topic", 20_000, () -> b.broker()
+                            .map(broker -> broker.metadata().getTopic(TOPIC).isPresent()).orElse(false),
+                            () -> cluster(namesrv, a, b));
+                    steps.until("b in the in-sync set", 30_000, () -> inSync(namesrv) == 2,
+                            () -> cluster(namesrv, a, b));
+                    FailoverLoad load = steps.call("start the producer", CALL_MS,
+                            () -> new FailoverLoad(namesrvAddr, TOPIC));
+                    try (AutoCloseable closeLoad = steps.closer("stop the load", 2 * CLEANUP_MS, load::close)) {
+                        load.start();
+                        awaitMoreAcks(load, "300 acknowledged sends before the kill", namesrv, a, b);
+                        long killNanos = System.nanoTime();
+                        steps.run("close master a under load", CALL_MS, a::close);
+                        steps.until("b to be elected master", 20_000, () -> b.role() == FailoverBroker.Role.MASTER,
+                                () -> cluster(namesrv, a, b));
+                        long firstAckNanos = steps.call("a send acknowledged by b", 30_000,
+                                () -> load.awaitFirstAckAfter(killNanos, a.address(), 30_000,
+                                        () -> cluster(namesrv, a, b)));
+                        System.out.printf("failover: kill to first acknowledged send %d ms (epoch %d)%n",
+                                TimeUnit.NANOSECONDS.toMillis(firstAckNanos - killNanos), b.epoch());
+                        assertEquals(2, b.epoch(), () -> cluster(namesrv, a, b));
+                        awaitMoreAcks(load, "300 acknowledged sends after the failover", namesrv, a, b);
 
-                try (FailoverLoad load = new FailoverLoad(namesrvAddr, TOPIC)) {
-                    load.start();
-                    load.awaitMoreAcks(300, 30_000);
-                    long killNanos = System.nanoTime();
-                    a.close();
-                    Await.until("b to be elected master", 20_000, () -> slave.role() == FailoverBroker.Role.MASTER,
-                            slave::role);
-                    long firstAckNanos = load.awaitFirstAckAfter(killNanos, a.address(), 30_000);
-                    System.out.printf("failover: kill to first acknowledged send %d ms (epoch %d)%n",
-                            TimeUnit.NANOSECONDS.toMillis(firstAckNanos - killNanos), slave.epoch());
-                    assertEquals(2, slave.epoch());
-                    load.awaitMoreAcks(300, 30_000);
-
-                    FailoverBroker back = start(namesrvAddr, "a");
-                    try {
-                        Await.until("a to rejoin as slave of b", 30_000,
-                                () -> back.role() == FailoverBroker.Role.SLAVE, back::role);
-                        Await.until("a back in the in-sync set", 30_000, () -> inSync(namesrv) == 2,
-                                () -> inSync(namesrv));
-                        load.awaitMoreAcks(300, 30_000);
-                        load.stop();
-                        assertTrue(back.epochs().size() >= 2, back.epochs()::toString);
-                        load.verify(namesrvAddr);
-                    } finally {
-                        back.close();
+                        FailoverBroker back = start(namesrvAddr, "a");
+                        try (AutoCloseable closeBack = steps.closer("close a (rejoined)", CLEANUP_MS, back::close)) {
+                            steps.until("a to rejoin as slave of b", 30_000,
+                                    () -> back.role() == FailoverBroker.Role.SLAVE, () -> cluster(namesrv, back, b));
+                            steps.until("a back in the in-sync set", 30_000, () -> inSync(namesrv) == 2,
+                                    () -> cluster(namesrv, back, b));
+                            awaitMoreAcks(load, "300 acknowledged sends with a back", namesrv, back, b);
+                            steps.run("stop the load", 50_000, load::stop);
+                            assertTrue(back.epochs().size() >= 2, back.epochs()::toString);
+                            load.verify(namesrvAddr, steps);
+                            System.out.println("failover steps: " + steps.timeline());
+                        }
                     }
-                }
-            } finally {
-                a.close();
-                if (b != null) {
-                    b.close();
                 }
             }
         }
+    }
+
+    /** Waits for 300 more acknowledged sends of {@code load}, as a step named {@code what}. */
+    private void awaitMoreAcks(FailoverLoad load, String what, NameServer namesrv, FailoverBroker... brokers) {
+        int target = load.ackedCount() + 300;
+        steps.until(what, 30_000, () -> load.ackedCount() >= target, () -> load.ackedCount() + " of " + target
+                + ", " + load.failedCount() + " failed sends" + cluster(namesrv, brokers));
+    }
+
+    /** The controller's view of the group and each broker's, for failure messages. */
+    private static String cluster(NameServer namesrv, FailoverBroker... brokers) {
+        StringBuilder text = new StringBuilder("; controller: ").append(namesrv.controller()
+                .flatMap(controller -> controller.replicaInfo("broker-a")).map(Object::toString).orElse("no group"));
+        for (FailoverBroker broker : brokers) {
+            text.append("; ").append(broker.address()).append(": ").append(broker.role()).append(" at epoch ")
+                    .append(broker.epoch()).append(", log end ").append(endOf(broker)).append(", epochs ")
+                    .append(broker.epochs());
+        }
+        return text.toString();
     }
 
     @Test
@@ -111,27 +143,28 @@ class FailoverIT {
             producer.start();
             try {
                 assertEquals(SendStatus.SEND_OK, send(producer, 20));
-                Await.until("b to have every acknowledged message", 20_000, () -> endOf(b) == endOf(a),
+                steps.until("b to have every acknowledged message", 20_000, () -> endOf(b) == endOf(a),
                         () -> endOf(b) + " vs " + endOf(a));
-                b.close();
+                steps.run("close b", CALL_MS, b::close);
                 // Stored on a only: b, still in the in-sync set, is gone.
                 assertTrue(send(producer, 10) != SendStatus.SEND_OK);
             } finally {
                 producer.shutdown();
             }
             long oldMasterEnd = endOf(a);
-            a.close();
+            steps.run("close a", CALL_MS, a::close);
 
             FailoverBroker newMaster = start(namesrvAddr, "b");
-            Await.until("b to be elected master", 40_000, () -> newMaster.role() == FailoverBroker.Role.MASTER,
-                    newMaster::role);
+            steps.until("b to be elected master", 40_000, () -> newMaster.role() == FailoverBroker.Role.MASTER,
+                    () -> cluster(namesrv, newMaster));
             long newMasterStart = newMaster.epochs().get(newMaster.epochs().size() - 1).startPosition();
             assertTrue(newMasterStart < oldMasterEnd, newMasterStart + " vs " + oldMasterEnd);
 
             FailoverBroker oldMaster = start(namesrvAddr, "a");
-            Await.until("a to follow b after cutting its tail", 40_000,
+            steps.until("a to follow b after cutting its tail", 40_000,
                     () -> oldMaster.role() == FailoverBroker.Role.SLAVE && oldMaster.truncatedBytes() > 0
-                            && inSync(namesrv) == 2, () -> oldMaster.role() + " " + oldMaster.truncatedBytes());
+                            && inSync(namesrv) == 2,
+                    () -> oldMaster.truncatedBytes() + " bytes cut" + cluster(namesrv, newMaster, oldMaster));
             assertEquals(oldMasterEnd - newMasterStart, oldMaster.truncatedBytes());
             assertTrue(newMaster.broker().orElseThrow().haServer().divergentCount() >= 1);
             DefaultMQProducer again = ApacheClients.producer(namesrvAddr, "divergent-pg2");
@@ -141,7 +174,8 @@ class FailoverIT {
             } finally {
                 again.shutdown();
             }
-            SameLog.await(newMaster.broker().orElseThrow().store(), oldMaster.broker().orElseThrow().store());
+            steps.run("a's log to be b's", 40_000, () -> SameLog.await(newMaster.broker().orElseThrow().store(),
+                    oldMaster.broker().orElseThrow().store()));
             assertEquals(newMaster.epochs(), oldMaster.epochs());
         }
     }
@@ -158,10 +192,10 @@ class FailoverIT {
             assertEquals(SendStatus.FLUSH_SLAVE_TIMEOUT, send(producer, 1));
             assertTrue(System.nanoTime() - startedNanos >= TimeUnit.MILLISECONDS.toNanos(2_900));
             assertEquals(3, inSync(namesrv), "c is still in the in-sync set");
-            Await.until("a to take c out of the in-sync set", 40_000, () -> inSync(namesrv) == 2,
+            steps.until("a to take c out of the in-sync set", 40_000, () -> inSync(namesrv) == 2,
                     () -> inSync(namesrv));
             // a learns that the controller applied its change when its call returns, a moment after the test.
-            Await.until("a send acknowledged by a and b", 10_000, () -> sendOne(producer) == SendStatus.SEND_OK,
+            steps.until("a send acknowledged by a and b", 10_000, () -> sendOne(producer) == SendStatus.SEND_OK,
                     () -> "not yet");
             assertEquals(SendStatus.SEND_OK, send(producer, 10));
         });
@@ -193,15 +227,15 @@ class FailoverIT {
             FailoverBroker a = start(namesrvAddr, "a", extra);
             startInSyncSlave(namesrv, namesrvAddr, a, "b", extra);
             FailoverBroker c = start(namesrvAddr, "c", extra);
-            Await.until("b and c in the in-sync set", 30_000, () -> inSync(namesrv) == 3, () -> inSync(namesrv));
+            steps.until("b and c in the in-sync set", 30_000, () -> inSync(namesrv) == 3, () -> inSync(namesrv));
             DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, producerGroup);
             producer.start();
             try {
                 // c has just joined the in-sync set: the first send may wait for it to catch up.
-                Await.until("a send acknowledged by all three", 30_000,
+                steps.until("a send acknowledged by all three", 30_000,
                         () -> sendOne(producer) == SendStatus.SEND_OK, () -> "not yet");
                 assertEquals(SendStatus.SEND_OK, send(producer, 10));
-                c.close();
+                steps.run("close c", CALL_MS, c::close);
                 body.run(namesrv, producer);
             } finally {
                 producer.shutdown();
@@ -215,8 +249,9 @@ class FailoverIT {
             String namesrvAddr = "127.0.0.1:" + namesrv.port();
             Map<String, String> twoReplicas = Map.of("minInSyncReplicas", "2");
             FailoverBroker a = start(namesrvAddr, "a", twoReplicas);
-            Await.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER, a::role);
-            FailoverLoad.createTopic(namesrvAddr, TOPIC, a.broker().orElseThrow().addressText());
+            steps.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER, a::role);
+            steps.run("create the topic", CALL_MS, () -> FailoverLoad.createTopic(namesrvAddr, TOPIC,
+                    a.broker().orElseThrow().addressText()));
             DefaultMQProducer producer = ApacheClients.producer(namesrvAddr, "min-in-sync-pg");
             producer.setRetryTimesWhenSendFailed(0);
             producer.start();
@@ -229,7 +264,7 @@ class FailoverIT {
                 assertEquals(endBefore, endOf(a), "a refused send is not stored");
 
                 start(namesrvAddr, "b", twoReplicas);
-                Await.until("b in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
+                steps.until("b in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
                 assertEquals(SendStatus.SEND_OK, send(producer, 10));
             } finally {
                 producer.shutdown();
@@ -239,18 +274,21 @@ class FailoverIT {
 
     /** Stops every broker a test started (closing one twice does nothing). */
     @AfterEach
-    void closeStarted() {
-        started.forEach(FailoverBroker::close);
+    void closeStarted() throws Exception {
+        for (FailoverBroker broker : started) {
+            steps.closer("close " + broker.address(), CLEANUP_MS, broker::close).close();
+        }
     }
 
     /** Starts broker {@code name} (with {@code extra} keys) as the in-sync slave of master {@code a}; the topic. */
     private FailoverBroker startInSyncSlave(NameServer namesrv, String namesrvAddr, FailoverBroker a, String name,
                                             Map<String, String> extra) throws Exception {
-        Await.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER, a::role);
+        steps.until("a to be elected master", 20_000, () -> a.role() == FailoverBroker.Role.MASTER, a::role);
         FailoverBroker slave = start(namesrvAddr, name, extra);
-        Await.until(name + " to follow a", 20_000, () -> slave.role() == FailoverBroker.Role.SLAVE, slave::role);
-        FailoverLoad.createTopic(namesrvAddr, TOPIC, a.broker().orElseThrow().addressText());
-        Await.until(name + " in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
+        steps.until(name + " to follow a", 20_000, () -> slave.role() == FailoverBroker.Role.SLAVE, slave::role);
+        steps.run("create the topic", CALL_MS, () -> FailoverLoad.createTopic(namesrvAddr, TOPIC,
+                a.broker().orElseThrow().addressText()));
+        steps.until(name + " in the in-sync set", 30_000, () -> inSync(namesrv) == 2, () -> inSync(namesrv));
         return slave;
     }
 

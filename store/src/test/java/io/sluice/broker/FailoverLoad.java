@@ -54,6 +54,10 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 final class FailoverLoad implements AutoCloseable {
 
     private static final int ASYNC_WINDOW = 32;
+    /** How long {@link #stop} waits for each sender thread, and then for the asynchronous sends in flight. */
+    private static final long STOP_TIMEOUT_MS = 15_000;
+    /** What {@link #verify(String)}'s waits may take together. */
+    private static final long VERIFY_BUDGET_MS = 210_000;
 
     private final String topic;
     private final DefaultMQProducer producer;
@@ -209,21 +213,42 @@ final class FailoverLoad implements AutoCloseable {
         return -1;
     }
 
-    /** Stops sending and waits for the asynchronous sends in flight. */
+    /**
+     * Stops sending and waits for the sender threads to end and the asynchronous sends in flight to be answered (the
+     * client answers each within its send timeout); fails naming what is left.
+     */
     void stop() throws InterruptedException {
         running = false;
         for (Thread thread : threads) {
-            thread.join(30_000);
+            thread.join(STOP_TIMEOUT_MS);
+            assertTrue(!thread.isAlive(), () -> thread.getName() + " still runs after " + STOP_TIMEOUT_MS + " ms:"
+                    + stackOf(thread));
         }
-        assertTrue(window.tryAcquire(ASYNC_WINDOW, 30, TimeUnit.SECONDS), "asynchronous sends still in flight");
+        assertTrue(window.tryAcquire(ASYNC_WINDOW, STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS),
+                () -> (ASYNC_WINDOW - window.availablePermits()) + " asynchronous sends still in flight after "
+                        + STOP_TIMEOUT_MS + " ms");
         window.release(ASYNC_WINDOW);
+    }
+
+    private static String stackOf(Thread thread) {
+        StringBuilder text = new StringBuilder();
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            text.append("\n\tat ").append(frame);
+        }
+        return text.toString();
     }
 
     /**
      * Reads every queue of the topic from its first offset through the name server's routes and checks: each
-     * acknowledged key is there, no key is there twice, and as many messages were read as the queues hold.
+     * acknowledged key is there, no key is there twice, and as many messages were read as the queues hold. Waits up
+     * to 60 s for the route, 30 s for the queues' offsets and 120 s for the read-back.
      */
     void verify(String namesrv) throws Exception {
+        verify(namesrv, new Steps(VERIFY_BUDGET_MS));
+    }
+
+    /** As {@link #verify(String)}, each wait a step of {@code steps} (bounded by their budget too). */
+    void verify(String namesrv, Steps steps) throws Exception {
         DefaultMQAdminExt admin = ApacheClients.admin(namesrv);
         DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(ApacheClients.instance("failover-verify"));
         consumer.setNamesrvAddr(namesrv);
@@ -239,64 +264,95 @@ final class FailoverLoad implements AutoCloseable {
             // broker name's route off the name server until the new master's next periodic registration
             // (registerBrokerIntervalMs): the data is intact, the route comes back.
             List<Collection<MessageQueue>> route = new ArrayList<>();
-            Await.until("the topic's route on the name server", 60_000, () -> {
+            String[] routeFailure = {""};
+            steps.until("the topic's route on the name server", 60_000, () -> {
                 try {
                     route.add(consumer.fetchMessageQueues(topic));
                     return true;
                 } catch (MQClientException e) {
+                    routeFailure[0] = e.getErrorMessage();
                     return false;
                 }
-            }, () -> topic);
+            }, () -> topic + ": " + routeFailure[0]);
             Collection<MessageQueue> queues = route.get(0);
-            long[] totals = new long[1];
+            Map<MessageQueue, Long> maxOffsets = new HashMap<>();
+            String[] seekFailure = {""};
             consumer.assign(queues);
             // A client's first request to a broker restarted at a known address can fail on a connection it
             // opened before the restart; the offsets are read again until every queue answers.
-            Await.until("every queue's offsets readable", 30_000, () -> seekAll(admin, consumer, queues, totals),
-                    () -> topic);
-            long total = totals[0];
+            steps.until("every queue's offsets readable", 30_000,
+                    () -> seekAll(admin, consumer, queues, maxOffsets, seekFailure), () -> seekFailure[0]);
+            long expected = maxOffsets.values().stream().mapToLong(Long::longValue).sum();
             // A key stored twice sits at two queue positions; the consumer may deliver one position twice (its
             // first pulls race the seeks), so positions are counted, not deliveries.
             Map<String, Set<String>> positionsByKey = new HashMap<>();
-            Set<String> positions = new HashSet<>();
+            Map<Integer, Set<Long>> offsetsByQueue = new HashMap<>();
             Set<String> changed = new HashSet<>();
-            long expected = total;
-            Await.until("every stored message read back", 120_000, () -> {
+            int[] positions = {0};
+            steps.until("every stored message read back", 120_000, () -> {
                 for (MessageExt message : consumer.poll(500)) {
-                    String position = message.getQueueId() + "@" + message.getQueueOffset();
-                    positions.add(position);
-                    positionsByKey.computeIfAbsent(message.getKeys(), key -> new HashSet<>()).add(position);
+                    if (offsetsByQueue.computeIfAbsent(message.getQueueId(), id -> new HashSet<>())
+                            .add(message.getQueueOffset())) {
+                        positions[0]++;
+                    }
+                    positionsByKey.computeIfAbsent(message.getKeys(), key -> new HashSet<>())
+                            .add(message.getQueueId() + "@" + message.getQueueOffset());
                     if (!new String(message.getBody(), StandardCharsets.UTF_8).equals(message.getKeys())) {
                         changed.add(message.getKeys());
                     }
                 }
-                return positions.size() >= expected;
-            }, () -> positions.size() + " of " + expected);
+                return positions[0] >= expected;
+            }, () -> positions[0] + " of " + expected + " positions; by queue: "
+                    + readBack(maxOffsets, offsetsByQueue));
             List<String> doubled = positionsByKey.entrySet().stream().filter(e -> e.getValue().size() > 1)
                     .map(Map.Entry::getKey).toList();
             assertEquals(List.of(), doubled, "keys stored twice");
             assertEquals(Set.of(), changed, "keys whose stored body is not the one sent");
             List<String> lost = acked.stream().filter(key -> !positionsByKey.containsKey(key)).toList();
             assertEquals(List.of(), lost, "acknowledged keys lost");
-            assertEquals(expected, positions.size(), "queue positions read");
+            assertEquals(expected, positions[0], "queue positions read");
         } finally {
             consumer.shutdown();
             admin.shutdown();
         }
     }
 
-    /** Sums the queues' max offsets into {@code total[0]} and seeks each to its first offset; false on a failure. */
+    /**
+     * Per queue: the positions read of those its max offset says it holds, and the first one not read (the one a
+     * stalled read-back waits for).
+     */
+    private static String readBack(Map<MessageQueue, Long> maxOffsets, Map<Integer, Set<Long>> offsetsByQueue) {
+        StringBuilder text = new StringBuilder();
+        maxOffsets.forEach((queue, maxOffset) -> {
+            Set<Long> read = offsetsByQueue.getOrDefault(queue.getQueueId(), Set.of());
+            long firstMissing = 0;
+            while (read.contains(firstMissing)) {
+                firstMissing++;
+            }
+            text.append(queue.getBrokerName()).append('/').append(queue.getQueueId()).append(": ").append(read.size())
+                    .append(" of ").append(maxOffset);
+            if (firstMissing < maxOffset) {
+                text.append(" (first unread offset ").append(firstMissing).append(')');
+            }
+            text.append("; ");
+        });
+        return text.toString();
+    }
+
+    /**
+     * Notes each queue's max offset in {@code maxOffsets} and seeks each to its first offset; false on a failure,
+     * whose message goes to {@code failure[0]}.
+     */
     private static boolean seekAll(DefaultMQAdminExt admin, DefaultLitePullConsumer consumer,
-            Collection<MessageQueue> queues, long[] total) {
+            Collection<MessageQueue> queues, Map<MessageQueue, Long> maxOffsets, String[] failure) {
         try {
-            long sum = 0;
             for (MessageQueue queue : queues) {
-                sum += admin.maxOffset(queue);
+                maxOffsets.put(queue, admin.maxOffset(queue));
                 consumer.seekToBegin(queue);
             }
-            total[0] = sum;
             return true;
         } catch (MQClientException e) {
+            failure[0] = e.getErrorMessage();
             return false;
         }
     }

@@ -55,7 +55,7 @@ public final class CommitLog implements AutoCloseable {
      * by later appends) rather than a storage failure.
      */
     static final long FULL_DISK_USABLE_BYTES = 64L << 20;
-    /** Index of the byte after a record's TOTALSIZE: where the first of an append's two writes starts. */
+    /** Index of the byte after a record's TOTALSIZE. */
     private static final int AFTER_TOTAL_SIZE = RecordDescriptor.TOTAL_SIZE_OFFSET + Integer.BYTES;
 
     private enum State { LOADED, RUNNING, CLOSED }
@@ -274,7 +274,7 @@ public final class CommitLog implements AutoCloseable {
                 p.writeAroundBody(staging(stagedBytes), 0, position, base, storeTimestampMs, storeHostBytes);
                 int bodyIndex = p.gatheredBodyIndex();
                 // Staged header, the body where it is, staged tail: one gathering write.
-                writeRecords(segment, offset, bytes, staging.duplicate().limit(bodyIndex).position(AFTER_TOTAL_SIZE),
+                writeRecords(segment, offset, bytes, staging.duplicate().limit(bodyIndex).position(0),
                         body, staging.duplicate().limit(stagedBytes).position(bodyIndex));
             } else {
                 p.write(staging(bytes), 0, position, base, storeTimestampMs, storeHostBytes);
@@ -433,20 +433,27 @@ public final class CommitLog implements AutoCloseable {
      * (see the class comment).
      */
     private void writeStaged(MappedSegment segment, int offset, int bytes) throws IOException {
-        writeRecords(segment, offset, bytes, staging.limit(bytes).position(AFTER_TOTAL_SIZE));
+        writeRecords(segment, offset, bytes, staging.limit(bytes).position(0));
     }
 
     /**
-     * Lock held: writes the {@code bytes} of records at {@code offset} of {@code segment}: {@code afterTotalSize},
-     * every byte after the first TOTALSIZE in order, then that TOTALSIZE from {@code staging}.
+     * Lock held: writes the {@code bytes} of records at {@code offset} of {@code segment} in two writes:
+     * {@code pieces}, every byte in order with the first TOTALSIZE zeroed; then that TOTALSIZE from {@code staging}.
+     * The first write starts at the record, not after its TOTALSIZE, so that it continues the last append's write
+     * and the segment's channel needs no seek; until the second write, that zero reads as the end of the data.
+     *
+     * @param pieces the records' bytes in order, the first starting at {@code staging}'s index 0
      */
-    private void writeRecords(MappedSegment segment, int offset, int bytes, ByteBuffer... afterTotalSize)
+    private void writeRecords(MappedSegment segment, int offset, int bytes, ByteBuffer... pieces)
             throws IOException {
         long position = segment.startPosition() + offset;
         zeroFill.beforeWrite(position + bytes);
+        int totalSize = staging.getInt(RecordDescriptor.TOTAL_SIZE_OFFSET);
         try {
-            env.writeHook().beforeWrite(position + AFTER_TOTAL_SIZE, bytes - AFTER_TOTAL_SIZE);
-            segment.write(afterTotalSize, offset + AFTER_TOTAL_SIZE);
+            env.writeHook().beforeWrite(position, bytes);
+            staging.putInt(RecordDescriptor.TOTAL_SIZE_OFFSET, 0);
+            segment.write(pieces, offset);
+            staging.putInt(RecordDescriptor.TOTAL_SIZE_OFFSET, totalSize);
             env.writeHook().beforeWrite(position + RecordDescriptor.TOTAL_SIZE_OFFSET, Integer.BYTES);
             segment.write(staging.limit(AFTER_TOTAL_SIZE).position(RecordDescriptor.TOTAL_SIZE_OFFSET),
                     offset + RecordDescriptor.TOTAL_SIZE_OFFSET);

@@ -234,11 +234,12 @@ final class MappedSegment {
     }
 
     /**
-     * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}: one
-     * positional write for a single buffer, else a gathering write, after a seek unless the last one ended at
-     * {@code offset}, so that the pieces of a record that already sit in direct memory go to the file without first
-     * being copied together (nothing else uses the channel's position). Same callers, interrupt handling and
-     * failure contract as {@link #write(ByteBuffer, int)}.
+     * Writes all of {@code srcs} (each from position to limit, in order) through the file at {@code offset}: a
+     * write at the channel's position when the last such write ended at {@code offset}, else one positional write
+     * for a single buffer, else a gathering write after a seek. So the pieces of a record that already sit in direct
+     * memory go to the file without first being copied together, and appends that continue one another never seek
+     * (nothing else uses the channel's position). Same callers, interrupt handling and failure contract as
+     * {@link #write(ByteBuffer, int)}.
      */
     void write(ByteBuffer[] srcs, int offset) throws IOException {
         long total = 0;
@@ -256,14 +257,14 @@ final class MappedSegment {
             for (int attempt = 1; ; attempt++) {
                 try {
                     FileChannel c = channel();
-                    if (srcs.length == 1) {
+                    boolean continues = channelPosition == offset;
+                    if (srcs.length == 1 && !continues) {
                         for (long at = offset; srcs[0].hasRemaining(); ) {
                             at += c.write(srcs[0], at);
                         }
                     } else {
-                        boolean seek = channelPosition != offset;
                         channelPosition = -1; // unknown until the whole write returns
-                        if (seek) {
+                        if (!continues) {
                             c.position(offset);
                         }
                         for (long left = total; left > 0; ) {

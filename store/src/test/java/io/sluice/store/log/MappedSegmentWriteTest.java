@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link MappedSegment#write(ByteBuffer[], int)} seeks only when a gathering write does not start where the last
- * one ended: whatever order writes come in (appends in a row, a jump back, single-buffer positional writes in
- * between, a closed channel), every byte must land at its offset.
+ * {@link MappedSegment#write(ByteBuffer[], int)} writes at the channel's position when a write starts where the last
+ * such write ended, else positionally (one buffer) or after a seek: whatever order writes come in (appends in a row,
+ * a jump back, single-buffer writes that continue or jump, a closed channel), every byte must land at its offset.
  */
 @Timeout(60)
 class MappedSegmentWriteTest {
@@ -44,7 +44,7 @@ class MappedSegmentWriteTest {
             random.nextBytes(bytes);
             System.arraycopy(bytes, 0, expected, offset, length);
             if (random.nextInt(4) == 0) {
-                segment.write(ByteBuffer.wrap(bytes), offset); // one buffer: positional, leaves the position
+                segment.write(ByteBuffer.wrap(bytes), offset); // one buffer: continues, or positional
             } else {
                 segment.write(pieces(bytes, random), offset);
             }
