@@ -232,7 +232,8 @@ public final class FailoverBroker implements AutoCloseable {
         if (broker == null) {
             return;
         }
-        Set<Long> wanted = tracker.update(nowMs, broker.store().logEndPosition(), info);
+        Set<Long> wanted = tracker.update(nowMs, broker.store().logEndPosition(), info,
+                broker.haServer().slaveAcks());
         if (wanted.equals(info.syncStateSet())) {
             setInSyncSlaves(info.brokerId(), wanted);
             return;

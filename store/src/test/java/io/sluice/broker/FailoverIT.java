@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.broker.config.BrokerSettings;
 import io.sluice.broker.testing.SameLog;
-import io.sluice.testing.Await;
 import io.sluice.namesrv.NameServer;
 import io.sluice.remoting.protocol.ResponseCode;
 import io.sluice.remoting.protocol.controller.ReplicaInfo;
@@ -45,10 +44,13 @@ class FailoverIT {
     /**
      * What a test's steps may take together: each wait and blocking call is bounded by its own deadline and by what
      * is left of this, so a test that stalls fails naming the step, not at the class timeout. The cleanup's bounds
-     * (at most {@link #CLEANUP_MS} together) come on top and fit the 300 s timeout too.
+     * (four closes of {@link #CLEANUP_MS} and the load's stop, 80 s) come on top: 280 s, within the 300 s timeout.
      */
-    private static final long BUDGET_MS = 220_000;
+    private static final long BUDGET_MS = 200_000;
+    /** Bound of each close at the end of a test; closing the load (stop, then its producer's shutdown) 20 s. */
     private static final long CLEANUP_MS = 15_000;
+    private static final long LOAD_CLEANUP_MS = 20_000;
+    /** Bound of a blocking call: a broker's start or close, creating a topic, a batch of sends. */
     private static final long CALL_MS = 20_000;
 
     @TempDir
@@ -79,7 +81,7 @@ class FailoverIT {
                             () -> cluster(namesrv, a, b));
                     FailoverLoad load = steps.call("start the producer", CALL_MS,
                             () -> new FailoverLoad(namesrvAddr, TOPIC));
-                    try (AutoCloseable closeLoad = steps.closer("stop the load", 2 * CLEANUP_MS, load::close)) {
+                    try (AutoCloseable closeLoad = steps.closer("close the load", LOAD_CLEANUP_MS, load::close)) {
                         load.start();
                         awaitMoreAcks(load, "300 acknowledged sends before the kill", namesrv, a, b);
                         long killNanos = System.nanoTime();
@@ -103,7 +105,7 @@ class FailoverIT {
                             awaitMoreAcks(load, "300 acknowledged sends with a back", namesrv, back, b);
                             steps.run("stop the load", 50_000, load::stop);
                             assertTrue(back.epochs().size() >= 2, back.epochs()::toString);
-                            load.verify(namesrvAddr, steps);
+                            steps.run("read every message back", 180_000, () -> load.verify(namesrvAddr, steps));
                             System.out.println("failover steps: " + steps.timeline());
                         }
                     }
@@ -161,10 +163,18 @@ class FailoverIT {
             assertTrue(newMasterStart < oldMasterEnd, newMasterStart + " vs " + oldMasterEnd);
 
             FailoverBroker oldMaster = start(namesrvAddr, "a");
-            steps.until("a to follow b after cutting its tail", 40_000,
-                    () -> oldMaster.role() == FailoverBroker.Role.SLAVE && oldMaster.truncatedBytes() > 0
-                            && inSync(namesrv) == 2,
-                    () -> oldMaster.truncatedBytes() + " bytes cut" + cluster(namesrv, newMaster, oldMaster));
+            // The in-sync set, which elections choose from, takes a in only once a shares b's log: not while a's log
+            // still holds the tail b lacks (a's heartbeats report that log's end, beyond b's end at the election).
+            String[] inSyncBeforeTheCut = {""};
+            steps.until("a to follow b after cutting its tail", 40_000, () -> {
+                boolean inSync = inSync(namesrv) == 2;
+                if (inSync && oldMaster.truncatedBytes() == 0 && inSyncBeforeTheCut[0].isEmpty()) {
+                    inSyncBeforeTheCut[0] = "a is in the in-sync set with its tail uncut"
+                            + cluster(namesrv, newMaster, oldMaster);
+                }
+                return oldMaster.role() == FailoverBroker.Role.SLAVE && oldMaster.truncatedBytes() > 0 && inSync;
+            }, () -> oldMaster.truncatedBytes() + " bytes cut" + cluster(namesrv, newMaster, oldMaster));
+            assertEquals("", inSyncBeforeTheCut[0]);
             assertEquals(oldMasterEnd - newMasterStart, oldMaster.truncatedBytes());
             assertTrue(newMaster.broker().orElseThrow().haServer().divergentCount() >= 1);
             DefaultMQProducer again = ApacheClients.producer(namesrvAddr, "divergent-pg2");
@@ -292,8 +302,15 @@ class FailoverIT {
         return slave;
     }
 
-    /** Sends {@code count} messages one by one; the status of the last one that was not SEND_OK, else SEND_OK. */
-    private static SendStatus send(DefaultMQProducer producer, int count) throws Exception {
+    /**
+     * Sends {@code count} messages one by one, a step bounded by {@link #CALL_MS}; the status of the last one that
+     * was not SEND_OK, else SEND_OK.
+     */
+    private SendStatus send(DefaultMQProducer producer, int count) throws Exception {
+        return steps.call("send " + count + " messages", CALL_MS, () -> sendNow(producer, count));
+    }
+
+    private static SendStatus sendNow(DefaultMQProducer producer, int count) throws Exception {
         SendStatus status = SendStatus.SEND_OK;
         for (int i = 0; i < count; i++) {
             SendStatus one = producer.send(new Message(TOPIC, ("m" + i).getBytes(StandardCharsets.UTF_8)))
@@ -308,7 +325,7 @@ class FailoverIT {
     /** One send's status; null when it failed. */
     private static SendStatus sendOne(DefaultMQProducer producer) {
         try {
-            return send(producer, 1);
+            return sendNow(producer, 1);
         } catch (Exception e) {
             return null;
         }
@@ -323,12 +340,12 @@ class FailoverIT {
                 .map(java.util.Set::size).orElse(0);
     }
 
-    private FailoverBroker start(String namesrvAddr, String name) throws IOException {
+    private FailoverBroker start(String namesrvAddr, String name) throws Exception {
         return start(namesrvAddr, name, Map.of());
     }
 
     /** Starts broker {@code name} of group broker-a with {@code extra} broker.conf keys. */
-    private FailoverBroker start(String namesrvAddr, String name, Map<String, String> extra) throws IOException {
+    private FailoverBroker start(String namesrvAddr, String name, Map<String, String> extra) throws Exception {
         Map<String, String> conf = new LinkedHashMap<>();
         conf.put("namesrvAddr", namesrvAddr);
         conf.put("enableControllerMode", "true");
@@ -347,7 +364,7 @@ class FailoverIT {
         conf.forEach(settings::setText);
         FailoverBroker broker = new FailoverBroker(settings.build());
         started.add(broker);
-        broker.start();
+        steps.run("start " + name, CALL_MS, broker::start);
         return broker;
     }
 

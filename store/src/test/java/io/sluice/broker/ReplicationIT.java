@@ -57,6 +57,11 @@ class ReplicationIT {
                 Await.until("the route to list the slave", () -> slaveListed(admin, pair.slave().addressText()));
                 sendSync(producer, "first", 300);
                 awaitSameLog(pair);
+                // What slave 1's link acknowledged, as a master in controller mode judges its in-sync set by it.
+                long end = pair.master().store().logEndPosition();
+                Await.until("the slave's link to acknowledge the master's end", 10_000,
+                        () -> pair.master().haServer().slaveAcks().equals(Map.of(1L, end)),
+                        () -> pair.master().haServer().slaveAcks() + " vs " + end);
 
                 long endBefore = pair.slave().store().logEndPosition();
                 pair.stopSlave();

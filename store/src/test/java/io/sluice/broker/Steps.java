@@ -1,9 +1,9 @@
 package io.sluice.broker;
 
 import io.sluice.testing.Await;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -19,13 +19,14 @@ import java.util.function.Supplier;
  * own, so that the test thread can give up on it, and a call that overruns is reported with that thread's stack.
  *
  * <p>Cleanup ({@link #closer}) is bounded the same way, but outside the budget: its bound is its own, so that a
- * test whose budget ran out still closes what it started. Not thread-safe: one test thread.
+ * test whose budget ran out still closes what it started. Used by the test thread, and by the thread of a bounded
+ * call whose body takes steps of its own (a read-back's waits); the timeline is thread-safe.
  */
 final class Steps {
 
     private final long budgetMs;
     private final long startNanos = System.nanoTime();
-    private final List<String> timeline = new ArrayList<>();
+    private final List<String> timeline = new CopyOnWriteArrayList<>();
 
     /** @param budgetMs what all steps together may take; keep it below the test's timeout minus its cleanup */
     Steps(long budgetMs) {

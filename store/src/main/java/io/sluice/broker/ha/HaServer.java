@@ -11,7 +11,9 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -165,10 +167,10 @@ public final class HaServer implements AutoCloseable {
         return sync != null;
     }
 
-    /** A link's acknowledged position moved. */
+    /** A link's acknowledged position moved (or a link or the in-sync set changed): computed anew, atomically. */
     void onAcked() {
         if (sync != null) {
-            sync.onAcked(ackedPosition());
+            sync.onAcked(this::ackedPosition);
         }
     }
 
@@ -279,6 +281,22 @@ public final class HaServer implements AutoCloseable {
             }
         }
         return max;
+    }
+
+    /**
+     * Per slave (the brokerId of its hello), the highest position its open links acknowledged; only links whose
+     * hello was accepted, that is whose slave's log is this master's up to where it follows from. A master in
+     * controller mode judges its in-sync set by these ({@link SyncStateTracker}). Any thread.
+     */
+    public Map<Long, Long> slaveAcks() {
+        Map<Long, Long> acks = new HashMap<>();
+        for (SlaveLink link : links) {
+            long position = link.ackedPosition();
+            if (position >= 0) {
+                acks.merge(link.slaveId(), position, Math::max);
+            }
+        }
+        return acks;
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -104,9 +105,21 @@ public final class SyncReplication implements AutoCloseable {
      * SLAVE_NOT_AVAILABLE).
      */
     void onAcked(long position) {
+        onAcked(() -> position);
+    }
+
+    /**
+     * As {@link #onAcked(long)}, the position computed under the queue's monitor. Links report on their own threads
+     * (and the in-sync set changes on another): a position computed before the monitor could be published after a
+     * newer one, moving the position back below what the slaves have; a send queued then, whose records they all
+     * acknowledged already, would wait for the next acknowledgement, which on a quiet log is the master's heartbeat
+     * (5 s), past syncFlushTimeout. Computed under the monitor, the last position published is the latest.
+     */
+    void onAcked(LongSupplier position) {
         synchronized (pending) {
-            ackedPosition = position;
-            release(position);
+            long now = position.getAsLong();
+            ackedPosition = now;
+            release(now);
         }
     }
 

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.remoting.protocol.RemotingCommand;
 import io.sluice.remoting.protocol.ResponseCode;
+import io.sluice.testing.Await;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -101,6 +103,44 @@ class SyncReplicationTest {
             assertEquals(2, firstThread.size(), "a timeout is answered on the I/O thread too");
         } finally {
             sync.close();
+        }
+    }
+
+    @Test
+    void aPositionComputedBeforeANewerOneIsNotPublishedAfterIt() throws Exception {
+        SyncReplication sync = withSlaveAt(100);
+        try {
+            // Two links report at once: the first computes 150 (the other slave's acknowledgement of 200 not yet
+            // recorded), the second computes 200 once it is. Whatever the interleaving, the position ends at 200.
+            CountDownLatch firstComputing = new CountDownLatch(1);
+            CountDownLatch secondStarted = new CountDownLatch(1);
+            Thread first = new Thread(() -> sync.onAcked(() -> {
+                firstComputing.countDown();
+                awaitQuietly(secondStarted);
+                return 150L;
+            }), "first-link");
+            first.start();
+            assertTrue(firstComputing.await(10, TimeUnit.SECONDS));
+            Thread second = new Thread(() -> sync.onAcked(() -> 200L), "second-link");
+            second.start();
+            Await.until("the second report to wait for the first or end", 10_000,
+                    () -> second.getState() == Thread.State.BLOCKED || second.getState() == Thread.State.TERMINATED,
+                    second::getState);
+            secondStarted.countDown();
+            first.join(10_000);
+            second.join(10_000);
+            // A send whose records both slaves acknowledged: released at once, not after the next acknowledgement.
+            assertTrue(sync.await(stored(), 200).isDone(), "a send covered by the slaves' acknowledgements waits");
+        } finally {
+            sync.close();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(10, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
