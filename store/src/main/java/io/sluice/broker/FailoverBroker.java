@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: a {@link RoundAgent} (thread {@code sluice-broker-role-agent}) owns the role: the heartbeats, the
  * changes and the in-sync set reports. The epoch file is written by it and by a slave's replica thread (the
- * master's history, at the handshake), each under {@link #epochLock}. Other threads only read the volatile fields.
+ * master's history, at the handshake), each under {@link #epochLock}. The running broker is installed by the agent
+ * and stopped by it or by {@link #close}, each under {@link #currentLock}. Other threads only read the volatile
+ * fields.
  */
 public final class FailoverBroker implements AutoCloseable {
 
@@ -85,7 +87,13 @@ public final class FailoverBroker implements AutoCloseable {
     private SyncStateTracker tracker;
     private long lastKnownEnd;
     private boolean started;
-    private boolean closed;
+    /** Set by {@link #close} before it stops the agent; read by the agent under {@link #currentLock}. */
+    private volatile boolean closed;
+    /**
+     * Held while the running broker is installed or stopped: the agent may still be starting one when close gives
+     * up waiting for it, and a broker installed after close stopped the last would run on with its ports and store.
+     */
+    private final Object currentLock = new Object();
 
     /**
      * @param settings settings with {@code enableControllerMode}; a listen or HA port of 0 is resolved to a free
@@ -218,9 +226,15 @@ public final class FailoverBroker implements AutoCloseable {
                 RequestHandler.sync((connection, request) -> RemotingCommand.response(ResponseCode.SUCCESS, null)
                         .setBody(ControllerClient.encodeEpochCache(publishedEpochs,
                                 broker.store().logEndPosition()))));
-        current = broker;
-        epoch = info.masterEpoch();
-        role = newRole;
+        synchronized (currentLock) {
+            if (closed) {
+                broker.close(); // closed while it started: close stops only what was installed
+                return;
+            }
+            current = broker;
+            epoch = info.masterEpoch();
+            role = newRole;
+        }
     }
 
     /**
@@ -267,16 +281,19 @@ public final class FailoverBroker implements AutoCloseable {
     }
 
     private void stopCurrent() {
-        Broker broker = current;
-        if (broker == null) {
-            return;
+        Broker broker;
+        synchronized (currentLock) {
+            broker = current;
+            if (broker == null) {
+                return;
+            }
+            if (broker.store() != null) {
+                lastKnownEnd = broker.store().logEndPosition();
+            }
+            current = null;
+            role = Role.NONE;
+            followedMaster = "";
         }
-        if (broker.store() != null) {
-            lastKnownEnd = broker.store().logEndPosition();
-        }
-        current = null;
-        role = Role.NONE;
-        followedMaster = "";
         broker.close();
     }
 
